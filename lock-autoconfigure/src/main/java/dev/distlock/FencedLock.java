@@ -1,0 +1,59 @@
+package dev.distlock;
+
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A distributed lock owned by the thread that acquired it, reentrant on that thread.
+ * Reentry costs no Redis round trip. Obtained from {@link LockRegistry#obtain(String)}.
+ *
+ * <p>{@link #lock()}, {@link #tryLock()} and {@link #tryLock(Duration)} throw
+ * {@link DistributedLockException} when Redis cannot be reached.
+ * {@link #tryLock(Duration)} throws {@link LockAcquisitionException} when the waiting
+ * thread is interrupted, keeping its interrupt flag.
+ *
+ * @author distlock
+ * @since 0.1.0
+ * @see LockRegistry
+ */
+public interface FencedLock extends Lock {
+
+	/**
+	 * Return the lock's name.
+	 * @return the name given to the registry
+	 */
+	String name();
+
+	/**
+	 * Acquire the lock, waiting at most the given time.
+	 * @param waitTime how long to wait; zero tries once
+	 * @return whether the lock was acquired
+	 * @throws LockAcquisitionException if the thread was interrupted while waiting
+	 */
+	boolean tryLock(Duration waitTime);
+
+	/**
+	 * Return whether the current thread holds this lock.
+	 * @return whether the lock is held by the current thread
+	 */
+	boolean isHeldByCurrentThread();
+
+	/**
+	 * Return the fencing token of the current thread's hold.
+	 * @return the fencing token
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 */
+	long fencingToken();
+
+	/**
+	 * Not supported: a distributed lock has no conditions.
+	 * @return never
+	 * @throws UnsupportedOperationException always
+	 */
+	@Override
+	default Condition newCondition() {
+		throw new UnsupportedOperationException("Distributed locks do not support conditions");
+	}
+
+}

@@ -1,0 +1,68 @@
+package dev.distlock;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Entry point for programmatic locking: thread-owned reentrant {@link FencedLock}s and
+ * owner-free {@link LockLease}s on Redis.
+ *
+ * <p>A name passed here gets {@code distlock.key-prefix} in front and nothing else: the
+ * lock's Redis key is exactly {@code <key-prefix><name>}. A {@code @DistributedLock}
+ * method without a key and {@code obtain(name)} with the same name are the same lock.
+ *
+ * <p>Leases from {@link #acquire} and {@link #tryAcquire} are renewed by the watchdog until
+ * released, with the TTL {@code distlock.lease-time}.
+ *
+ * @author distlock
+ * @since 0.1.0
+ * @see FencedLock
+ * @see LockLease
+ */
+public interface LockRegistry {
+
+	/**
+	 * Return the thread-owned, reentrant lock of the given name. Obtaining is free: nothing
+	 * is sent to Redis until the lock is acquired.
+	 * @param name the lock's name
+	 * @return the lock
+	 */
+	FencedLock obtain(String name);
+
+	/**
+	 * Acquire an owner-free lease, waiting at most the given time.
+	 * @param name the lock's name
+	 * @param waitTime how long to wait; zero tries once
+	 * @return the lease, to be released from any thread
+	 * @throws LockAcquisitionException if not acquired in time, or interrupted
+	 */
+	LockLease acquire(String name, Duration waitTime);
+
+	/**
+	 * Acquire an owner-free lease, waiting at most the given time.
+	 * @param name the lock's name
+	 * @param waitTime how long to wait; zero tries once
+	 * @return the lease, or empty if the lock was not acquired in time
+	 * @throws LockAcquisitionException if interrupted while waiting
+	 */
+	Optional<LockLease> tryAcquire(String name, Duration waitTime);
+
+	/**
+	 * Run a task holding the lock and return its result. The lock is released when the
+	 * task ends, also when it throws.
+	 * @param <T> the result type
+	 * @param <E> the checked exception the task may throw
+	 * @param name the lock's name
+	 * @param waitTime how long to wait for the lock
+	 * @param task the task
+	 * @return the task's result
+	 * @throws E as thrown by the task, unwrapped
+	 * @throws LockAcquisitionException if the lock was not acquired in time
+	 * @throws LockLostException if the lock was lost while the task ran
+	 */
+	<T extends @Nullable Object, E extends Throwable> T executeLocked(String name, Duration waitTime,
+			LockedTask<T, E> task) throws E;
+
+}

@@ -1,0 +1,157 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.DistributedLockException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Extends the leases of held locks every third of the lease time. All holds due are renewed
+ * together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot, all sent
+ * before any reply is awaited, so the round trips per period grow with the Redis nodes and
+ * not with the held locks. A renewal that finds the lock expired or taken marks it lost; a
+ * renewal that fails marks it lost once its lease would run out before the next attempt.
+ */
+final class LeaseWatchdog implements AutoCloseable {
+
+	/** Locks renewed by one script call. */
+	static final int BATCH_SIZE = 500;
+
+	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
+
+	private final RedisLockCommands commands;
+
+	private final long leaseMillis;
+
+	private final long periodNanos;
+
+	private final LossHandler lossHandler;
+
+	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
+
+	private final ScheduledExecutorService scheduler;
+
+	LeaseWatchdog(RedisLockCommands commands, Duration leaseTime, LossHandler lossHandler) {
+		this.commands = commands;
+		this.leaseMillis = leaseTime.toMillis();
+		this.periodNanos = leaseTime.toNanos() / 3;
+		this.lossHandler = lossHandler;
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "distlock-watchdog");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.scheduleAtFixedRate(this::renewSafely, this.periodNanos, this.periodNanos,
+				TimeUnit.NANOSECONDS);
+	}
+
+	void add(RedisHold hold) {
+		this.holds.add(hold);
+	}
+
+	void remove(RedisHold hold) {
+		this.holds.remove(hold);
+	}
+
+	/**
+	 * Renew every held lock now.
+	 */
+	void renew() {
+		Map<Integer, List<RedisHold>> groups = new LinkedHashMap<>();
+		for (RedisHold hold : this.holds) {
+			if (hold.state() == RedisHold.State.HELD) {
+				groups.computeIfAbsent(this.commands.batchOf(hold.lock.key), (group) -> new ArrayList<>()).add(hold);
+			}
+		}
+		long sentNanos = System.nanoTime();
+		List<List<RedisHold>> batches = new ArrayList<>();
+		List<CompletableFuture<List<Long>>> replies = new ArrayList<>();
+		for (List<RedisHold> group : groups.values()) {
+			for (int from = 0; from < group.size(); from += BATCH_SIZE) {
+				List<RedisHold> batch = group.subList(from, Math.min(group.size(), from + BATCH_SIZE));
+				batches.add(batch);
+				replies.add(send(batch));
+			}
+		}
+		for (int i = 0; i < batches.size(); i++) {
+			settle(batches.get(i), replies.get(i), sentNanos);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+	private CompletableFuture<List<Long>> send(List<RedisHold> batch) {
+		List<String> keys = new ArrayList<>(batch.size());
+		List<String> tokens = new ArrayList<>(batch.size());
+		for (RedisHold hold : batch) {
+			keys.add(hold.lock.key);
+			tokens.add(hold.token);
+		}
+		try {
+			return this.commands.renew(keys, tokens, this.leaseMillis);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private void settle(List<RedisHold> batch, CompletableFuture<List<Long>> reply, long sentNanos) {
+		List<Long> renewed;
+		try {
+			renewed = this.commands.await(reply, "renew " + batch.size() + " lock leases");
+		}
+		catch (DistributedLockException ex) {
+			long nextAttempt = System.nanoTime() + this.periodNanos;
+			for (RedisHold hold : batch) {
+				if (hold.validUntilNanos() - nextAttempt < 0) {
+					this.lossHandler.lost(hold, "its renewal failed (" + ex.getMessage() + ") and its lease runs out");
+				}
+			}
+			logger.warn("Renewing " + batch.size() + " lock leases failed; retrying", ex);
+			return;
+		}
+		for (int i = 0; i < batch.size(); i++) {
+			RedisHold hold = batch.get(i);
+			if (renewed.get(i) == 1L) {
+				hold.extend(sentNanos);
+			}
+			else {
+				this.lossHandler.lost(hold, "its renewal found it expired or held by another owner");
+			}
+		}
+	}
+
+	private void renewSafely() {
+		try {
+			renew();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Lock lease renewal failed", ex);
+		}
+	}
+
+	/**
+	 * Told when a renewal reveals that a hold is lost.
+	 */
+	@FunctionalInterface
+	interface LossHandler {
+
+		void lost(RedisHold hold, String reason);
+
+	}
+
+}

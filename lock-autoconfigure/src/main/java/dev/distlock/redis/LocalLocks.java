@@ -1,0 +1,47 @@
+package dev.distlock.redis;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link LocalLock}s of one registry, kept while in use and dropped when the last user
+ * is done, so that the map holds only locks that are held or waited for.
+ */
+final class LocalLocks {
+
+	private final ConcurrentMap<String, LocalLock> locks = new ConcurrentHashMap<>();
+
+	private final LockKeys keys;
+
+	LocalLocks(LockKeys keys) {
+		this.keys = keys;
+	}
+
+	/**
+	 * Return the entry of the named lock, counting one more user.
+	 */
+	LocalLock retain(String name) {
+		return this.locks.compute(name, (key, lock) -> {
+			LocalLock retained = (lock != null) ? lock : new LocalLock(name, this.keys.lockKey(name));
+			retained.users++;
+			return retained;
+		});
+	}
+
+	/**
+	 * Count one user fewer, dropping the entry when none is left.
+	 */
+	void release(LocalLock lock) {
+		this.locks.computeIfPresent(lock.name, (key, current) -> (--current.users == 0) ? null : current);
+	}
+
+	/**
+	 * Return the entry of the named lock if it is in use.
+	 */
+	@Nullable LocalLock find(String name) {
+		return this.locks.get(name);
+	}
+
+}

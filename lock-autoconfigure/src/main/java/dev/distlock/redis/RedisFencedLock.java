@@ -1,0 +1,103 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.FencedLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A thread-owned view of one lock of a {@link RedisLockRegistry}. Views are cheap: the hold
+ * and its owner live in the registry, so every view of the same name is the same lock.
+ */
+final class RedisFencedLock implements FencedLock {
+
+	private static final Duration FOREVER = Duration.ofNanos(Long.MAX_VALUE);
+
+	private final RedisLockRegistry registry;
+
+	private final String name;
+
+	private final @Nullable Duration leaseTime;
+
+	RedisFencedLock(RedisLockRegistry registry, String name, @Nullable Duration leaseTime) {
+		this.registry = registry;
+		this.name = name;
+		this.leaseTime = leaseTime;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public void lock() {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				if (this.registry.lockOwned(this.name, FOREVER, this.leaseTime)) {
+					break;
+				}
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public void lockInterruptibly() throws InterruptedException {
+		if (Thread.interrupted()) {
+			throw new InterruptedException();
+		}
+		this.registry.lockOwned(this.name, FOREVER, this.leaseTime);
+	}
+
+	@Override
+	public boolean tryLock() {
+		return tryLock(Duration.ZERO);
+	}
+
+	@Override
+	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+		if (Thread.interrupted()) {
+			throw new InterruptedException();
+		}
+		return this.registry.lockOwned(this.name, Duration.ofNanos(unit.toNanos(time)), this.leaseTime);
+	}
+
+	@Override
+	public boolean tryLock(Duration waitTime) {
+		try {
+			return this.registry.lockOwned(this.name, waitTime, this.leaseTime);
+		}
+		catch (InterruptedException ex) {
+			throw RedisLockRegistry.interrupted(this.name, ex);
+		}
+	}
+
+	@Override
+	public void unlock() {
+		this.registry.unlockOwned(this.name);
+	}
+
+	@Override
+	public boolean isHeldByCurrentThread() {
+		return this.registry.isOwnedByCurrentThread(this.name);
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.registry.ownedHold(this.name).fencingToken;
+	}
+
+	@Override
+	public String toString() {
+		return "FencedLock '" + this.name + "'";
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.distlock.redis;
+
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One successful acquisition of a lock in Redis: its random token, its fencing token and
+ * how long it is known to be valid. Validity is counted from when the acquiring or renewing
+ * command was sent, so this JVM never believes in a lease longer than Redis keeps it.
+ */
+final class RedisHold {
+
+	/** Where a hold stands. */
+	enum State {
+
+		/** Held, as far as this JVM knows. */
+		HELD,
+
+		/** Found expired or taken over, and reported. */
+		LOST,
+
+		/** Released by its holder. */
+		RELEASED
+
+	}
+
+	final LocalLock lock;
+
+	final String token;
+
+	final long fencingToken;
+
+	final Instant acquiredAt;
+
+	final long acquiredNanos;
+
+	final long leaseMillis;
+
+	/** Whether the watchdog renews this hold. */
+	final boolean renewed;
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private volatile long validUntilNanos;
+
+	RedisHold(LocalLock lock, String token, long fencingToken, long sentNanos, long leaseMillis, boolean renewed) {
+		this.lock = lock;
+		this.token = token;
+		this.fencingToken = fencingToken;
+		this.acquiredAt = Instant.now();
+		this.acquiredNanos = sentNanos;
+		this.leaseMillis = leaseMillis;
+		this.renewed = renewed;
+		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+	}
+
+	boolean isValid() {
+		return this.state.get() == State.HELD && System.nanoTime() - this.validUntilNanos < 0;
+	}
+
+	State state() {
+		return this.state.get();
+	}
+
+	long validUntilNanos() {
+		return this.validUntilNanos;
+	}
+
+	/**
+	 * Record a renewal whose command was sent at the given time.
+	 */
+	void extend(long sentNanos) {
+		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+	}
+
+	/**
+	 * Mark the hold lost.
+	 * @return whether it was held until now (so the loss is to be reported)
+	 */
+	boolean markLost() {
+		return this.state.compareAndSet(State.HELD, State.LOST);
+	}
+
+	/**
+	 * Mark the hold released.
+	 * @return the state before
+	 */
+	State markReleased() {
+		return this.state.getAndSet(State.RELEASED);
+	}
+
+}

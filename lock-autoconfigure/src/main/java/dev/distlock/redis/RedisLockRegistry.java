@@ -1,0 +1,358 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.FencedLock;
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
+import dev.distlock.LockRegistry;
+import dev.distlock.LockedTask;
+import io.lettuce.core.AbstractRedisClient;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockRegistry} on Redis through Lettuce.
+ *
+ * <p>Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCR} of the
+ * fencing counter); releasing runs one script that deletes the key only while it holds the
+ * caller's token and publishes a release signal. Threads of this JVM that want the same lock
+ * queue on a local fair permit, so only one of them waits in Redis; that one sleeps until a
+ * release signal arrives or the holder's lease would have run out. Held locks in watchdog
+ * mode are renewed by a {@link LeaseWatchdog}. A lost lock is logged and reported to the
+ * loss listener (the application's event publisher in a Spring application) once.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public class RedisLockRegistry implements LockRegistry, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
+
+	private final RedisLockSettings settings;
+
+	private final RedisLockCommands commands;
+
+	private final ReleaseSignals signals;
+
+	private final LocalLocks locks;
+
+	private final LeaseWatchdog watchdog;
+
+	private final Consumer<LockLostEvent> lossListener;
+
+	/**
+	 * Create a registry on the given Lettuce client.
+	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the caller
+	 * @param settings how to take and keep locks
+	 * @param lossListener told of every lost lock, such as an {@code ApplicationEventPublisher}
+	 */
+	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
+			Consumer<LockLostEvent> lossListener) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(settings, "'settings' must not be null");
+		Assert.notNull(lossListener, "'lossListener' must not be null");
+		this.settings = settings;
+		this.commands = new RedisLockCommands(client, settings.commandTimeout());
+		this.signals = new ReleaseSignals(this.commands);
+		this.locks = new LocalLocks(new LockKeys(settings.keyPrefix()));
+		this.watchdog = new LeaseWatchdog(this.commands, settings.leaseTime(), this::lost);
+		this.lossListener = lossListener;
+	}
+
+	@Override
+	public FencedLock obtain(String name) {
+		return obtain(name, null);
+	}
+
+	/**
+	 * Return the thread-owned lock of the given name with a fixed lease: each hold expires
+	 * that long after it was acquired and is not renewed.
+	 * @param name the lock's name
+	 * @param leaseTime the fixed lease, or {@code null} for watchdog mode
+	 * @return the lock
+	 */
+	public FencedLock obtain(String name, @Nullable Duration leaseTime) {
+		Assert.hasLength(name, "'name' must not be empty");
+		return new RedisFencedLock(this, name, leaseTime);
+	}
+
+	@Override
+	public LockLease acquire(String name, Duration waitTime) {
+		return tryAcquire(name, waitTime).orElseThrow(() -> new LockAcquisitionException(name,
+				"Lock '" + name + "' was not acquired within " + waitTime, null));
+	}
+
+	@Override
+	public Optional<LockLease> tryAcquire(String name, Duration waitTime) {
+		return tryAcquire(name, waitTime, null);
+	}
+
+	/**
+	 * Acquire an owner-free lease with a fixed lease time, or in watchdog mode.
+	 * @param name the lock's name
+	 * @param waitTime how long to wait; zero tries once
+	 * @param leaseTime the fixed lease, or {@code null} for watchdog mode
+	 * @return the lease, or empty if the lock was not acquired in time
+	 * @throws LockAcquisitionException if interrupted while waiting
+	 */
+	public Optional<LockLease> tryAcquire(String name, Duration waitTime, @Nullable Duration leaseTime) {
+		Assert.hasLength(name, "'name' must not be empty");
+		try {
+			RedisHold hold = acquireHold(name, waitTime, leaseTime);
+			return Optional.ofNullable(hold).map((held) -> new RedisLockLease(this, held));
+		}
+		catch (InterruptedException ex) {
+			throw interrupted(name, ex);
+		}
+	}
+
+	@Override
+	public <T extends @Nullable Object, E extends Throwable> T executeLocked(String name, Duration waitTime,
+			LockedTask<T, E> task) throws E {
+		FencedLock lock = obtain(name);
+		if (!lock.tryLock(waitTime)) {
+			throw new LockAcquisitionException(name, "Lock '" + name + "' was not acquired within " + waitTime, null);
+		}
+		T result;
+		try {
+			result = task.run();
+		}
+		catch (Throwable ex) {
+			try {
+				lock.unlock();
+			}
+			catch (RuntimeException unlockFailure) {
+				ex.addSuppressed(unlockFailure);
+			}
+			throw ex;
+		}
+		lock.unlock();
+		return result;
+	}
+
+	/**
+	 * Renew every held lock in watchdog mode now, rather than at the next period.
+	 */
+	public void renewLeases() {
+		this.watchdog.renew();
+	}
+
+	/**
+	 * Stop renewing leases and close the connections. Held locks expire with their lease.
+	 */
+	@Override
+	public void close() {
+		this.watchdog.close();
+		this.signals.close();
+		this.commands.close();
+	}
+
+	/**
+	 * Acquire a hold for the current thread, reentering a hold it already owns.
+	 */
+	boolean lockOwned(String name, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		LocalLock owned = ownedByCurrentThread(name);
+		if (owned != null) {
+			owned.holdCount++;
+			return true;
+		}
+		RedisHold hold = acquireHold(name, waitTime, leaseTime);
+		if (hold == null) {
+			return false;
+		}
+		hold.lock.owner = Thread.currentThread();
+		hold.lock.holdCount = 1;
+		hold.lock.ownedHold = hold;
+		return true;
+	}
+
+	/**
+	 * Leave one hold of the current thread, releasing the lock when it was the outermost.
+	 */
+	void unlockOwned(String name) {
+		RedisHold hold = ownedHold(name);
+		LocalLock lock = hold.lock;
+		if (--lock.holdCount > 0) {
+			return;
+		}
+		lock.owner = null;
+		lock.ownedHold = null;
+		release(hold, 0);
+	}
+
+	/**
+	 * Return the current thread's hold of the named lock.
+	 * @throws IllegalMonitorStateException if the current thread does not hold it
+	 */
+	RedisHold ownedHold(String name) {
+		LocalLock lock = ownedByCurrentThread(name);
+		if (lock == null || lock.ownedHold == null) {
+			throw new IllegalMonitorStateException(
+					"Lock '" + name + "' is not held by thread '" + Thread.currentThread().getName() + "'");
+		}
+		return lock.ownedHold;
+	}
+
+	boolean isOwnedByCurrentThread(String name) {
+		return ownedByCurrentThread(name) != null;
+	}
+
+	static LockAcquisitionException interrupted(String name, InterruptedException ex) {
+		Thread.currentThread().interrupt();
+		return new LockAcquisitionException(name, "Interrupted while waiting for lock '" + name + "'", ex);
+	}
+
+	/**
+	 * Release a hold, keeping the key for the given time when it is positive.
+	 * @throws LockLostException if the hold had been lost
+	 */
+	void release(RedisHold hold, long keepMillis) {
+		RedisHold.State before = hold.markReleased();
+		if (before == RedisHold.State.RELEASED) {
+			return;
+		}
+		this.watchdog.remove(hold);
+		boolean stillHeld;
+		try {
+			stillHeld = this.commands.await(this.commands.release(hold.lock.key, hold.token, keepMillis),
+					"release lock '" + hold.lock.name + "'");
+		}
+		finally {
+			hold.lock.permit.release();
+			this.locks.release(hold.lock);
+		}
+		if (!stillHeld && before == RedisHold.State.HELD) {
+			report(hold, "its release found it expired or held by another owner");
+		}
+		if (!stillHeld || before == RedisHold.State.LOST) {
+			throw new LockLostException(hold.lock.name, hold.fencingToken, "Lock '" + hold.lock.name
+					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
+		}
+	}
+
+	private @Nullable LocalLock ownedByCurrentThread(String name) {
+		LocalLock lock = this.locks.find(name);
+		return (lock != null && lock.isOwnedByCurrentThread()) ? lock : null;
+	}
+
+	private @Nullable RedisHold acquireHold(String name, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
+		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0,
+				() -> "Lease time of lock '" + name + "' must be at least 1ms, was " + leaseTime);
+		Deadline deadline = Deadline.after(waitTime);
+		LocalLock lock = this.locks.retain(name);
+		boolean permitted = false;
+		RedisHold hold = null;
+		try {
+			permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+			if (permitted) {
+				hold = acquireInRedis(lock, deadline, leaseTime);
+			}
+			return hold;
+		}
+		finally {
+			if (hold == null) {
+				if (permitted) {
+					lock.permit.release();
+				}
+				this.locks.release(lock);
+			}
+		}
+	}
+
+	private @Nullable RedisHold acquireInRedis(LocalLock lock, Deadline deadline, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		String token = LockTokens.next();
+		long leaseMillis = (leaseTime != null) ? leaseTime.toMillis() : this.settings.leaseTime().toMillis();
+		long sentNanos = System.nanoTime();
+		long result = attempt(lock, token, leaseMillis);
+		if (result <= 0 && !deadline.isPast()) {
+			try (ReleaseSignals.Subscription subscription = this.signals.subscribe(lock.key)) {
+				while (result <= 0 && !deadline.isPast()) {
+					long generation = subscription.generation();
+					sentNanos = System.nanoTime();
+					result = attempt(lock, token, leaseMillis);
+					if (result <= 0) {
+						long recheck = TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
+						subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
+					}
+				}
+			}
+		}
+		if (result <= 0) {
+			return null;
+		}
+		RedisHold hold = new RedisHold(lock, token, result, sentNanos, leaseMillis, leaseTime == null);
+		if (hold.renewed) {
+			this.watchdog.add(hold);
+		}
+		return hold;
+	}
+
+	/**
+	 * Run the acquire script once (and {@code WAIT} for replicas if configured). When no
+	 * answer came, a release with the same token is sent so that a late acquisition does not
+	 * block the lock for a whole lease.
+	 */
+	private long attempt(LocalLock lock, String token, long leaseMillis) {
+		int replicas = this.settings.replicasToAck();
+		try {
+			if (replicas == 0) {
+				return this.commands.await(this.commands.acquire(lock.key, lock.fenceKey, token, leaseMillis),
+						"acquire lock '" + lock.name + "'");
+			}
+			long[] reply = this.commands.await(this.commands.acquireAndWait(lock.key, lock.fenceKey, token,
+					leaseMillis, replicas, this.settings.replicaAckTimeout()), "acquire lock '" + lock.name + "'");
+			if (reply[0] > 0 && reply[1] < replicas) {
+				throw new DistributedLockException("Lock '" + lock.name + "' was refused: " + reply[1] + " of "
+						+ replicas + " replicas acknowledged it within " + this.settings.replicaAckTimeout()
+						+ " (distlock.redis.replicas-to-ack)");
+			}
+			return reply[0];
+		}
+		catch (DistributedLockException ex) {
+			releaseQuietly(lock, token);
+			throw ex;
+		}
+	}
+
+	private void releaseQuietly(LocalLock lock, String token) {
+		try {
+			CompletableFuture<Boolean> released = this.commands.release(lock.key, token, 0);
+			released.exceptionally((ex) -> false);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not send release of unconfirmed acquisition of lock '" + lock.name + "'", ex);
+		}
+	}
+
+	private void lost(RedisHold hold, String reason) {
+		if (hold.markLost()) {
+			this.watchdog.remove(hold);
+			report(hold, reason);
+		}
+	}
+
+	private void report(RedisHold hold, String reason) {
+		logger.warn("Lock '" + hold.lock.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
+		try {
+			this.lossListener.accept(new LockLostEvent(hold.lock.name, hold.lock.key, hold.fencingToken, reason));
+		}
+		catch (RuntimeException ex) {
+			logger.error("Lock loss listener failed for lock '" + hold.lock.name + "'", ex);
+		}
+	}
+
+}
