@@ -1,0 +1,43 @@
+package dev.distlock.autoconfigure;
+
+import dev.distlock.LockRegistry;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedisLockSettings;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Auto-configuration of distlock's {@link LockRegistry} on
+ * the Lettuce connection that Spring Boot configured from {@code spring.data.redis.*}.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@ConditionalOnClass(LettuceConnectionFactory.class)
+@ConditionalOnBean(LettuceConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistLockProperties.class)
+public final class DistLockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(LockRegistry.class)
+	RedisLockRegistry distLockRegistry(LettuceConnectionFactory connectionFactory, DistLockProperties properties,
+			ApplicationEventPublisher eventPublisher) {
+		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
+				connectionFactory.getClientConfiguration().getCommandTimeout(),
+				properties.getRedis().getReplicasToAck(), properties.getRedis().getReplicaAckTimeout());
+		return new RedisLockRegistry(connectionFactory.getRequiredNativeClient(), settings,
+				eventPublisher::publishEvent);
+	}
+
+}

@@ -1,0 +1,189 @@
+package dev.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+import org.springframework.util.Assert;
+
+/**
+ * Configuration properties for distlock.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+@ConfigurationProperties("distlock")
+public class DistLockProperties {
+
+	/**
+	 * Whether distributed locking is enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix of every lock's Redis key.
+	 */
+	private String keyPrefix = "lock:";
+
+	/**
+	 * How long to wait for a lock when an annotation or call does not say.
+	 */
+	private Duration waitTime = Duration.ZERO;
+
+	/**
+	 * Time to live of a lock in watchdog mode, renewed every third of it while held.
+	 */
+	private Duration leaseTime = Duration.ofSeconds(30);
+
+	/**
+	 * What an annotated method does when its lock is not acquired in time.
+	 */
+	private FailureAction onFailure = FailureAction.THROW;
+
+	/**
+	 * What an annotated method does when its lock was lost while it ran.
+	 */
+	private LostAction onLost = LostAction.THROW;
+
+	/**
+	 * Order of the locking interceptor; must be lower than the transaction advisor's so
+	 * that the lock wraps the transaction.
+	 */
+	private int order = Ordered.LOWEST_PRECEDENCE - 100;
+
+	private final Redis redis = new Redis();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getWaitTime() {
+		return this.waitTime;
+	}
+
+	public void setWaitTime(Duration waitTime) {
+		Assert.isTrue(!waitTime.isNegative(), () -> "must not be negative, was " + waitTime);
+		this.waitTime = waitTime;
+	}
+
+	public Duration getLeaseTime() {
+		return this.leaseTime;
+	}
+
+	public void setLeaseTime(Duration leaseTime) {
+		Assert.isTrue(leaseTime.toMillis() >= 3, () -> "must be at least 3ms, was " + leaseTime);
+		this.leaseTime = leaseTime;
+	}
+
+	public FailureAction getOnFailure() {
+		return this.onFailure;
+	}
+
+	public void setOnFailure(FailureAction onFailure) {
+		this.onFailure = onFailure;
+	}
+
+	public LostAction getOnLost() {
+		return this.onLost;
+	}
+
+	public void setOnLost(LostAction onLost) {
+		this.onLost = onLost;
+	}
+
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	public Redis getRedis() {
+		return this.redis;
+	}
+
+	/**
+	 * What an annotated method does when its lock is not acquired in time.
+	 */
+	public enum FailureAction {
+
+		/**
+		 * Throw {@code LockAcquisitionException}.
+		 */
+		THROW,
+
+		/**
+		 * Do not run the method and return an empty result.
+		 */
+		SKIP
+
+	}
+
+	/**
+	 * What an annotated method does when its lock was lost while it ran.
+	 */
+	public enum LostAction {
+
+		/**
+		 * Throw {@code LockLostException} after the method.
+		 */
+		THROW,
+
+		/**
+		 * Log a warning and return the method's result.
+		 */
+		LOG
+
+	}
+
+	/**
+	 * Redis-specific settings.
+	 */
+	public static class Redis {
+
+		/**
+		 * Replicas that must acknowledge an acquisition (Redis WAIT) before it counts; 0
+		 * does not wait. Protects against losing a lock when the primary fails over.
+		 */
+		private int replicasToAck;
+
+		/**
+		 * How long to wait for replicas to acknowledge an acquisition.
+		 */
+		private Duration replicaAckTimeout = Duration.ofMillis(100);
+
+		public int getReplicasToAck() {
+			return this.replicasToAck;
+		}
+
+		public void setReplicasToAck(int replicasToAck) {
+			Assert.isTrue(replicasToAck >= 0, () -> "must not be negative, was " + replicasToAck);
+			this.replicasToAck = replicasToAck;
+		}
+
+		public Duration getReplicaAckTimeout() {
+			return this.replicaAckTimeout;
+		}
+
+		public void setReplicaAckTimeout(Duration replicaAckTimeout) {
+			Assert.isTrue(!replicaAckTimeout.isNegative() && !replicaAckTimeout.isZero(),
+					() -> "must be positive, was " + replicaAckTimeout);
+			this.replicaAckTimeout = replicaAckTimeout;
+		}
+
+	}
+
+}

@@ -1,0 +1,124 @@
+package dev.distlock.sample;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import redis.embedded.RedisServer;
+
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.event.SmartApplicationListener;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Starts a bundled {@code redis-server} on a free loopback port when
+ * {@code sample.embedded-redis.enabled} is true and nothing answers at
+ * {@code spring.data.redis.host}/{@code port}, points {@code spring.data.redis.*} at it,
+ * and stops it after the application context closed. For trying the sample on a machine without
+ * Redis; never part of the starter.
+ *
+ * @author distlock
+ */
+class EmbeddedRedisLauncher implements SmartApplicationListener {
+
+	private static final Log logger = LogFactory.getLog(EmbeddedRedisLauncher.class);
+
+	private static final int CONNECT_TIMEOUT_MILLIS = 500;
+
+	private @Nullable RedisServer server;
+
+	@Override
+	public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
+		return ApplicationEnvironmentPreparedEvent.class.isAssignableFrom(eventType)
+				|| ApplicationPreparedEvent.class.isAssignableFrom(eventType)
+				|| ApplicationFailedEvent.class.isAssignableFrom(eventType);
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationEvent event) {
+		if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
+			startIfNeeded(prepared.getEnvironment());
+		}
+		else if (event instanceof ApplicationPreparedEvent prepared && this.server != null) {
+			// Destroyed last, after the beans that use the connection.
+			((DefaultSingletonBeanRegistry) prepared.getApplicationContext().getBeanFactory())
+				.registerDisposableBean("embeddedRedisServer", this::stop);
+		}
+		else if (event instanceof ApplicationFailedEvent) {
+			stop();
+		}
+	}
+
+	private void startIfNeeded(ConfigurableEnvironment environment) {
+		if (!environment.getProperty("sample.embedded-redis.enabled", Boolean.class, false)
+				|| environment.containsProperty("spring.data.redis.url")
+				|| environment.containsProperty("spring.data.redis.sentinel.master")
+				|| environment.containsProperty("spring.data.redis.cluster.nodes")) {
+			return;
+		}
+		String host = environment.getProperty("spring.data.redis.host", "localhost");
+		int port = environment.getProperty("spring.data.redis.port", Integer.class, 6379);
+		if (answers(host, port)) {
+			return;
+		}
+		int freePort = freePort();
+		try {
+			RedisServer started = new RedisServer(freePort);
+			started.start();
+			this.server = started;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start the bundled redis-server", ex);
+		}
+		environment.getPropertySources()
+			.addFirst(new MapPropertySource("embeddedRedis",
+					Map.of("spring.data.redis.host", "127.0.0.1", "spring.data.redis.port", freePort)));
+		logger.info("No Redis answered at " + host + ":" + port + "; started a bundled redis-server at 127.0.0.1:"
+				+ freePort + " (sample.embedded-redis.enabled=false turns this off)");
+	}
+
+	private synchronized void stop() {
+		RedisServer running = this.server;
+		this.server = null;
+		if (running != null) {
+			try {
+				running.stop();
+				logger.info("Stopped the bundled redis-server");
+			}
+			catch (IOException ex) {
+				logger.warn("Could not stop the bundled redis-server", ex);
+			}
+		}
+	}
+
+	private static boolean answers(String host, int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
