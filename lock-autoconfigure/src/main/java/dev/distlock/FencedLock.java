@@ -47,6 +47,14 @@ public interface FencedLock extends Lock {
 	long fencingToken();
 
 	/**
+	 * Return the current thread's hold as a lease: its name, fencing token, validity and
+	 * acquisition time. Releasing it leaves the hold as {@link #unlock()} does, once.
+	 * @return the current hold
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 */
+	LockLease currentHold();
+
+	/**
 	 * Not supported: a distributed lock has no conditions.
 	 * @return never
 	 * @throws UnsupportedOperationException always

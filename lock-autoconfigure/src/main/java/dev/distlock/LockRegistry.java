@@ -29,7 +29,18 @@ public interface LockRegistry {
 	 * @param name the lock's name
 	 * @return the lock
 	 */
-	FencedLock obtain(String name);
+	default FencedLock obtain(String name) {
+		return obtain(name, LeaseOptions.WATCHDOG);
+	}
+
+	/**
+	 * Return the thread-owned, reentrant lock of the given name, held as the options say.
+	 * A reentry keeps the options of the outermost hold.
+	 * @param name the lock's name
+	 * @param options fixed lease or watchdog, and minimum hold time
+	 * @return the lock
+	 */
+	FencedLock obtain(String name, LeaseOptions options);
 
 	/**
 	 * Acquire an owner-free lease, waiting at most the given time.
@@ -38,7 +49,10 @@ public interface LockRegistry {
 	 * @return the lease, to be released from any thread
 	 * @throws LockAcquisitionException if not acquired in time, or interrupted
 	 */
-	LockLease acquire(String name, Duration waitTime);
+	default LockLease acquire(String name, Duration waitTime) {
+		return tryAcquire(name, waitTime).orElseThrow(() -> new LockAcquisitionException(name,
+				"Lock '" + name + "' was not acquired within " + waitTime, null));
+	}
 
 	/**
 	 * Acquire an owner-free lease, waiting at most the given time.
@@ -47,7 +61,19 @@ public interface LockRegistry {
 	 * @return the lease, or empty if the lock was not acquired in time
 	 * @throws LockAcquisitionException if interrupted while waiting
 	 */
-	Optional<LockLease> tryAcquire(String name, Duration waitTime);
+	default Optional<LockLease> tryAcquire(String name, Duration waitTime) {
+		return tryAcquire(name, waitTime, LeaseOptions.WATCHDOG);
+	}
+
+	/**
+	 * Acquire an owner-free lease held as the options say, waiting at most the given time.
+	 * @param name the lock's name
+	 * @param waitTime how long to wait; zero tries once
+	 * @param options fixed lease or watchdog, and minimum hold time
+	 * @return the lease, or empty if the lock was not acquired in time
+	 * @throws LockAcquisitionException if interrupted while waiting
+	 */
+	Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options);
 
 	/**
 	 * Run a task holding the lock and return its result. The lock is released when the
@@ -62,7 +88,27 @@ public interface LockRegistry {
 	 * @throws LockAcquisitionException if the lock was not acquired in time
 	 * @throws LockLostException if the lock was lost while the task ran
 	 */
-	<T extends @Nullable Object, E extends Throwable> T executeLocked(String name, Duration waitTime,
-			LockedTask<T, E> task) throws E;
+	default <T extends @Nullable Object, E extends Throwable> T executeLocked(String name, Duration waitTime,
+			LockedTask<T, E> task) throws E {
+		FencedLock lock = obtain(name);
+		if (!lock.tryLock(waitTime)) {
+			throw new LockAcquisitionException(name, "Lock '" + name + "' was not acquired within " + waitTime, null);
+		}
+		T result;
+		try {
+			result = task.run();
+		}
+		catch (Throwable ex) {
+			try {
+				lock.unlock();
+			}
+			catch (RuntimeException unlockFailure) {
+				ex.addSuppressed(unlockFailure);
+			}
+			throw ex;
+		}
+		lock.unlock();
+		return result;
+	}
 
 }

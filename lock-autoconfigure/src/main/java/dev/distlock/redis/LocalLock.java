@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What one JVM knows of one lock: a fair permit that queues this JVM's threads so that only
- * one of them contends in Redis at a time, and which thread (if any) owns the current hold.
+ * one of them at a time tries to acquire it in Redis, and which thread (if any) owns the
+ * current hold.
  */
 final class LocalLock {
 
@@ -16,7 +17,7 @@ final class LocalLock {
 
 	final String fenceKey;
 
-	/** Taken by the hold in this JVM, or by the thread trying to get one. */
+	/** Taken by the thread of this JVM that is trying to acquire the lock in Redis. */
 	final Semaphore permit = new Semaphore(1, true);
 
 	/** Callers using this entry; guarded by {@link LocalLocks}. */

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
-import org.jspecify.annotations.Nullable;
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockLease;
 
 /**
  * A thread-owned view of one lock of a {@link RedisLockRegistry}. Views are cheap: the hold
@@ -18,12 +19,12 @@ final class RedisFencedLock implements FencedLock {
 
 	private final String name;
 
-	private final @Nullable Duration leaseTime;
+	private final LeaseOptions options;
 
-	RedisFencedLock(RedisLockRegistry registry, String name, @Nullable Duration leaseTime) {
+	RedisFencedLock(RedisLockRegistry registry, String name, LeaseOptions options) {
 		this.registry = registry;
 		this.name = name;
-		this.leaseTime = leaseTime;
+		this.options = options;
 	}
 
 	@Override
@@ -36,7 +37,7 @@ final class RedisFencedLock implements FencedLock {
 		boolean interrupted = false;
 		while (true) {
 			try {
-				if (this.registry.lockOwned(this.name, FOREVER, this.leaseTime)) {
+				if (this.registry.lockOwned(this.name, FOREVER, this.options)) {
 					break;
 				}
 			}
@@ -54,7 +55,7 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		this.registry.lockOwned(this.name, FOREVER, this.leaseTime);
+		this.registry.lockOwned(this.name, FOREVER, this.options);
 	}
 
 	@Override
@@ -67,13 +68,13 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		return this.registry.lockOwned(this.name, Duration.ofNanos(unit.toNanos(time)), this.leaseTime);
+		return this.registry.lockOwned(this.name, Duration.ofNanos(unit.toNanos(time)), this.options);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime) {
 		try {
-			return this.registry.lockOwned(this.name, waitTime, this.leaseTime);
+			return this.registry.lockOwned(this.name, waitTime, this.options);
 		}
 		catch (InterruptedException ex) {
 			throw RedisLockRegistry.interrupted(this.name, ex);
@@ -93,6 +94,11 @@ final class RedisFencedLock implements FencedLock {
 	@Override
 	public long fencingToken() {
 		return this.registry.ownedHold(this.name).fencingToken;
+	}
+
+	@Override
+	public LockLease currentHold() {
+		return new RedisLockLease(this.registry.ownedHold(this.name), this::unlock);
 	}
 
 	@Override

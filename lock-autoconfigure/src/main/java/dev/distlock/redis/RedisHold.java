@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.distlock.LeaseOptions;
+
 /**
  * One successful acquisition of a lock in Redis: its random token, its fencing token and
  * how long it is known to be valid. Validity is counted from when the acquiring or renewing
@@ -40,18 +42,22 @@ final class RedisHold {
 	/** Whether the watchdog renews this hold. */
 	final boolean renewed;
 
+	private final long minHoldNanos;
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	private volatile long validUntilNanos;
 
-	RedisHold(LocalLock lock, String token, long fencingToken, long sentNanos, long leaseMillis, boolean renewed) {
+	RedisHold(LocalLock lock, String token, long fencingToken, long sentNanos, long leaseMillis,
+			LeaseOptions options) {
 		this.lock = lock;
 		this.token = token;
 		this.fencingToken = fencingToken;
 		this.acquiredAt = Instant.now();
 		this.acquiredNanos = sentNanos;
 		this.leaseMillis = leaseMillis;
-		this.renewed = renewed;
+		this.renewed = options.leaseTime() == null;
+		this.minHoldNanos = (options.minHoldTime() != null) ? options.minHoldTime().toNanos() : 0;
 		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
 	}
 
@@ -65,6 +71,15 @@ final class RedisHold {
 
 	long validUntilNanos() {
 		return this.validUntilNanos;
+	}
+
+	/**
+	 * Return how long the key must still be kept when released now, for the minimum hold
+	 * time; 0 when it may go at once.
+	 */
+	long keepMillis() {
+		long remaining = this.minHoldNanos - (System.nanoTime() - this.acquiredNanos);
+		return (remaining > 0) ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)) : 0;
 	}
 
 	/**

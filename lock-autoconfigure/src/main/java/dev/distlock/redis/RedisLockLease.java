@@ -1,21 +1,26 @@
 package dev.distlock.redis;
 
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockLease;
 
 /**
- * An owner-free hold of one lock of a {@link RedisLockRegistry}.
+ * A lease view of one hold of a {@link RedisLockRegistry}: an owner-free lease, or the
+ * current hold of a thread-owned lock. The first {@link #release()} runs the given release
+ * action; later ones do nothing.
  */
 final class RedisLockLease implements LockLease {
 
-	private final RedisLockRegistry registry;
-
 	private final RedisHold hold;
 
-	RedisLockLease(RedisLockRegistry registry, RedisHold hold) {
-		this.registry = registry;
+	private final Runnable releaseAction;
+
+	private final AtomicBoolean released = new AtomicBoolean();
+
+	RedisLockLease(RedisHold hold, Runnable releaseAction) {
 		this.hold = hold;
+		this.releaseAction = releaseAction;
 	}
 
 	@Override
@@ -40,7 +45,9 @@ final class RedisLockLease implements LockLease {
 
 	@Override
 	public void release() {
-		this.registry.release(this.hold, 0);
+		if (this.released.compareAndSet(false, true)) {
+			this.releaseAction.run();
+		}
 	}
 
 	@Override

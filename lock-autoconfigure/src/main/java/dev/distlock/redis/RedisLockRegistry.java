@@ -8,12 +8,12 @@ import java.util.function.Consumer;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
+import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockRegistry;
-import dev.distlock.LockedTask;
 import io.lettuce.core.AbstractRedisClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -27,8 +27,8 @@ import org.springframework.util.Assert;
  * <p>Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCR} of the
  * fencing counter); releasing runs one script that deletes the key only while it holds the
  * caller's token and publishes a release signal. Threads of this JVM that want the same lock
- * queue on a local fair permit, so only one of them waits in Redis; that one sleeps until a
- * release signal arrives or the holder's lease would have run out. Held locks in watchdog
+ * queue on a local fair permit, so only one of them at a time tries and waits in Redis; that
+ * one sleeps until a release signal arrives or the holder's lease would have run out. Held locks in watchdog
  * mode are renewed by a {@link LeaseWatchdog}. A lost lock is logged and reported to the
  * loss listener (the application's event publisher in a Spring application) once.
  *
@@ -71,74 +71,23 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	@Override
-	public FencedLock obtain(String name) {
-		return obtain(name, null);
-	}
-
-	/**
-	 * Return the thread-owned lock of the given name with a fixed lease: each hold expires
-	 * that long after it was acquired and is not renewed.
-	 * @param name the lock's name
-	 * @param leaseTime the fixed lease, or {@code null} for watchdog mode
-	 * @return the lock
-	 */
-	public FencedLock obtain(String name, @Nullable Duration leaseTime) {
+	public FencedLock obtain(String name, LeaseOptions options) {
 		Assert.hasLength(name, "'name' must not be empty");
-		return new RedisFencedLock(this, name, leaseTime);
+		Assert.notNull(options, "'options' must not be null");
+		return new RedisFencedLock(this, name, options);
 	}
 
 	@Override
-	public LockLease acquire(String name, Duration waitTime) {
-		return tryAcquire(name, waitTime).orElseThrow(() -> new LockAcquisitionException(name,
-				"Lock '" + name + "' was not acquired within " + waitTime, null));
-	}
-
-	@Override
-	public Optional<LockLease> tryAcquire(String name, Duration waitTime) {
-		return tryAcquire(name, waitTime, null);
-	}
-
-	/**
-	 * Acquire an owner-free lease with a fixed lease time, or in watchdog mode.
-	 * @param name the lock's name
-	 * @param waitTime how long to wait; zero tries once
-	 * @param leaseTime the fixed lease, or {@code null} for watchdog mode
-	 * @return the lease, or empty if the lock was not acquired in time
-	 * @throws LockAcquisitionException if interrupted while waiting
-	 */
-	public Optional<LockLease> tryAcquire(String name, Duration waitTime, @Nullable Duration leaseTime) {
+	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
 		Assert.hasLength(name, "'name' must not be empty");
+		Assert.notNull(options, "'options' must not be null");
 		try {
-			RedisHold hold = acquireHold(name, waitTime, leaseTime);
-			return Optional.ofNullable(hold).map((held) -> new RedisLockLease(this, held));
+			RedisHold hold = acquireHold(name, waitTime, options);
+			return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
 		}
 		catch (InterruptedException ex) {
 			throw interrupted(name, ex);
 		}
-	}
-
-	@Override
-	public <T extends @Nullable Object, E extends Throwable> T executeLocked(String name, Duration waitTime,
-			LockedTask<T, E> task) throws E {
-		FencedLock lock = obtain(name);
-		if (!lock.tryLock(waitTime)) {
-			throw new LockAcquisitionException(name, "Lock '" + name + "' was not acquired within " + waitTime, null);
-		}
-		T result;
-		try {
-			result = task.run();
-		}
-		catch (Throwable ex) {
-			try {
-				lock.unlock();
-			}
-			catch (RuntimeException unlockFailure) {
-				ex.addSuppressed(unlockFailure);
-			}
-			throw ex;
-		}
-		lock.unlock();
-		return result;
 	}
 
 	/**
@@ -161,13 +110,13 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	/**
 	 * Acquire a hold for the current thread, reentering a hold it already owns.
 	 */
-	boolean lockOwned(String name, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+	boolean lockOwned(String name, Duration waitTime, LeaseOptions options) throws InterruptedException {
 		LocalLock owned = ownedByCurrentThread(name);
 		if (owned != null) {
 			owned.holdCount++;
 			return true;
 		}
-		RedisHold hold = acquireHold(name, waitTime, leaseTime);
+		RedisHold hold = acquireHold(name, waitTime, options);
 		if (hold == null) {
 			return false;
 		}
@@ -188,7 +137,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		}
 		lock.owner = null;
 		lock.ownedHold = null;
-		release(hold, 0);
+		release(hold);
 	}
 
 	/**
@@ -214,10 +163,12 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
-	 * Release a hold, keeping the key for the given time when it is positive.
+	 * Release a hold, keeping the key until its minimum hold time has passed. A hold whose
+	 * lease ran out before the release counts as lost, even if Redis still had its key.
 	 * @throws LockLostException if the hold had been lost
 	 */
-	void release(RedisHold hold, long keepMillis) {
+	void release(RedisHold hold) {
+		boolean expired = !hold.isValid();
 		RedisHold.State before = hold.markReleased();
 		if (before == RedisHold.State.RELEASED) {
 			return;
@@ -225,17 +176,17 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		this.watchdog.remove(hold);
 		boolean stillHeld;
 		try {
-			stillHeld = this.commands.await(this.commands.release(hold.lock.key, hold.token, keepMillis),
+			stillHeld = this.commands.await(this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
 					"release lock '" + hold.lock.name + "'");
 		}
 		finally {
-			hold.lock.permit.release();
 			this.locks.release(hold.lock);
 		}
-		if (!stillHeld && before == RedisHold.State.HELD) {
-			report(hold, "its release found it expired or held by another owner");
+		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
+			report(hold, stillHeld ? "it was released after its lease ran out"
+					: "its release found it expired or held by another owner");
 		}
-		if (!stillHeld || before == RedisHold.State.LOST) {
+		if (!stillHeld || expired) {
 			throw new LockLostException(hold.lock.name, hold.fencingToken, "Lock '" + hold.lock.name
 					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
 		}
@@ -246,11 +197,9 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		return (lock != null && lock.isOwnedByCurrentThread()) ? lock : null;
 	}
 
-	private @Nullable RedisHold acquireHold(String name, Duration waitTime, @Nullable Duration leaseTime)
+	private @Nullable RedisHold acquireHold(String name, Duration waitTime, LeaseOptions options)
 			throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
-		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0,
-				() -> "Lease time of lock '" + name + "' must be at least 1ms, was " + leaseTime);
 		Deadline deadline = Deadline.after(waitTime);
 		LocalLock lock = this.locks.retain(name);
 		boolean permitted = false;
@@ -258,23 +207,24 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		try {
 			permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
 			if (permitted) {
-				hold = acquireInRedis(lock, deadline, leaseTime);
+				hold = acquireInRedis(lock, deadline, options);
 			}
 			return hold;
 		}
 		finally {
+			if (permitted) {
+				lock.permit.release();
+			}
 			if (hold == null) {
-				if (permitted) {
-					lock.permit.release();
-				}
 				this.locks.release(lock);
 			}
 		}
 	}
 
-	private @Nullable RedisHold acquireInRedis(LocalLock lock, Deadline deadline, @Nullable Duration leaseTime)
+	private @Nullable RedisHold acquireInRedis(LocalLock lock, Deadline deadline, LeaseOptions options)
 			throws InterruptedException {
 		String token = LockTokens.next();
+		Duration leaseTime = options.leaseTime();
 		long leaseMillis = (leaseTime != null) ? leaseTime.toMillis() : this.settings.leaseTime().toMillis();
 		long sentNanos = System.nanoTime();
 		long result = attempt(lock, token, leaseMillis);
@@ -294,7 +244,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		if (result <= 0) {
 			return null;
 		}
-		RedisHold hold = new RedisHold(lock, token, result, sentNanos, leaseMillis, leaseTime == null);
+		RedisHold hold = new RedisHold(lock, token, result, sentNanos, leaseMillis, options);
 		if (hold.renewed) {
 			this.watchdog.add(hold);
 		}

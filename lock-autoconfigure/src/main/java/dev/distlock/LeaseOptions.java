@@ -1,0 +1,53 @@
+package dev.distlock;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * How a hold of a lock is kept: renewed by the watchdog or with a fixed lease, and how long
+ * it is kept at least.
+ *
+ * @param leaseTime fixed lease after which the hold expires unrenewed, or {@code null} for
+ * watchdog mode (renewed while held, TTL {@code distlock.lease-time})
+ * @param minHoldTime how long after acquisition the lock stays taken even if released
+ * sooner, or {@code null} for none
+ * @author distlock
+ * @since 0.1.0
+ */
+public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minHoldTime) {
+
+	/** Watchdog mode, released at once. */
+	public static final LeaseOptions WATCHDOG = new LeaseOptions(null, null);
+
+	/**
+	 * Validate the options.
+	 */
+	public LeaseOptions {
+		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0,
+				() -> "'leaseTime' must be at least 1ms, was " + leaseTime);
+		Assert.isTrue(minHoldTime == null || !minHoldTime.isNegative(),
+				() -> "'minHoldTime' must not be negative, was " + minHoldTime);
+	}
+
+	/**
+	 * Return options with a fixed lease.
+	 * @param leaseTime how long each hold lasts
+	 * @return the options
+	 */
+	public static LeaseOptions fixed(Duration leaseTime) {
+		return new LeaseOptions(leaseTime, null);
+	}
+
+	/**
+	 * Return a copy that keeps the lock at least the given time after acquisition.
+	 * @param minHoldTime the minimum hold time
+	 * @return the options
+	 */
+	public LeaseOptions withMinHoldTime(@Nullable Duration minHoldTime) {
+		return new LeaseOptions(this.leaseTime, minHoldTime);
+	}
+
+}
