@@ -1,0 +1,215 @@
+package dev.distlock.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a child process that never outlives the test JVM and can be signalled.
+ * <p>
+ * Every started process is killed, and its scratch files deleted, by a JVM shutdown hook
+ * and, should the JVM die without running its hooks, by a companion reaper process that
+ * is itself stopped as soon as the child exits. Scratch files are left alone while the
+ * JVM lives: their owner deletes them when done.
+ */
+public final class ManagedProcess implements AutoCloseable {
+
+	private static final Duration WAIT_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final Duration SHUTDOWN_WAIT_TIMEOUT = Duration.ofSeconds(1);
+
+	private final String name;
+
+	private final Process process;
+
+	private final Process reaper;
+
+	private final Path scratch;
+
+	private ManagedProcess(String name, Process process, Process reaper, Path scratch) {
+		this.name = name;
+		this.process = process;
+		this.reaper = reaper;
+		this.scratch = scratch;
+	}
+
+	/**
+	 * Starts the process described by {@code builder} and guards it against becoming an
+	 * orphan.
+	 * @param name a short description used in error messages
+	 * @param builder the process to start
+	 * @param scratch a temp file or directory of the process, such as its log, to delete
+	 * if the JVM exits while the process is alive
+	 * @return the started process
+	 */
+	public static ManagedProcess start(String name, ProcessBuilder builder, Path scratch) {
+		Process process;
+		try {
+			process = builder.start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start " + name + ": " + builder.command(), ex);
+		}
+		Process reaper;
+		try {
+			reaper = ProcessReaper.startCompanion(process.pid(), scratch);
+		}
+		catch (RuntimeException ex) {
+			process.destroyForcibly();
+			throw ex;
+		}
+		ManagedProcess managed = new ManagedProcess(name, process, reaper, scratch);
+		ProcessReaper.track(managed);
+		process.onExit().thenRun(managed::forget);
+		return managed;
+	}
+
+	/**
+	 * Returns the underlying process, for access to its standard streams.
+	 * @return the process
+	 */
+	public Process process() {
+		return this.process;
+	}
+
+	/**
+	 * Returns the operating system id of the process.
+	 * @return the pid
+	 */
+	public long pid() {
+		return this.process.pid();
+	}
+
+	/**
+	 * Tells whether the process is still alive (a paused process is alive).
+	 * @return {@code true} until the process has exited
+	 */
+	public boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	/**
+	 * Freezes the process with {@code SIGSTOP} and, where {@code /proc} tells, waits until
+	 * all its threads have stopped.
+	 */
+	public void pause() {
+		signal("STOP");
+		long deadline = System.nanoTime() + WAIT_TIMEOUT.toNanos();
+		while (!ThreadStates.allStopped(pid())) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException(this + " did not stop within " + WAIT_TIMEOUT + " of SIGSTOP");
+			}
+			Thread.onSpinWait();
+		}
+	}
+
+	/**
+	 * Lets a paused process continue with {@code SIGCONT}; does nothing to a dead one.
+	 */
+	public void resume() {
+		if (isAlive()) {
+			signal("CONT");
+		}
+	}
+
+	/**
+	 * Asks the process to exit with {@code SIGTERM} (resuming it first) and waits for it,
+	 * killing it if it does not exit within {@code grace}.
+	 * @param grace how long to wait for a graceful exit
+	 */
+	public void terminate(Duration grace) {
+		resume();
+		this.process.destroy();
+		if (awaitExit(grace).isEmpty()) {
+			kill();
+		}
+		forget();
+	}
+
+	/**
+	 * Kills the process with {@code SIGKILL} and waits until it is gone; does nothing if it
+	 * has already exited. A paused process is killed as well.
+	 */
+	public void kill() {
+		this.process.destroyForcibly();
+		if (awaitExit(WAIT_TIMEOUT).isEmpty()) {
+			throw new IllegalStateException(this + " survived SIGKILL for " + WAIT_TIMEOUT);
+		}
+		forget();
+	}
+
+	/**
+	 * Waits for the process to exit.
+	 * @param timeout how long to wait
+	 * @return the exit code, or empty if the process is still running after the timeout
+	 */
+	public OptionalInt awaitExit(Duration timeout) {
+		try {
+			return this.process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)
+					? OptionalInt.of(this.process.exitValue()) : OptionalInt.empty();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for " + this.name, ex);
+		}
+	}
+
+	/**
+	 * Kills the process if it is still alive; safe to call more than once.
+	 */
+	@Override
+	public void close() {
+		kill();
+	}
+
+	@Override
+	public String toString() {
+		return this.name + " (pid " + pid() + ")";
+	}
+
+	void destroyOnShutdown() {
+		this.reaper.destroyForcibly();
+		this.process.destroyForcibly();
+		if (awaitExit(SHUTDOWN_WAIT_TIMEOUT).isPresent()) {
+			try {
+				TempFiles.deleteRecursively(this.scratch);
+			}
+			catch (UncheckedIOException ex) {
+				// Best effort: the JVM is exiting and must clean up the other processes
+			}
+		}
+	}
+
+	private void forget() {
+		ProcessReaper.untrack(this);
+		this.reaper.destroyForcibly();
+	}
+
+	private void signal(String signal) {
+		if (!isAlive()) {
+			throw new IllegalStateException("Cannot send SIG" + signal + " to " + this + ": it has exited");
+		}
+		ProcessBuilder kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + pid()).inheritIO();
+		try {
+			Process sender = kill.start();
+			boolean sent = sender.waitFor(WAIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) && sender.exitValue() == 0;
+			if (!sent) {
+				sender.destroyForcibly();
+			}
+			if (!sent && isAlive()) {
+				throw new IllegalStateException("Could not send SIG" + signal + " to " + this);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not send SIG" + signal + " to " + this, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while sending SIG" + signal + " to " + this, ex);
+		}
+	}
+
+}

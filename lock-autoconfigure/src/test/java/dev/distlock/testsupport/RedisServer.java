@@ -1,0 +1,310 @@
+package dev.distlock.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs one real {@code redis-server} process on a free loopback port, without
+ * persistence, for tests that need a live server they can stop, kill, pause or restart.
+ * <p>
+ * The process never outlives the test JVM (see {@link ManagedProcess}). Its output goes
+ * to a log file in a temp directory that is deleted on {@link #close()}.
+ */
+public final class RedisServer implements AutoCloseable {
+
+	/**
+	 * The address the server binds to.
+	 */
+	static final String HOST = "127.0.0.1";
+
+	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final Duration PING_TIMEOUT = Duration.ofMillis(500);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final long POLL_MILLIS = 20;
+
+	private static final int PORT_ATTEMPTS = 5;
+
+	private final RedisServerBinary binary;
+
+	private final List<String> extraArgs;
+
+	private final @Nullable String password;
+
+	private final Path workDir;
+
+	private int port;
+
+	private int launches;
+
+	private @Nullable ManagedProcess process;
+
+	private RedisServer(RedisServerBinary binary, List<String> extraArgs, Path workDir) {
+		this.binary = binary;
+		this.extraArgs = extraArgs;
+		this.password = passwordIn(extraArgs);
+		this.workDir = workDir;
+	}
+
+	/**
+	 * Starts a server on a free port and waits until it answers {@code PING}.
+	 * @param extraArgs further {@code redis-server} arguments, such as
+	 * {@code "--requirepass", "secret"} or {@code "--replicaof", "127.0.0.1", "6380"}
+	 * @return the running server
+	 * @throws IllegalStateException if the server does not come up; the message holds its
+	 * output
+	 */
+	public static RedisServer start(String... extraArgs) {
+		Path workDir;
+		try {
+			workDir = Files.createTempDirectory("distlock-redis-");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not create a work directory for redis-server", ex);
+		}
+		RedisServer server = new RedisServer(RedisServerBinary.get(), List.of(extraArgs), workDir);
+		try {
+			for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+				if (server.launch(FreePorts.find())) {
+					return server;
+				}
+			}
+			throw new IllegalStateException("redis-server found no free port in " + PORT_ATTEMPTS + " attempts");
+		}
+		catch (RuntimeException ex) {
+			server.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Returns the host the server listens on.
+	 * @return {@code 127.0.0.1}
+	 */
+	public String host() {
+		return HOST;
+	}
+
+	/**
+	 * Returns the port the server listens on; it stays the same across restarts.
+	 * @return the port
+	 */
+	public synchronized int port() {
+		return this.port;
+	}
+
+	/**
+	 * Returns the server's URI, without credentials.
+	 * @return {@code redis://127.0.0.1:port}
+	 */
+	public String uri() {
+		return "redis://" + HOST + ":" + port();
+	}
+
+	/**
+	 * Returns the pid of the current server process.
+	 * @return the pid
+	 */
+	public synchronized long pid() {
+		return process().pid();
+	}
+
+	/**
+	 * Returns the file holding the current server process's output.
+	 * @return the log file
+	 */
+	public synchronized Path logFile() {
+		return this.workDir.resolve("redis-" + this.launches + ".log");
+	}
+
+	/**
+	 * Tells whether the server process is alive (a paused server is alive).
+	 * @return {@code true} if the process has not exited
+	 */
+	public synchronized boolean isRunning() {
+		return this.process != null && this.process.isAlive();
+	}
+
+	/**
+	 * Shuts the server down gracefully with {@code SIGTERM} and waits for it to exit.
+	 */
+	public synchronized void stop() {
+		process().terminate(STOP_TIMEOUT);
+	}
+
+	/**
+	 * Kills the server with {@code SIGKILL} and waits for it to exit.
+	 */
+	public synchronized void kill() {
+		process().kill();
+	}
+
+	/**
+	 * Freezes the server with {@code SIGSTOP}: connections stay open but nothing is
+	 * answered until {@link #resume()}.
+	 */
+	public synchronized void pause() {
+		process().pause();
+	}
+
+	/**
+	 * Lets a paused server continue with {@code SIGCONT}.
+	 */
+	public synchronized void resume() {
+		process().resume();
+	}
+
+	/**
+	 * Starts the server again on the same port with the same arguments and no data,
+	 * killing the current process first if it is still alive, and waits until it answers
+	 * {@code PING}.
+	 * @throws IllegalStateException if the server does not come up, for example because
+	 * another process took the port
+	 */
+	public synchronized void restart() {
+		process().kill();
+		if (!launch(this.port)) {
+			throw new IllegalStateException("Cannot restart redis-server: port " + this.port + " is taken; log "
+					+ logFile() + ":\n" + log());
+		}
+	}
+
+	/**
+	 * Deletes every key of every database with {@code FLUSHALL}.
+	 */
+	public synchronized void flushAll() {
+		String reply;
+		try {
+			reply = RawRedisCommand.send(this.port, this.password, COMMAND_TIMEOUT, "FLUSHALL");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("FLUSHALL failed on " + uri(), ex);
+		}
+		if (!reply.equals("+OK")) {
+			throw new IllegalStateException("FLUSHALL failed on " + uri() + ": " + reply);
+		}
+	}
+
+	/**
+	 * Kills the server (paused or not) and deletes its temp directory; safe to call more
+	 * than once.
+	 */
+	@Override
+	public synchronized void close() {
+		if (this.process != null) {
+			this.process.close();
+		}
+		TempFiles.deleteRecursively(this.workDir);
+	}
+
+	@Override
+	public String toString() {
+		return "redis-server " + this.binary.version() + " at " + uri();
+	}
+
+	private ManagedProcess process() {
+		if (this.process == null) {
+			throw new IllegalStateException("redis-server was never started");
+		}
+		return this.process;
+	}
+
+	/**
+	 * Launches a process on {@code port} and waits for it to answer.
+	 * @return {@code false} if the port was taken
+	 */
+	private boolean launch(int port) {
+		this.port = port;
+		this.launches++;
+		Path dataDir = emptyDataDir();
+		List<String> command = new ArrayList<>(List.of(this.binary.path().toString(), "--port", String.valueOf(port),
+				"--bind", HOST, "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir",
+				dataDir.toString()));
+		command.addAll(this.extraArgs);
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(Redirect.to(logFile().toFile()));
+		this.process = ManagedProcess.start("redis-server on port " + port, builder, this.workDir);
+		return awaitPing(this.process);
+	}
+
+	private boolean awaitPing(ManagedProcess started) {
+		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!started.isAlive()) {
+				if (log().contains("Address already in use")) {
+					return false;
+				}
+				throw startFailure("exited with code " + started.process().exitValue());
+			}
+			if (answersPing()) {
+				return true;
+			}
+			sleepBeforeNextPoll();
+		}
+		started.kill();
+		throw startFailure("did not answer PING within " + STARTUP_TIMEOUT.toSeconds() + "s");
+	}
+
+	private boolean answersPing() {
+		try {
+			return RawRedisCommand.send(this.port, this.password, PING_TIMEOUT, "PING").equals("+PONG");
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private IllegalStateException startFailure(String reason) {
+		return new IllegalStateException(this.binary.path() + " on port " + this.port + " " + reason + "; log "
+				+ logFile() + ":\n" + log());
+	}
+
+	private String log() {
+		try {
+			return Files.readString(logFile(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			return "(unreadable: " + ex + ")";
+		}
+	}
+
+	private Path emptyDataDir() {
+		Path dataDir = this.workDir.resolve("data");
+		TempFiles.deleteRecursively(dataDir);
+		try {
+			return Files.createDirectories(dataDir);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not create " + dataDir, ex);
+		}
+	}
+
+	private static void sleepBeforeNextPoll() {
+		try {
+			Thread.sleep(POLL_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for redis-server", ex);
+		}
+	}
+
+	private static @Nullable String passwordIn(List<String> args) {
+		int index = args.indexOf("--requirepass");
+		return (index >= 0 && index + 1 < args.size()) ? args.get(index + 1) : null;
+	}
+
+}

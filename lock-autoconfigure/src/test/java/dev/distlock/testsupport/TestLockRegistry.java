@@ -1,0 +1,79 @@
+package dev.distlock.testsupport;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.distlock.LockLostEvent;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedisLockSettings;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+
+/**
+ * A {@link RedisLockRegistry} on its own Lettuce client, as one application instance would
+ * have it, recording the {@link LockLostEvent}s it publishes.
+ */
+public final class TestLockRegistry implements AutoCloseable {
+
+	private final RedisClient client;
+
+	private final RedisLockRegistry registry;
+
+	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
+
+	private TestLockRegistry(RedisClient client, RedisLockSettings settings) {
+		this.client = client;
+		this.registry = new RedisLockRegistry(client, settings, this.lostEvents::add);
+	}
+
+	/**
+	 * Create a registry on the server at {@code uri} with the given settings; the URI's
+	 * timeout is set to the settings' command timeout.
+	 * @param uri a Redis URI such as {@link RedisServer#uri()}
+	 * @param settings the registry settings
+	 * @return the registry
+	 */
+	public static TestLockRegistry create(String uri, RedisLockSettings settings) {
+		RedisURI redisUri = RedisURI.create(uri);
+		redisUri.setTimeout(settings.commandTimeout());
+		return new TestLockRegistry(RedisClient.create(redisUri), settings);
+	}
+
+	/**
+	 * Create a registry with key prefix {@code lock:}, the given lease time and a command
+	 * timeout of 2 seconds.
+	 * @param uri a Redis URI such as {@link RedisServer#uri()}
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the registry
+	 */
+	public static TestLockRegistry create(String uri, Duration leaseTime) {
+		return create(uri, RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofSeconds(2)));
+	}
+
+	/**
+	 * Return the registry.
+	 * @return the registry
+	 */
+	public RedisLockRegistry registry() {
+		return this.registry;
+	}
+
+	/**
+	 * Return the lock-lost events published so far.
+	 * @return the events
+	 */
+	public List<LockLostEvent> lostEvents() {
+		return this.lostEvents;
+	}
+
+	/**
+	 * Close the registry and shut the client down at once.
+	 */
+	@Override
+	public void close() {
+		this.registry.close();
+		this.client.shutdown(Duration.ZERO, Duration.ZERO);
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Test support for running real {@code redis-server} processes and rival JVMs that never outlive the test JVM.
+ */
+@NullMarked
+package dev.distlock.testsupport;
+
+import org.jspecify.annotations.NullMarked;
