@@ -1,0 +1,29 @@
+package dev.distlock;
+
+/**
+ * What a {@link DistributedLock} method does when its lock is not acquired within the wait
+ * time.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public enum LockFailureAction {
+
+	/**
+	 * Throw {@link LockAcquisitionException}.
+	 */
+	THROW,
+
+	/**
+	 * Do not run the method; return nothing for {@code void}, {@code Optional.empty()}, an
+	 * empty {@code Mono} or {@code Flux}, a completed {@code CompletableFuture} of
+	 * {@code null}, otherwise {@code null}.
+	 */
+	SKIP,
+
+	/**
+	 * Do what {@code distlock.on-failure} says.
+	 */
+	DEFAULT
+
+}

@@ -1,0 +1,173 @@
+package dev.distlock.aop;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockContext;
+import dev.distlock.LockLostException;
+import dev.distlock.LockRegistry;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+
+import org.springframework.aop.support.AopUtils;
+
+/**
+ * Runs {@link dev.distlock.DistributedLock} methods while holding their locks. Thin by
+ * design: the spec is resolved once per method by a {@link LockSpecResolver}, the lock names
+ * are evaluated per call by {@link LockNames}, and the {@link LockRegistry} does the
+ * locking.
+ *
+ * <p>Synchronous methods hold thread-owned, reentrant locks, released when the method ends
+ * or, inside a transaction the caller started, after that transaction completes. Methods
+ * returning a {@code CompletionStage}, {@code Mono} or {@code Flux} hold owner-free leases
+ * until the result completes, fails or is cancelled.
+ *
+ * @author distlock
+ * @since 0.1.0
+ * @see DistributedLockAdvisor
+ */
+public class DistributedLockInterceptor implements MethodInterceptor {
+
+	private final Supplier<LockRegistry> registry;
+
+	private final LockSpecResolver specs;
+
+	private final LockNames names;
+
+	private final LostLockPolicy lostLockPolicy;
+
+	/**
+	 * Create an interceptor.
+	 * @param registry takes the locks; looked up on first use
+	 * @param specs resolves each method's annotation
+	 * @param names evaluates each call's lock names
+	 * @param lostLockPolicy what to do when a lock was lost while a method ran
+	 */
+	public DistributedLockInterceptor(Supplier<LockRegistry> registry, LockSpecResolver specs, LockNames names,
+			LostLockPolicy lostLockPolicy) {
+		this.registry = registry;
+		this.specs = specs;
+		this.names = names;
+		this.lostLockPolicy = lostLockPolicy;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Method method = invocation.getMethod();
+		LockSpec spec = this.specs.resolve(method, (target != null) ? AopUtils.getTargetClass(target) : null);
+		List<String> lockNames = this.names.of(spec, (target != null) ? target : method.getDeclaringClass(),
+				invocation.getArguments());
+		return switch (spec.resultKind()) {
+			case SYNCHRONOUS -> invokeSynchronously(invocation, spec, lockNames);
+			case COMPLETION_STAGE -> invokeForStage(invocation, spec, lockNames);
+			case MONO, FLUX -> ReactiveResults.hold(spec.resultKind(), () -> acquireLeases(spec, lockNames),
+					() -> publisherOf(invocation), this.lostLockPolicy, spec);
+		};
+	}
+
+	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
+			throws Throwable {
+		ThreadLocks locks = ThreadLocks.acquire(this.registry.get(), spec, lockNames);
+		if (locks == null) {
+			return notAcquired(spec, lockNames);
+		}
+		Object result = null;
+		Throwable failure = null;
+		try (LockContext.Binding binding = LockContext.bind(locks.innermost())) {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			failure = ex;
+		}
+		Throwable thrown = this.lostLockPolicy.apply(spec, TransactionAwareRelease.release(locks, spec), failure);
+		if (thrown != null) {
+			throw thrown;
+		}
+		return result;
+	}
+
+	private @Nullable Object invokeForStage(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
+			throws Throwable {
+		LeaseSet leases = LeaseSet.acquire(this.registry.get(), spec, lockNames);
+		if (leases == null) {
+			return notAcquired(spec, lockNames);
+		}
+		CompletionStage<?> stage;
+		try (LockContext.Binding binding = LockContext.bind(leases.innermost())) {
+			stage = (CompletionStage<?>) invocation.proceed();
+		}
+		catch (Throwable ex) {
+			throw orLoss(spec, leases.release(), ex);
+		}
+		if (stage == null) {
+			LockLostException lost = leases.release();
+			Throwable thrown = this.lostLockPolicy.apply(spec, lost, null);
+			if (thrown != null) {
+				throw thrown;
+			}
+			return null;
+		}
+		CompletableFuture<Object> result = new CompletableFuture<>();
+		stage.whenComplete((value, failure) -> {
+			Throwable thrown = this.lostLockPolicy.apply(spec, leases.release(), failure);
+			if (thrown != null) {
+				result.completeExceptionally(thrown);
+			}
+			else {
+				result.complete(value);
+			}
+		});
+		result.whenComplete((value, failure) -> {
+			if (result.isCancelled()) {
+				stage.toCompletableFuture().cancel(true);
+			}
+		});
+		return result;
+	}
+
+	private Throwable orLoss(LockSpec spec, @Nullable LockLostException lost, Throwable failure) {
+		Throwable thrown = this.lostLockPolicy.apply(spec, lost, failure);
+		return (thrown != null) ? thrown : failure;
+	}
+
+	private @Nullable HeldLocks acquireLeases(LockSpec spec, List<String> lockNames) {
+		LeaseSet leases = LeaseSet.acquire(this.registry.get(), spec, lockNames);
+		if (leases == null && !spec.skipOnFailure()) {
+			throw acquisitionFailure(spec, lockNames);
+		}
+		return leases;
+	}
+
+	private static Publisher<?> publisherOf(MethodInvocation invocation) {
+		try {
+			return (Publisher<?>) invocation.proceed();
+		}
+		catch (RuntimeException | Error ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			throw new java.lang.reflect.UndeclaredThrowableException(ex);
+		}
+	}
+
+	private @Nullable Object notAcquired(LockSpec spec, List<String> lockNames) {
+		if (spec.skipOnFailure()) {
+			return spec.resultKind().skippedResult(spec.method());
+		}
+		throw acquisitionFailure(spec, lockNames);
+	}
+
+	private static LockAcquisitionException acquisitionFailure(LockSpec spec, List<String> lockNames) {
+		String name = String.join(", ", lockNames);
+		return new LockAcquisitionException(name,
+				"Lock '" + name + "' of " + spec.description() + " was not acquired within " + spec.waitTime(), null);
+	}
+
+}

@@ -1,0 +1,111 @@
+package dev.distlock.aop;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+import dev.distlock.LockKeyException;
+import dev.distlock.redis.LockKeys;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.util.ObjectUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Evaluates a call's lock key into the names of the locks it takes: the spec's name alone,
+ * or {@code name:value} per key value, sorted so that every call takes several locks in the
+ * same global order.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public class LockNames {
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+	private final @Nullable BeanFactoryResolver beans;
+
+	/**
+	 * Create an evaluator.
+	 * @param beanFactory resolves {@code @bean} references, or {@code null} for none
+	 */
+	public LockNames(@Nullable BeanFactory beanFactory) {
+		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+	}
+
+	/**
+	 * Return the sorted, distinct names of the locks a call takes.
+	 * @param spec the method's lock spec
+	 * @param target the object the method is called on
+	 * @param args the arguments
+	 * @return the lock names
+	 * @throws LockKeyException if the key evaluates to nothing usable
+	 */
+	public List<String> of(LockSpec spec, Object target, Object[] args) {
+		Expression key = spec.key();
+		if (key == null) {
+			return List.of(spec.name());
+		}
+		Object value = evaluate(spec, key, target, args);
+		Collection<?> values = toCollection(value);
+		if (values.isEmpty()) {
+			throw keyException(spec, "evaluated to an empty " + value.getClass().getSimpleName());
+		}
+		TreeSet<String> names = new TreeSet<>();
+		for (Object element : values) {
+			String text = (element != null) ? element.toString() : null;
+			if (!StringUtils.hasText(text)) {
+				throw keyException(spec, "evaluated to " + ((text == null) ? "null" : "a blank value")
+						+ ((values.size() > 1) ? " for one of its elements" : ""));
+			}
+			names.add(LockKeys.keyedName(spec.name(), text));
+		}
+		return new ArrayList<>(names);
+	}
+
+	private Object evaluate(LockSpec spec, Expression key, Object target, Object[] args) {
+		Method method = spec.method();
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(
+				new LockExpressionRoot(method, target, target.getClass(), args), method, args, this.parameterNames);
+		if (this.beans != null) {
+			context.setBeanResolver(this.beans);
+		}
+		Object value;
+		try {
+			value = key.getValue(context);
+		}
+		catch (EvaluationException ex) {
+			throw keyException(spec, "failed: " + ex.getMessage());
+		}
+		if (value == null) {
+			throw keyException(spec, "evaluated to null");
+		}
+		return value;
+	}
+
+	private static Collection<?> toCollection(Object value) {
+		if (value instanceof Collection<?> collection) {
+			return collection;
+		}
+		if (value.getClass().isArray()) {
+			return Arrays.asList(ObjectUtils.toObjectArray(value));
+		}
+		return List.of(value);
+	}
+
+	private static LockKeyException keyException(LockSpec spec, String problem) {
+		return new LockKeyException("Lock key '" + spec.keySource() + "' of " + spec.description() + " " + problem
+				+ "; the method was not run");
+	}
+
+}

@@ -1,0 +1,43 @@
+package dev.distlock.aop;
+
+import dev.distlock.LockLostException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a locked method does when its lock was lost while it ran ({@code distlock.on-lost}):
+ * throw {@link LockLostException} after the method, or log it.
+ *
+ * @param throwOnLost whether to throw rather than log
+ * @author distlock
+ * @since 0.1.0
+ */
+public record LostLockPolicy(boolean throwOnLost) {
+
+	private static final Log logger = LogFactory.getLog(LostLockPolicy.class);
+
+	/**
+	 * Apply the policy to a loss found after a method ended.
+	 * @param spec the method's spec
+	 * @param lost the loss, or {@code null} if none
+	 * @param failure what the method threw, or {@code null} if it returned
+	 * @return the exception to throw instead of the result, or {@code null} to go on
+	 */
+	@Nullable Throwable apply(LockSpec spec, @Nullable LockLostException lost, @Nullable Throwable failure) {
+		if (lost == null) {
+			return failure;
+		}
+		if (failure != null) {
+			failure.addSuppressed(lost);
+			return failure;
+		}
+		if (this.throwOnLost) {
+			return lost;
+		}
+		logger.warn("Lock '" + lost.getLockName() + "' of " + spec.description() + " was lost while the method ran"
+				+ " (distlock.on-lost=log)", lost);
+		return null;
+	}
+
+}

@@ -1,0 +1,69 @@
+package dev.distlock.aop;
+
+import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * How a locked method delivers its result, which decides how long the lock is held and what
+ * a skipped call returns.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public enum ResultKind {
+
+	/** Returns when done: the lock is held by the calling thread until then. */
+	SYNCHRONOUS,
+
+	/** Returns a {@code CompletionStage}: the lock is held until it completes. */
+	COMPLETION_STAGE,
+
+	/** Returns a Reactor {@code Mono}: the lock is held from subscription to termination. */
+	MONO,
+
+	/** Returns a Reactor {@code Flux}: the lock is held from subscription to termination. */
+	FLUX;
+
+	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			ResultKind.class.getClassLoader());
+
+	/**
+	 * Return the kind of result the given method delivers.
+	 * @param method the method
+	 * @return the result kind
+	 */
+	public static ResultKind of(Method method) {
+		Class<?> type = method.getReturnType();
+		if (CompletionStage.class.isAssignableFrom(type)) {
+			return COMPLETION_STAGE;
+		}
+		if (REACTOR_PRESENT && ReactiveResults.isMono(type)) {
+			return MONO;
+		}
+		if (REACTOR_PRESENT && ReactiveResults.isFlux(type)) {
+			return FLUX;
+		}
+		return SYNCHRONOUS;
+	}
+
+	/**
+	 * Return what a call skipped for want of its lock returns.
+	 * @param method the method
+	 * @return nothing for {@code void}, an empty {@code Optional}, {@code Mono} or
+	 * {@code Flux}, a completed future of {@code null}, otherwise {@code null}
+	 */
+	@Nullable Object skippedResult(Method method) {
+		return switch (this) {
+			case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
+			case MONO, FLUX -> ReactiveResults.empty(this);
+			case SYNCHRONOUS -> (method.getReturnType() == Optional.class) ? Optional.empty() : null;
+		};
+	}
+
+}

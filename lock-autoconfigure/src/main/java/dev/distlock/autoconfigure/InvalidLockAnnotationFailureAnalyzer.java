@@ -1,0 +1,39 @@
+package dev.distlock.autoconfigure;
+
+import java.util.stream.Collectors;
+
+import dev.distlock.aop.InvalidLockAnnotationException;
+import dev.distlock.aop.InvalidLockAnnotationException.Problem;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Reports {@code @DistributedLock} annotations that cannot work as written: for each, the
+ * bean, the method, the attribute, what is wrong and what to write instead.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+class InvalidLockAnnotationFailureAnalyzer extends AbstractFailureAnalyzer<InvalidLockAnnotationException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidLockAnnotationException cause) {
+		String description = cause.getProblems()
+			.stream()
+			.map((problem) -> "- " + problem)
+			.collect(Collectors.joining(System.lineSeparator(),
+					"Invalid @DistributedLock annotations:" + System.lineSeparator(), ""));
+		String action = cause.getProblems()
+			.stream()
+			.map(InvalidLockAnnotationFailureAnalyzer::action)
+			.collect(Collectors.joining(System.lineSeparator(),
+					"Correct the annotations:" + System.lineSeparator(), ""));
+		return new FailureAnalysis(description, action, cause);
+	}
+
+	private static String action(Problem problem) {
+		return "- " + problem.method() + ", '" + problem.attribute() + "': " + problem.action();
+	}
+
+}
