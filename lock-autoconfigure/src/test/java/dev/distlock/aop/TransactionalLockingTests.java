@@ -1,0 +1,168 @@
+package dev.distlock.aop;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import dev.distlock.DistributedLock;
+import dev.distlock.LockLease;
+import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TestLockRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lock of a {@link DistributedLock} method covers its transaction: it is taken before
+ * the transaction begins and released after it commits, also when the transaction was
+ * started by the caller. Runs against a real {@code redis-server} and an in-memory H2
+ * database.
+ */
+@Timeout(60)
+class TransactionalLockingTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
+				"spring.data.redis.timeout=2s")
+		.withUserConfiguration(TransactionConfiguration.class);
+
+	@Test
+	void rivalThatAcquiresTheLockTheMomentItIsReleasedSeesTheCommittedRow() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+			try (TestLockRegistry rival = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+				for (int i = 0; i < 5; i++) {
+					int entry = i;
+					CountDownLatch inserted = new CountDownLatch(1);
+					CompletableFuture<Void> write = CompletableFuture.runAsync(() -> ledger.record(entry, inserted));
+					assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
+					Integer rows;
+					try (LockLease lease = rival.registry().acquire("ledger", Duration.ofSeconds(10))) {
+						rows = jdbc.queryForObject("select count(*) from ledger where id = ?", Integer.class, entry);
+					}
+					write.get(10, TimeUnit.SECONDS);
+					assertThat(rows).as("row %d visible to the next holder", entry).isOne();
+				}
+			}
+		});
+	}
+
+	@Test
+	void methodJoiningTheCallersTransactionKeepsTheLockUntilThatTransactionCommits() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+			List<String> keysAfterMethod = transaction.execute((status) -> {
+				ledger.recordJoined(100);
+				return redisKeys("lock:ledger");
+			});
+			assertThat(keysAfterMethod).containsExactly("lock:ledger");
+			assertThat(redisKeys("lock:ledger")).isEmpty();
+		});
+	}
+
+	private static List<String> redisKeys(String pattern) {
+		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
+			return client.sync().keys(pattern);
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableTransactionManagement
+	static class TransactionConfiguration {
+
+		@Bean
+		DataSource dataSource() {
+			SimpleDriverDataSource dataSource = new SimpleDriverDataSource(new org.h2.Driver(),
+					"jdbc:h2:mem:ledger-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+			new JdbcTemplate(dataSource).execute("create table ledger (id int primary key)");
+			return dataSource;
+		}
+
+		@Bean
+		JdbcTemplate jdbcTemplate(DataSource dataSource) {
+			return new JdbcTemplate(dataSource);
+		}
+
+		@Bean
+		PlatformTransactionManager transactionManager(DataSource dataSource) {
+			return new DataSourceTransactionManager(dataSource);
+		}
+
+		@Bean
+		LedgerService ledgerService(JdbcTemplate jdbc) {
+			return new LedgerService(jdbc);
+		}
+
+	}
+
+	static class LedgerService {
+
+		private final JdbcTemplate jdbc;
+
+		LedgerService(JdbcTemplate jdbc) {
+			this.jdbc = jdbc;
+		}
+
+		@DistributedLock(name = "ledger", waitTime = "10s")
+		@Transactional
+		public void record(int id, CountDownLatch inserted) {
+			this.jdbc.update("insert into ledger (id) values (?)", id);
+			// A slow commit: a lock released before the commit would let the rival in now.
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				@Override
+				public void beforeCommit(boolean readOnly) {
+					sleep(100);
+				}
+
+			});
+			inserted.countDown();
+		}
+
+		@DistributedLock(name = "ledger")
+		@Transactional
+		public void recordJoined(int id) {
+			this.jdbc.update("insert into ledger (id) values (?)", id);
+		}
+
+		private static void sleep(long millis) {
+			try {
+				Thread.sleep(millis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+	}
+
+}
