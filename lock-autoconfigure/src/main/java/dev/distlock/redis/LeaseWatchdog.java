@@ -42,6 +42,8 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final ScheduledExecutorService scheduler;
 
+	private volatile long lastRoundNanos = System.nanoTime();
+
 	LeaseWatchdog(RedisLockCommands commands, Duration leaseTime, LossHandler lossHandler) {
 		this.commands = commands;
 		this.leaseMillis = leaseTime.toMillis();
@@ -62,6 +64,14 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	void remove(RedisHold hold) {
 		this.holds.remove(hold);
+	}
+
+	/**
+	 * Return how much longer ago than one period the last renewal round ended.
+	 */
+	Duration delay() {
+		long late = System.nanoTime() - this.lastRoundNanos - this.periodNanos;
+		return (late > 0) ? Duration.ofNanos(late) : Duration.ZERO;
 	}
 
 	/**
@@ -87,6 +97,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		for (int i = 0; i < batches.size(); i++) {
 			settle(batches.get(i), replies.get(i), sentNanos);
 		}
+		this.lastRoundNanos = System.nanoTime();
 	}
 
 	@Override

@@ -93,6 +93,13 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send a {@code PING} on the command connection.
+	 */
+	CompletableFuture<String> ping() {
+		return ((BaseRedisAsyncCommands<String, String>) scripting()).ping().toCompletableFuture();
+	}
+
+	/**
 	 * Return the group of keys that one script call may touch together: the Cluster slot
 	 * on a cluster, the same group for every key otherwise.
 	 */

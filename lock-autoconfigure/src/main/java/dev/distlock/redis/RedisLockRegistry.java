@@ -1,8 +1,12 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -51,6 +55,10 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	private final Consumer<LockLostEvent> lossListener;
 
+	private final LockObserver observer;
+
+	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * Create a registry on the given Lettuce client.
 	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the caller
@@ -59,10 +67,24 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
 			Consumer<LockLostEvent> lossListener) {
+		this(client, settings, lossListener, LockObserver.NONE);
+	}
+
+	/**
+	 * Create a registry on the given Lettuce client, observed for metrics.
+	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the caller
+	 * @param settings how to take and keep locks
+	 * @param lossListener told of every lost lock, such as an {@code ApplicationEventPublisher}
+	 * @param observer told of every acquisition, release and loss
+	 */
+	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
+			Consumer<LockLostEvent> lossListener, LockObserver observer) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(lossListener, "'lossListener' must not be null");
+		Assert.notNull(observer, "'observer' must not be null");
 		this.settings = settings;
+		this.observer = observer;
 		this.commands = new RedisLockCommands(client, settings.commandTimeout());
 		this.signals = new ReleaseSignals(this.commands);
 		this.locks = new LocalLocks(new LockKeys(settings.keyPrefix()));
@@ -88,6 +110,42 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		catch (InterruptedException ex) {
 			throw interrupted(name, ex);
 		}
+	}
+
+	/**
+	 * Return the locks this registry holds now.
+	 * @return the held locks, longest held first
+	 */
+	public List<HeldLock> heldLocks() {
+		long now = System.nanoTime();
+		return this.holds.stream()
+			.filter((hold) -> hold.state() == RedisHold.State.HELD)
+			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
+			.map((hold) -> {
+				Thread owner = hold.lock.owner;
+				return new HeldLock(hold.lock.name, hold.lock.key, hold.fencingToken,
+						Duration.ofNanos(now - hold.acquiredNanos),
+						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)),
+						(owner != null && hold == hold.lock.ownedHold) ? owner.getName() : "lease");
+			})
+			.toList();
+	}
+
+	/**
+	 * Check that Redis answers on the connection that lock commands use.
+	 * @throws DistributedLockException if it does not answer within the command timeout
+	 */
+	public void ping() {
+		this.commands.await(this.commands.ping(), "answer PING");
+	}
+
+	/**
+	 * Return how late the watchdog's last renewal round is: zero when it ran within its
+	 * period, otherwise how much longer ago.
+	 * @return the renewal delay
+	 */
+	public Duration renewalDelay() {
+		return this.watchdog.delay();
 	}
 
 	/**
@@ -174,6 +232,8 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 			return;
 		}
 		this.watchdog.remove(hold);
+		this.holds.remove(hold);
+		this.observer.released(hold.lock.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
 		boolean stillHeld;
 		try {
 			stillHeld = this.commands.await(this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
@@ -201,6 +261,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 			throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
 		Deadline deadline = Deadline.after(waitTime);
+		long startNanos = System.nanoTime();
 		LocalLock lock = this.locks.retain(name);
 		boolean permitted = false;
 		RedisHold hold = null;
@@ -208,6 +269,14 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 			permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
 			if (permitted) {
 				hold = acquireInRedis(lock, deadline, options);
+			}
+			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
+			if (hold != null) {
+				this.holds.add(hold);
+				this.observer.acquired(name, waited);
+			}
+			else {
+				this.observer.notAcquired(name, waited);
 			}
 			return hold;
 		}
@@ -297,8 +366,10 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	private void report(RedisHold hold, String reason) {
 		logger.warn("Lock '" + hold.lock.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
+		LockLostEvent event = new LockLostEvent(hold.lock.name, hold.lock.key, hold.fencingToken, reason);
+		this.observer.lost(event);
 		try {
-			this.lossListener.accept(new LockLostEvent(hold.lock.name, hold.lock.key, hold.fencingToken, reason));
+			this.lossListener.accept(event);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Lock loss listener failed for lock '" + hold.lock.name + "'", ex);

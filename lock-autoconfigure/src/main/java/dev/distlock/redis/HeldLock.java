@@ -1,0 +1,20 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+
+/**
+ * A lock this registry holds, as seen from this JVM.
+ *
+ * @param name the lock name
+ * @param key the Redis key
+ * @param fencingToken the fencing token of the hold
+ * @param heldFor how long it has been held
+ * @param remainingTtl how long the lease is known to last without renewal
+ * @param owner the owning thread's name, or {@code lease} for an owner-free lease
+ * @author distlock
+ * @since 0.1.0
+ */
+public record HeldLock(String name, String key, long fencingToken, Duration heldFor, Duration remainingTtl,
+		String owner) {
+
+}

@@ -1,0 +1,51 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+
+import dev.distlock.LockLostEvent;
+
+/**
+ * Told what a {@link RedisLockRegistry} does, for metrics. Called on the thread that acquired,
+ * released or noticed the loss; implementations must be quick and must not throw.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public interface LockObserver {
+
+	/** An observer that does nothing. */
+	LockObserver NONE = new LockObserver() {
+	};
+
+	/**
+	 * A lock was acquired.
+	 * @param name the lock name
+	 * @param waited how long the caller waited
+	 */
+	default void acquired(String name, Duration waited) {
+	}
+
+	/**
+	 * A lock was not acquired within its wait time.
+	 * @param name the lock name
+	 * @param waited how long the caller waited
+	 */
+	default void notAcquired(String name, Duration waited) {
+	}
+
+	/**
+	 * A hold was released.
+	 * @param name the lock name
+	 * @param held how long it was held
+	 */
+	default void released(String name, Duration held) {
+	}
+
+	/**
+	 * A hold was lost.
+	 * @param event what was lost
+	 */
+	default void lost(LockLostEvent event) {
+	}
+
+}

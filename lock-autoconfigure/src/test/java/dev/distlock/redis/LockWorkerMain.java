@@ -1,0 +1,125 @@
+package dev.distlock.redis;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
+import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TestLockRegistry;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * A rival lock user that {@link CrossProcessLockTests} runs in its own JVM, driven through
+ * standard input and output. Two modes:
+ * <ul>
+ * <li>{@code increment <redis-uri> <threads> <iterations>}: prints {@code READY}, waits for
+ * the line {@code go}, increments the {@link SharedCounter} under its lock, prints
+ * {@code DONE} and exits.</li>
+ * <li>{@code hold <redis-uri> <lock-name> <watchdog|fixed> <lease-millis>}: acquires the
+ * lock (in watchdog mode with that lease time, or with that fixed lease), prints
+ * {@code ACQUIRED <fencing token>} and then answers commands, one per line:
+ * {@code valid}, {@code write <value>} (to a {@link FencedStorage} named
+ * {@value #FENCED_STORAGE}, with the lease's fencing token; answers
+ * {@code WRITE <value> ACCEPTED} or {@code REJECTED}), {@code write-naive <value>} (a plain
+ * {@code SET} of {@value #NAIVE_STORAGE}) and {@code release}.</li>
+ * </ul>
+ * Failures are printed to standard error and end the JVM with exit code 1.
+ */
+final class LockWorkerMain {
+
+	/** Name of the fencing-token-checked storage written by {@code write}. */
+	static final String FENCED_STORAGE = "ledger:fenced";
+
+	/** Key written without any check by {@code write-naive}. */
+	static final String NAIVE_STORAGE = "ledger:naive";
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+	private LockWorkerMain() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		try {
+			switch (args[0]) {
+				case "increment" -> increment(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+				case "hold" -> hold(args[1], args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])));
+				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
+			}
+		}
+		catch (Throwable ex) {
+			ex.printStackTrace();
+			System.exit(1);
+		}
+		System.exit(0);
+	}
+
+	private static void increment(String uri, int threads, int iterations) throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(uri, Duration.ofSeconds(30));
+				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
+			locks.registry().acquire("warm-up", Duration.ZERO).release();
+			SharedCounter counter = new SharedCounter(client.sync());
+			counter.value();
+			System.out.println("READY");
+			BufferedReader in = stdin();
+			if (!"go".equals(in.readLine())) {
+				throw new IllegalStateException("Expected 'go'");
+			}
+			counter.incrementUnderLock(locks.registry(), threads, iterations);
+			System.out.println("DONE");
+		}
+	}
+
+	private static void hold(String uri, String name, String mode, Duration lease) throws Exception {
+		boolean watchdog = mode.equals("watchdog");
+		try (TestLockRegistry locks = TestLockRegistry.create(uri, watchdog ? lease : Duration.ofSeconds(30));
+				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
+			RedisCommands<String, String> redis = client.sync();
+			LockLease held = locks.registry()
+				.tryAcquire(name, Duration.ZERO, watchdog ? LeaseOptions.WATCHDOG : LeaseOptions.fixed(lease))
+				.orElseThrow(() -> new IllegalStateException("Lock '" + name + "' is taken"));
+			System.out.println("ACQUIRED " + held.fencingToken());
+			BufferedReader in = stdin();
+			for (String line = in.readLine(); line != null; line = in.readLine()) {
+				String[] command = line.split(" ", 2);
+				switch (command[0]) {
+					case "valid" -> System.out.println("VALID " + held.isValid());
+					case "write" -> {
+						boolean accepted = new FencedStorage(redis, FENCED_STORAGE).write(held.fencingToken(),
+								command[1]);
+						System.out.println("WRITE " + command[1] + (accepted ? " ACCEPTED" : " REJECTED"));
+					}
+					case "write-naive" -> {
+						redis.set(NAIVE_STORAGE, command[1]);
+						System.out.println("WRITE-NAIVE " + command[1] + " DONE");
+					}
+					case "release" -> release(held, locks);
+					default -> throw new IllegalArgumentException("Unknown command " + line);
+				}
+			}
+		}
+	}
+
+	private static void release(LockLease held, TestLockRegistry locks) {
+		System.out.println("VALID BEFORE RELEASE " + held.isValid());
+		try {
+			held.release();
+			System.out.println("RELEASED");
+		}
+		catch (LockLostException ex) {
+			System.out.println("RELEASE THREW " + ex.getClass().getSimpleName() + " " + ex.getFencingToken());
+		}
+		System.out.println("LOST EVENTS " + locks.lostEvents()
+			.stream()
+			.map((event) -> event.name() + "#" + event.fencingToken())
+			.toList());
+	}
+
+	private static BufferedReader stdin() {
+		return new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+	}
+
+}
