@@ -11,6 +11,7 @@ import dev.distlock.aop.LockSpecResolver.LockDefaults;
 import dev.distlock.aop.LostLockPolicy;
 import dev.distlock.autoconfigure.DistLockProperties.FailureAction;
 import dev.distlock.autoconfigure.DistLockProperties.LostAction;
+import dev.distlock.redis.LockObserver;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
 
@@ -56,12 +57,12 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
 	RedisLockRegistry distLockRegistry(LettuceConnectionFactory connectionFactory, DistLockProperties properties,
-			ApplicationEventPublisher eventPublisher) {
+			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observer) {
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				connectionFactory.getClientConfiguration().getCommandTimeout(),
 				properties.getRedis().getReplicasToAck(), properties.getRedis().getReplicaAckTimeout());
 		return new RedisLockRegistry(connectionFactory.getRequiredNativeClient(), settings,
-				eventPublisher::publishEvent);
+				eventPublisher::publishEvent, observer.getIfUnique(() -> LockObserver.NONE));
 	}
 
 	@Bean
