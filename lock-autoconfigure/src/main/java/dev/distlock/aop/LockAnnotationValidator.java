@@ -11,6 +11,7 @@ import dev.distlock.aop.InvalidLockAnnotationException.Problem;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
@@ -48,7 +49,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 	public void afterSingletonsInstantiated() {
 		List<Problem> problems = new ArrayList<>();
 		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
-			Class<?> type = this.beanFactory.getType(beanName, false);
+			Class<?> type = AutoProxyUtils.determineTargetClass(this.beanFactory, beanName);
 			if (type != null) {
 				check(beanName, ClassUtils.getUserClass(type), problems);
 			}

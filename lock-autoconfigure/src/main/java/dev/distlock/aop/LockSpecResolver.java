@@ -197,8 +197,15 @@ public class LockSpecResolver {
 			if (!StringUtils.hasText(value)) {
 				return null;
 			}
+			String resolved;
 			try {
-				String resolved = LockSpecResolver.this.placeholders.resolveRequiredPlaceholders(value).trim();
+				resolved = LockSpecResolver.this.placeholders.resolveRequiredPlaceholders(value).trim();
+			}
+			catch (IllegalArgumentException ex) {
+				problem(attribute, ex.getMessage(), "define the property or write the duration as a literal such as \"5s\"");
+				return null;
+			}
+			try {
 				Duration duration = DurationStyle.detectAndParse(resolved);
 				if (duration.isNegative() || (!zeroAllowed && duration.isZero())) {
 					problem(attribute, "'" + value + "' is " + (duration.isZero() ? "zero" : "negative"),
