@@ -1,13 +1,12 @@
 package dev.distlock.redis;
 
 import java.util.concurrent.Semaphore;
-
-import org.jspecify.annotations.Nullable;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What one JVM knows of one lock: a fair permit that queues this JVM's threads so that only
- * one of them at a time tries to acquire it in Redis, and which thread (if any) owns the
- * current hold.
+ * one of them at a time tries to acquire it in Redis, and that thread's offer to take a
+ * hold handed over by a local holder.
  */
 final class LocalLock {
 
@@ -20,26 +19,19 @@ final class LocalLock {
 	/** Taken by the thread of this JVM that is trying to acquire the lock in Redis. */
 	final Semaphore permit = new Semaphore(1, true);
 
+	/** The waiting thread's offer to take a handed-over hold, if it made one. */
+	final AtomicReference<Handoff> waiter = new AtomicReference<>();
+
 	/** Callers using this entry; guarded by {@link LocalLocks}. */
 	int users;
 
-	/** Thread that owns the current hold; {@code null} for a lease or when not held. */
-	volatile @Nullable Thread owner;
-
-	/** Reentry count of the owner; read and written by the owner only. */
-	int holdCount;
-
-	/** The owner's hold; read and written by the owner only. */
-	@Nullable RedisHold ownedHold;
+	/** Hand-overs in a row without a release in Redis, so that other JVMs get their turn. */
+	volatile int handoffs;
 
 	LocalLock(String name, String key) {
 		this.name = name;
 		this.key = key;
 		this.fenceKey = LockKeys.fenceKey(key);
-	}
-
-	boolean isOwnedByCurrentThread() {
-		return this.owner == Thread.currentThread();
 	}
 
 }

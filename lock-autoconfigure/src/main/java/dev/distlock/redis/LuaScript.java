@@ -23,6 +23,8 @@ record LuaScript(String source, String sha1) {
 
 	static final LuaScript RENEW = load("renew.lua");
 
+	static final LuaScript TRANSFER = load("transfer.lua");
+
 	private static LuaScript load(String resource) {
 		try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
 			if (in == null) {

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.LeaseOptions;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One successful acquisition of a lock in Redis: its random token, its fencing token and
@@ -43,6 +44,12 @@ final class RedisHold {
 	final boolean renewed;
 
 	private final long minHoldNanos;
+
+	/** Name of the owning thread, or {@code null} for an owner-free lease. */
+	volatile @Nullable String owner;
+
+	/** Reentry count of the owning thread; read and written by that thread only. */
+	int reentries;
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 

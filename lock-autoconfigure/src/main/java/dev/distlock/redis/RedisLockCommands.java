@@ -70,6 +70,16 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send the transfer script, handing a held lock to the next holder.
+	 * @return the next holder's fencing token, or 0 when the current token was not held
+	 */
+	CompletableFuture<Long> transfer(String key, String fenceKey, String token, String nextToken,
+			long nextLeaseMillis) {
+		return evalsha(scripting(), LuaScript.TRANSFER, ScriptOutputType.INTEGER, new String[] { key, fenceKey },
+				token, nextToken, Long.toString(nextLeaseMillis));
+	}
+
+	/**
 	 * Send the release script.
 	 * @return whether the lock still held the token
 	 */

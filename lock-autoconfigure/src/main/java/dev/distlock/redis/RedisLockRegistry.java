@@ -43,6 +43,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
+	/** Hand-overs to a waiter of this JVM in a row before the lock goes back to Redis. */
+	static final int MAX_HANDOFFS = 4;
+
+	private static final long HANDOFF_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
 	private final RedisLockSettings settings;
 
 	private final RedisLockCommands commands;
@@ -58,6 +63,8 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	private final LockObserver observer;
 
 	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
+
+	private final OwnedHolds owned = new OwnedHolds();
 
 	/**
 	 * Create a registry on the given Lettuce client.
@@ -122,11 +129,10 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 			.filter((hold) -> hold.state() == RedisHold.State.HELD)
 			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
 			.map((hold) -> {
-				Thread owner = hold.lock.owner;
+				String owner = hold.owner;
 				return new HeldLock(hold.lock.name, hold.lock.key, hold.fencingToken,
 						Duration.ofNanos(now - hold.acquiredNanos),
-						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)),
-						(owner != null && hold == hold.lock.ownedHold) ? owner.getName() : "lease");
+						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease");
 			})
 			.toList();
 	}
@@ -169,33 +175,28 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	 * Acquire a hold for the current thread, reentering a hold it already owns.
 	 */
 	boolean lockOwned(String name, Duration waitTime, LeaseOptions options) throws InterruptedException {
-		LocalLock owned = ownedByCurrentThread(name);
+		RedisHold owned = this.owned.find(name);
 		if (owned != null) {
-			owned.holdCount++;
+			owned.reentries++;
 			return true;
 		}
 		RedisHold hold = acquireHold(name, waitTime, options);
 		if (hold == null) {
 			return false;
 		}
-		hold.lock.owner = Thread.currentThread();
-		hold.lock.holdCount = 1;
-		hold.lock.ownedHold = hold;
+		this.owned.add(hold);
 		return true;
 	}
 
 	/**
 	 * Leave one hold of the current thread, releasing the lock when it was the outermost.
+	 * @throws IllegalMonitorStateException if the current thread does not hold it
 	 */
 	void unlockOwned(String name) {
-		RedisHold hold = ownedHold(name);
-		LocalLock lock = hold.lock;
-		if (--lock.holdCount > 0) {
-			return;
+		RedisHold hold = this.owned.leave(name);
+		if (hold != null) {
+			release(hold);
 		}
-		lock.owner = null;
-		lock.ownedHold = null;
-		release(hold);
 	}
 
 	/**
@@ -203,16 +204,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	 * @throws IllegalMonitorStateException if the current thread does not hold it
 	 */
 	RedisHold ownedHold(String name) {
-		LocalLock lock = ownedByCurrentThread(name);
-		if (lock == null || lock.ownedHold == null) {
-			throw new IllegalMonitorStateException(
-					"Lock '" + name + "' is not held by thread '" + Thread.currentThread().getName() + "'");
-		}
-		return lock.ownedHold;
+		return this.owned.get(name);
 	}
 
 	boolean isOwnedByCurrentThread(String name) {
-		return ownedByCurrentThread(name) != null;
+		return this.owned.find(name) != null;
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {
@@ -236,8 +232,10 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		this.observer.released(hold.lock.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
 		boolean stillHeld;
 		try {
-			stillHeld = this.commands.await(this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
-					"release lock '" + hold.lock.name + "'");
+			Boolean handedOver = (before == RedisHold.State.HELD && !expired) ? handOver(hold) : null;
+			stillHeld = (handedOver != null) ? handedOver
+					: this.commands.await(this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
+							"release lock '" + hold.lock.name + "'");
 		}
 		finally {
 			this.locks.release(hold.lock);
@@ -252,9 +250,36 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		}
 	}
 
-	private @Nullable LocalLock ownedByCurrentThread(String name) {
-		LocalLock lock = this.locks.find(name);
-		return (lock != null && lock.isOwnedByCurrentThread()) ? lock : null;
+	/**
+	 * Hand a released hold straight to the thread of this JVM waiting for the lock, if there
+	 * is one and fewer than {@value #MAX_HANDOFFS} hand-overs happened in a row.
+	 * @return whether the hold was still ours (and was handed over), or {@code null} if no
+	 * hand-over was attempted
+	 */
+	private @Nullable Boolean handOver(RedisHold hold) {
+		LocalLock lock = hold.lock;
+		Handoff handoff = lock.waiter.get();
+		if (hold.keepMillis() > 0 || lock.handoffs >= MAX_HANDOFFS || handoff == null || !handoff.claim()) {
+			lock.handoffs = 0;
+			return null;
+		}
+		RedisHold next = null;
+		try {
+			String token = LockTokens.next();
+			long sentNanos = System.nanoTime();
+			long fencingToken = this.commands.await(
+					this.commands.transfer(lock.key, lock.fenceKey, hold.token, token, handoff.leaseMillis),
+					"hand lock '" + lock.name + "' over");
+			if (fencingToken > 0) {
+				next = new RedisHold(lock, token, fencingToken, sentNanos, handoff.leaseMillis, handoff.options);
+				lock.handoffs++;
+			}
+			return fencingToken > 0;
+		}
+		finally {
+			handoff.complete(next);
+			this.signals.fire(lock.key);
+		}
 	}
 
 	private @Nullable RedisHold acquireHold(String name, Duration waitTime, LeaseOptions options)
@@ -273,6 +298,9 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
 			if (hold != null) {
 				this.holds.add(hold);
+				if (hold.renewed) {
+					this.watchdog.add(hold);
+				}
 				this.observer.acquired(name, waited);
 			}
 			else {
@@ -297,27 +325,60 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		long leaseMillis = (leaseTime != null) ? leaseTime.toMillis() : this.settings.leaseTime().toMillis();
 		long sentNanos = System.nanoTime();
 		long result = attempt(lock, token, leaseMillis);
-		if (result <= 0 && !deadline.isPast()) {
-			try (ReleaseSignals.Subscription subscription = this.signals.subscribe(lock.key)) {
-				while (result <= 0 && !deadline.isPast()) {
-					long generation = subscription.generation();
-					sentNanos = System.nanoTime();
-					result = attempt(lock, token, leaseMillis);
-					if (result <= 0) {
-						long recheck = TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
-						subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
-					}
-				}
-			}
+		if (result > 0) {
+			return new RedisHold(lock, token, result, sentNanos, leaseMillis, options);
 		}
-		if (result <= 0) {
+		if (deadline.isPast()) {
 			return null;
 		}
-		RedisHold hold = new RedisHold(lock, token, result, sentNanos, leaseMillis, options);
-		if (hold.renewed) {
-			this.watchdog.add(hold);
+		try (ReleaseSignals.Subscription subscription = this.signals.subscribe(lock.key)) {
+			Handoff handoff = offer(lock, options, leaseMillis);
+			try {
+				while (true) {
+					long generation = subscription.generation();
+					if (handoff.isCompleted()) {
+						RedisHold handedOver = handoff.hold();
+						if (handedOver != null) {
+							return handedOver;
+						}
+						handoff = offer(lock, options, leaseMillis);
+					}
+					if (!handoff.isClaimed()) {
+						sentNanos = System.nanoTime();
+						result = attempt(lock, token, leaseMillis);
+						if (result > 0 || deadline.isPast()) {
+							RedisHold acquired = (result > 0)
+									? new RedisHold(lock, token, result, sentNanos, leaseMillis, options) : null;
+							return handoff.withdraw() ? acquired : awaitHandoff(handoff, subscription, acquired);
+						}
+					}
+					long recheck = handoff.isClaimed() ? HANDOFF_RECHECK_NANOS
+							: TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
+					subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
+				}
+			}
+			finally {
+				lock.waiter.compareAndSet(handoff, null);
+			}
 		}
-		return hold;
+	}
+
+	private static Handoff offer(LocalLock lock, LeaseOptions options, long leaseMillis) {
+		Handoff handoff = new Handoff(options, leaseMillis);
+		lock.waiter.set(handoff);
+		return handoff;
+	}
+
+	/**
+	 * Wait for a claimed hand-over to complete (bounded by the releasing thread's command
+	 * timeout) and return what this waiter ends up holding.
+	 */
+	private static @Nullable RedisHold awaitHandoff(Handoff handoff, ReleaseSignals.Subscription subscription,
+			@Nullable RedisHold acquired) throws InterruptedException {
+		while (!handoff.isCompleted()) {
+			subscription.await(subscription.generation(), HANDOFF_RECHECK_NANOS);
+		}
+		return (handoff.hold() != null) ? handoff.hold() : acquired;
 	}
 
 	/**

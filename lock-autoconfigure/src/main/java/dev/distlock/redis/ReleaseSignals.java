@@ -54,6 +54,17 @@ final class ReleaseSignals implements AutoCloseable {
 		return subscription;
 	}
 
+	/**
+	 * Wake this JVM's waiters on a channel without a message from Redis.
+	 * @param channel the lock key
+	 */
+	void fire(String channel) {
+		Signal signal = signalOf(channel);
+		if (signal != null) {
+			signal.fire();
+		}
+	}
+
 	@Override
 	public synchronized void close() {
 		if (this.connection != null) {
@@ -78,10 +89,7 @@ final class ReleaseSignals implements AutoCloseable {
 
 				@Override
 				public void message(String channel, String message) {
-					Signal signal = signalOf(channel);
-					if (signal != null) {
-						signal.fire();
-					}
+					fire(channel);
 				}
 
 			});

@@ -1,0 +1,70 @@
+package dev.distlock.redis;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The holds that the current thread owns through {@link RedisFencedLock}s, by lock name,
+ * with their reentry counts. Thread-confined, so reentry needs no shared state.
+ */
+final class OwnedHolds {
+
+	private final ThreadLocal<Map<String, RedisHold>> holds = new ThreadLocal<>();
+
+	/**
+	 * Return the current thread's hold of the named lock, if it owns one.
+	 */
+	@Nullable RedisHold find(String name) {
+		Map<String, RedisHold> owned = this.holds.get();
+		return (owned != null) ? owned.get(name) : null;
+	}
+
+	/**
+	 * Return the current thread's hold of the named lock.
+	 * @throws IllegalMonitorStateException if it owns none
+	 */
+	RedisHold get(String name) {
+		RedisHold hold = find(name);
+		if (hold == null) {
+			throw new IllegalMonitorStateException(
+					"Lock '" + name + "' is not held by thread '" + Thread.currentThread().getName() + "'");
+		}
+		return hold;
+	}
+
+	/**
+	 * Record a new hold of the current thread.
+	 */
+	void add(RedisHold hold) {
+		Map<String, RedisHold> owned = this.holds.get();
+		if (owned == null) {
+			owned = new HashMap<>();
+			this.holds.set(owned);
+		}
+		hold.owner = Thread.currentThread().getName();
+		hold.reentries = 1;
+		owned.put(hold.lock.name, hold);
+	}
+
+	/**
+	 * Leave one hold of the named lock.
+	 * @return the hold when the outermost one was left (to be released), otherwise
+	 * {@code null}
+	 * @throws IllegalMonitorStateException if the current thread owns none
+	 */
+	@Nullable RedisHold leave(String name) {
+		RedisHold hold = get(name);
+		if (--hold.reentries > 0) {
+			return null;
+		}
+		Map<String, RedisHold> owned = this.holds.get();
+		owned.remove(name);
+		if (owned.isEmpty()) {
+			this.holds.remove();
+		}
+		return hold;
+	}
+
+}
