@@ -146,6 +146,14 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
+	 * Return how often the watchdog renews leases: a third of the lease time.
+	 * @return the renewal period
+	 */
+	public Duration renewalPeriod() {
+		return this.settings.leaseTime().dividedBy(3);
+	}
+
+	/**
 	 * Return how late the watchdog's last renewal round is: zero when it ran within its
 	 * period, otherwise how much longer ago.
 	 * @return the renewal delay

@@ -1,0 +1,137 @@
+package dev.distlock.actuate;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.distlock.LockLostEvent;
+import dev.distlock.redis.LockObserver;
+import dev.distlock.redis.RedisLockRegistry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockObserver} that records what a {@link RedisLockRegistry} does as Micrometer meters,
+ * each tagged {@code name}:
+ * <ul>
+ * <li>{@code distlock.wait}: timer of the time callers waited, tagged {@code result}
+ * ({@code acquired} or {@code failed})</li>
+ * <li>{@code distlock.hold}: timer of the time holds were held until released</li>
+ * <li>{@code distlock.acquired}, {@code distlock.failed}, {@code distlock.lost}: counters of
+ * acquisitions, acquisitions not made within the wait time, and lost holds</li>
+ * </ul>
+ *
+ * <p>The {@code name} tag must take a bounded set of values, or every key value would create
+ * new time series. An annotated lock with a key is named {@code <name>:<encoded key value>},
+ * and encoded key values never contain {@code :}, so the tag is the lock name up to its last
+ * {@code :} when it has one: {@code order:42} is tagged {@code order}, and
+ * {@code OrderService.pay} keeps its whole name. Programmatic lock names should follow the
+ * same {@code <name>:<id>} convention so that their ids stay out of the tag.
+ *
+ * <p>Meters are created once per tag value and reused.
+ *
+ * @author distlock
+ * @since 0.1.0
+ * @see RedisLockRegistry
+ */
+public class MicrometerLockObserver implements LockObserver {
+
+	private final MeterRegistry registry;
+
+	private final Map<String, Meters> meters = new ConcurrentHashMap<>();
+
+	/**
+	 * Create an observer that registers its meters in the given registry.
+	 * @param registry the meter registry
+	 */
+	public MicrometerLockObserver(MeterRegistry registry) {
+		Assert.notNull(registry, "'registry' must not be null");
+		this.registry = registry;
+	}
+
+	@Override
+	public void acquired(String name, Duration waited) {
+		Meters meters = metersOf(name);
+		meters.waitAcquired.record(waited);
+		meters.acquired.increment();
+	}
+
+	@Override
+	public void notAcquired(String name, Duration waited) {
+		Meters meters = metersOf(name);
+		meters.waitFailed.record(waited);
+		meters.failed.increment();
+	}
+
+	@Override
+	public void released(String name, Duration held) {
+		metersOf(name).hold.record(held);
+	}
+
+	@Override
+	public void lost(LockLostEvent event) {
+		metersOf(event.name()).lost.increment();
+	}
+
+	/**
+	 * Return the {@code name} tag value of a lock: its name up to the last {@code :}, or the
+	 * whole name when it has none.
+	 * @param lockName the lock name
+	 * @return the tag value
+	 */
+	public static String tagOf(String lockName) {
+		int separator = lockName.lastIndexOf(':');
+		return (separator > 0) ? lockName.substring(0, separator) : lockName;
+	}
+
+	private Meters metersOf(String lockName) {
+		return this.meters.computeIfAbsent(tagOf(lockName), (tag) -> new Meters(this.registry, tag));
+	}
+
+	/**
+	 * The meters of one {@code name} tag value.
+	 */
+	private static final class Meters {
+
+		final Timer waitAcquired;
+
+		final Timer waitFailed;
+
+		final Timer hold;
+
+		final Counter acquired;
+
+		final Counter failed;
+
+		final Counter lost;
+
+		Meters(MeterRegistry registry, String tag) {
+			this.waitAcquired = waitTimer(registry, tag, "acquired");
+			this.waitFailed = waitTimer(registry, tag, "failed");
+			this.hold = Timer.builder("distlock.hold")
+				.description("Time locks were held until released")
+				.tag("name", tag)
+				.register(registry);
+			this.acquired = counter(registry, "distlock.acquired", "Locks acquired", tag);
+			this.failed = counter(registry, "distlock.failed", "Locks not acquired within their wait time", tag);
+			this.lost = counter(registry, "distlock.lost", "Held locks lost before their release", tag);
+		}
+
+		private static Timer waitTimer(MeterRegistry registry, String tag, String result) {
+			return Timer.builder("distlock.wait")
+				.description("Time callers waited to acquire locks")
+				.tag("name", tag)
+				.tag("result", result)
+				.register(registry);
+		}
+
+		private static Counter counter(MeterRegistry registry, String name, String description, String tag) {
+			return Counter.builder(name).description(description).tag("name", tag).register(registry);
+		}
+
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.distlock.autoconfigure;
+
+import dev.distlock.actuate.DistLockEndpoint;
+import dev.distlock.redis.RedisLockRegistry;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@link DistLockEndpoint distlock endpoint}, which lists the locks
+ * this instance holds.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnBean(RedisLockRegistry.class)
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@ConditionalOnAvailableEndpoint(DistLockEndpoint.class)
+public final class DistLockEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	DistLockEndpoint distLockEndpoint(RedisLockRegistry registry) {
+		return new DistLockEndpoint(registry);
+	}
+
+}

@@ -1,0 +1,95 @@
+package dev.distlock.actuate;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link DistLockHealthIndicator}'s status rules against a real {@code redis-server}.
+ */
+@Timeout(30)
+class DistLockHealthIndicatorTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final CountDownLatch releaseWatchdog = new CountDownLatch(1);
+
+	private final RedisClient client = RedisClient.create(RedisURI.builder(RedisURI.create(redis.server().uri()))
+		.withTimeout(Duration.ofSeconds(2))
+		.build());
+
+	private final RedisLockRegistry registry = new RedisLockRegistry(this.client,
+			RedisLockSettings.of("lock:", Duration.ofMillis(300)).withCommandTimeout(Duration.ofSeconds(2)),
+			(event) -> awaitQuietly(this.releaseWatchdog));
+
+	private final DistLockHealthIndicator indicator = new DistLockHealthIndicator(this.registry);
+
+	@AfterEach
+	void close() {
+		this.releaseWatchdog.countDown();
+		this.registry.close();
+		this.client.shutdown(Duration.ZERO, Duration.ZERO);
+	}
+
+	@Test
+	void upWithTheHeldLocksWhenRedisAnswersAndRenewalsAreOnTime() {
+		this.registry.acquire("order", Duration.ZERO);
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("heldLocks", 1).containsEntry("renewalDelayMs", 0L);
+	}
+
+	@Test
+	void downWhenRenewalsAreLateByMoreThanOnePeriod() {
+		this.registry.acquire("order", Duration.ZERO);
+		try (RedisTestClient rival = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
+			// The next renewal finds the lock taken; the loss listener then holds up the watchdog.
+			rival.sync().set("lock:order", "someone-else");
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.indicator.health().getStatus().equals(Status.DOWN));
+		Health health = this.indicator.health();
+		assertThat(health.getDetails()).hasEntrySatisfying("error",
+				(error) -> assertThat(error).asString().contains("ms late, more than one renewal period (100 ms)"));
+	}
+
+	@Test
+	void downWithTheErrorWhenRedisDoesNotAnswer() {
+		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
+		redis.server().pause();
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).hasEntrySatisfying("error",
+				(error) -> assertThat(error).asString().contains("Redis did not answer within PT2S"));
+		redis.server().resume();
+		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(20, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

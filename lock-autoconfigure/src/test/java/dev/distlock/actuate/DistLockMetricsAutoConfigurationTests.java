@@ -1,0 +1,214 @@
+package dev.distlock.actuate;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import dev.distlock.DistributedLock;
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLease;
+import dev.distlock.LockRegistry;
+import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockMetricsAutoConfiguration;
+import dev.distlock.redis.LockObserver;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link DistLockMetricsAutoConfiguration} and the meters of
+ * {@link MicrometerLockObserver} on a real {@code redis-server}.
+ */
+class DistLockMetricsAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+				DistLockMetricsAutoConfiguration.class))
+		.withUserConfiguration(MeterRegistryConfiguration.class)
+		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
+				"spring.data.redis.timeout=5s");
+
+	@Test
+	@Timeout(30)
+	void providesMicrometerLockObserverThatTheRegistryReportsTo() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(LockObserver.class);
+			assertThat(context.getBean(LockObserver.class)).isInstanceOf(MicrometerLockObserver.class);
+			context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("distlock.acquired").tag("name", "order").counter().count()).isOne();
+			assertThat(meters.get("distlock.hold").tag("name", "order").timer().count()).isOne();
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void recordsAnnotatedLocksUnderTheAnnotationNameOnly() {
+		this.contextRunner.withUserConfiguration(OrderConfiguration.class).run((context) -> {
+			OrderService orders = context.getBean(OrderService.class);
+			orders.pay(1);
+			orders.pay(2);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			Timer wait = meters.get("distlock.wait").tag("name", "order").tag("result", "acquired").timer();
+			assertThat(wait.count()).isEqualTo(2);
+			assertThat(meters.get("distlock.hold").tag("name", "order").timer().count()).isEqualTo(2);
+			assertThat(meters.get("distlock.acquired").tag("name", "order").counter().count()).isEqualTo(2);
+			assertThat(meters.getMeters()).filteredOn((meter) -> meter.getId().getName().startsWith("distlock."))
+				.hasSize(6)
+				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isEqualTo("order"));
+			System.out.println("distlock meters after pay(1), pay(2):\n" + listing(meters));
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void countsAcquisitionsNotMadeWithinTheWaitTime() {
+		this.contextRunner.run((context) -> {
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			try (LockLease lease = registry.acquire("report", Duration.ofSeconds(1))) {
+				assertThatExceptionOfType(LockAcquisitionException.class)
+					.isThrownBy(() -> registry.acquire("report", Duration.ofMillis(100)));
+			}
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("distlock.failed").tag("name", "report").counter().count()).isOne();
+			Timer failedWait = meters.get("distlock.wait").tag("name", "report").tag("result", "failed").timer();
+			assertThat(failedWait.count()).isOne();
+			assertThat(failedWait.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(100);
+			assertThat(meters.get("distlock.acquired").tag("name", "report").counter().count()).isOne();
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void countsLostLocks() {
+		this.contextRunner.run((context) -> {
+			RedisLockRegistry registry = context.getBean(RedisLockRegistry.class);
+			registry.acquire("order:7", Duration.ofSeconds(1));
+			String key = registry.heldLocks().get(0).key();
+			try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
+				client.sync().set(key, "another-owner");
+			}
+			registry.renewLeases();
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("distlock.lost").tag("name", "order").counter().count()).isOne();
+			assertThat(registry.heldLocks()).isEmpty();
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void reportsToTheMeterRegistryThatSpringBootConfigures() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+					DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+					DistLockMetricsAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(MicrometerLockObserver.class);
+				context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("distlock.acquired").tag("name", "order").counter().count()).isOne();
+			});
+	}
+
+	@Test
+	void backsOffWithoutMicrometer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockObserver.class));
+	}
+
+	@Test
+	void backsOffWithoutMeterRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+					DistLockMetricsAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockObserver.class));
+	}
+
+	@Test
+	void backsOffWhenDistLockIsDisabled() {
+		this.contextRunner.withPropertyValues("distlock.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockObserver.class));
+	}
+
+	@Test
+	void backsOffWhenUserDefinesLockObserver() {
+		this.contextRunner.withUserConfiguration(UserObserverConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(LockObserver.class)
+				.doesNotHaveBean(MicrometerLockObserver.class)
+				.hasBean("userLockObserver"));
+	}
+
+	private static String listing(MeterRegistry meters) {
+		return meters.getMeters()
+			.stream()
+			.sorted(Comparator.comparing((Meter meter) -> meter.getId().toString()))
+			.map((meter) -> meter.getId().getName() + meter.getId().getTags() + " " + meter.measure())
+			.collect(Collectors.joining("\n"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class MeterRegistryConfiguration {
+
+		@Bean
+		SimpleMeterRegistry meterRegistry() {
+			return new SimpleMeterRegistry();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OrderConfiguration {
+
+		@Bean
+		OrderService orderService() {
+			return new OrderService();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserObserverConfiguration {
+
+		@Bean
+		LockObserver userLockObserver() {
+			return LockObserver.NONE;
+		}
+
+	}
+
+	static class OrderService {
+
+		@DistributedLock(name = "order", key = "#id")
+		public void pay(long id) {
+		}
+
+	}
+
+}

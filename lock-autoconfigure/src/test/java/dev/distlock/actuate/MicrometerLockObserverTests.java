@@ -1,0 +1,52 @@
+package dev.distlock.actuate;
+
+import java.time.Duration;
+
+import dev.distlock.LockLostEvent;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link MicrometerLockObserver}.
+ */
+class MicrometerLockObserverTests {
+
+	private final SimpleMeterRegistry meterRegistry = new SimpleMeterRegistry();
+
+	private final MicrometerLockObserver observer = new MicrometerLockObserver(this.meterRegistry);
+
+	@Test
+	void tagIsTheLockNameUpToItsLastColon() {
+		assertThat(MicrometerLockObserver.tagOf("order:42")).isEqualTo("order");
+		assertThat(MicrometerLockObserver.tagOf("billing:invoice:7")).isEqualTo("billing:invoice");
+		assertThat(MicrometerLockObserver.tagOf("OrderService.pay")).isEqualTo("OrderService.pay");
+		assertThat(MicrometerLockObserver.tagOf(":odd")).isEqualTo(":odd");
+	}
+
+	@Test
+	void keyValuesOfOneLockShareItsMeters() {
+		for (int id = 0; id < 100; id++) {
+			this.observer.acquired("order:" + id, Duration.ofMillis(1));
+			this.observer.released("order:" + id, Duration.ofMillis(5));
+		}
+		this.observer.notAcquired("order:1", Duration.ofMillis(10));
+		this.observer.lost(new LockLostEvent("order:2", "lock:order:2", 3, "test"));
+		assertThat(this.meterRegistry.getMeters()).extracting((meter) -> meter.getId().getTag("name"))
+			.containsOnly("order");
+		assertThat(this.meterRegistry.getMeters()).extracting(Meter::getId)
+			.extracting((id) -> id.getName() + id.getTags())
+			.containsExactlyInAnyOrder("distlock.wait[tag(name=order), tag(result=acquired)]",
+					"distlock.wait[tag(name=order), tag(result=failed)]", "distlock.hold[tag(name=order)]",
+					"distlock.acquired[tag(name=order)]", "distlock.failed[tag(name=order)]",
+					"distlock.lost[tag(name=order)]");
+		assertThat(this.meterRegistry.get("distlock.wait").tag("result", "acquired").timer().count()).isEqualTo(100);
+		assertThat(this.meterRegistry.get("distlock.hold").timer().count()).isEqualTo(100);
+		assertThat(this.meterRegistry.get("distlock.acquired").counter().count()).isEqualTo(100);
+		assertThat(this.meterRegistry.get("distlock.failed").counter().count()).isOne();
+		assertThat(this.meterRegistry.get("distlock.lost").counter().count()).isOne();
+	}
+
+}
