@@ -74,7 +74,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
 			throws Throwable {
-		ThreadLocks locks = ThreadLocks.acquire(this.registry.get(), spec, lockNames);
+		CallLocks locks = CallLocks.ownedByThread(this.registry.get(), spec, lockNames);
 		if (locks == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -95,7 +95,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeForStage(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
 			throws Throwable {
-		LeaseSet leases = LeaseSet.acquire(this.registry.get(), spec, lockNames);
+		CallLocks leases = CallLocks.ownerFree(this.registry.get(), spec, lockNames);
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -137,8 +137,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return (thrown != null) ? thrown : failure;
 	}
 
-	private @Nullable HeldLocks acquireLeases(LockSpec spec, List<String> lockNames) {
-		LeaseSet leases = LeaseSet.acquire(this.registry.get(), spec, lockNames);
+	private @Nullable CallLocks acquireLeases(LockSpec spec, List<String> lockNames) {
+		CallLocks leases = CallLocks.ownerFree(this.registry.get(), spec, lockNames);
 		if (leases == null && !spec.skipOnFailure()) {
 			throw acquisitionFailure(spec, lockNames);
 		}

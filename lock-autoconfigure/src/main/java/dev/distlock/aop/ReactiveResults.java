@@ -40,9 +40,9 @@ final class ReactiveResults {
 	 * @param policy what to do about a lock lost meanwhile
 	 * @param spec the method's spec
 	 */
-	static Object hold(ResultKind kind, Supplier<@Nullable HeldLocks> acquire, Supplier<Publisher<?>> call,
+	static Object hold(ResultKind kind, Supplier<@Nullable CallLocks> acquire, Supplier<Publisher<?>> call,
 			LostLockPolicy policy, LockSpec spec) {
-		Mono<HeldLocks> locks = Mono.fromSupplier(acquire).subscribeOn(Schedulers.boundedElastic());
+		Mono<CallLocks> locks = Mono.fromSupplier(acquire).subscribeOn(Schedulers.boundedElastic());
 		if (kind == ResultKind.MONO) {
 			return Mono.usingWhen(locks, (held) -> Mono.from(call.get()), (held) -> release(held, policy, spec),
 					(held, error) -> releaseAfterError(held), ReactiveResults::releaseAfterError);
@@ -51,14 +51,14 @@ final class ReactiveResults {
 				(held, error) -> releaseAfterError(held), ReactiveResults::releaseAfterError);
 	}
 
-	private static Mono<Void> release(HeldLocks held, LostLockPolicy policy, LockSpec spec) {
+	private static Mono<Void> release(CallLocks held, LostLockPolicy policy, LockSpec spec) {
 		return Mono.defer(() -> {
 			Throwable failure = policy.apply(spec, held.release(), null);
 			return (failure != null) ? Mono.error(failure) : Mono.empty();
 		});
 	}
 
-	private static Mono<Void> releaseAfterError(HeldLocks held) {
+	private static Mono<Void> releaseAfterError(CallLocks held) {
 		return Mono.fromRunnable(held::release);
 	}
 

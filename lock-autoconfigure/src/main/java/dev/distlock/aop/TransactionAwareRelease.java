@@ -28,7 +28,7 @@ final class TransactionAwareRelease {
 	 * Release the locks now or after the surrounding transaction.
 	 * @return the loss found now, if any
 	 */
-	static @Nullable LockLostException release(HeldLocks locks, LockSpec spec) {
+	static @Nullable LockLostException release(CallLocks locks, LockSpec spec) {
 		if (TX_PRESENT && TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 

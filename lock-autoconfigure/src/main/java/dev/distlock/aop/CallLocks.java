@@ -1,0 +1,106 @@
+package dev.distlock.aop;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
+import dev.distlock.LockRegistry;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The locks one intercepted call holds, as leases: thread-owned holds for a synchronous
+ * call (reentrant, released by the owning thread), owner-free leases for a call whose result
+ * completes later. Acquired in the call's lock order and released together in reverse.
+ */
+final class CallLocks {
+
+	private final List<LockLease> leases;
+
+	private CallLocks(List<LockLease> leases) {
+		this.leases = leases;
+	}
+
+	/**
+	 * Acquire every named lock for the current thread, in order.
+	 * @return the locks, or {@code null} if one was not acquired in time
+	 */
+	static @Nullable CallLocks ownedByThread(LockRegistry registry, LockSpec spec, List<String> names) {
+		return acquire(names, (name) -> {
+			FencedLock lock = registry.obtain(name, spec.leaseOptions());
+			return lock.tryLock(spec.waitTime()) ? lock.currentHold() : null;
+		});
+	}
+
+	/**
+	 * Acquire an owner-free lease for every name, in order.
+	 * @return the leases, or {@code null} if one was not acquired in time
+	 */
+	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<String> names) {
+		return acquire(names,
+				(name) -> registry.tryAcquire(name, spec.waitTime(), spec.leaseOptions()).orElse(null));
+	}
+
+	/**
+	 * Acquire one lock per name in order; if one is not acquired, release those acquired
+	 * before it.
+	 */
+	private static @Nullable CallLocks acquire(List<String> names, Function<String, @Nullable LockLease> acquireOne) {
+		CallLocks acquired = new CallLocks(new ArrayList<>(names.size()));
+		try {
+			for (String name : names) {
+				LockLease lease = acquireOne.apply(name);
+				if (lease == null) {
+					acquired.release();
+					return null;
+				}
+				acquired.leases.add(lease);
+			}
+		}
+		catch (RuntimeException ex) {
+			acquired.release();
+			throw ex;
+		}
+		return acquired;
+	}
+
+	/**
+	 * Return the lease of the last lock taken, for {@link dev.distlock.LockContext}.
+	 */
+	LockLease innermost() {
+		return this.leases.get(this.leases.size() - 1);
+	}
+
+	/**
+	 * Return a loss already known without asking Redis: a hold whose lease ran out.
+	 */
+	@Nullable LockLostException lossSoFar() {
+		for (LockLease lease : this.leases) {
+			if (!lease.isValid()) {
+				return new LockLostException(lease.name(), lease.fencingToken(),
+						"Lock '" + lease.name() + "' was lost while held (fencing token " + lease.fencingToken() + ")");
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Release every lock, in reverse order.
+	 * @return the loss found, if any lock had been lost
+	 */
+	@Nullable LockLostException release() {
+		LockLostException lost = lossSoFar();
+		for (int i = this.leases.size() - 1; i >= 0; i--) {
+			try {
+				this.leases.get(i).release();
+			}
+			catch (LockLostException ex) {
+				lost = ex;
+			}
+		}
+		return lost;
+	}
+
+}
