@@ -1,0 +1,77 @@
+package dev.distlock.redis;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link LockKeys}: how names and key values become Redis keys.
+ */
+class LockKeysTests {
+
+	private final LockKeys keys = new LockKeys("lock:");
+
+	@Test
+	void registryNameGetsThePrefixAndNothingElse() {
+		assertThat(this.keys.lockKey("report:daily")).isEqualTo("lock:report:daily");
+	}
+
+	@Test
+	void plainKeyValuesAppearUnchanged() {
+		assertThat(LockKeys.keyedName("order", "Order-42_a.b")).isEqualTo("order:Order-42_a.b");
+	}
+
+	@Test
+	void separatorsBracesPercentAndUnicodeAreEscaped() {
+		assertThat(LockKeys.encode("a:b")).isEqualTo("a%3Ab");
+		assertThat(LockKeys.encode("{x}")).isEqualTo("%7Bx%7D");
+		assertThat(LockKeys.encode("100%")).isEqualTo("100%25");
+		assertThat(LockKeys.encode("é")).isEqualTo("%C3%A9");
+		assertThat(LockKeys.encode("a b")).isEqualTo("a%20b");
+	}
+
+	@Test
+	void distinctNameAndValuePairsNeverShareAKey() {
+		List<String[]> pairs = List.of(new String[] { "a", "b:c" }, new String[] { "a:b", "c" },
+				new String[] { "a", "b%3Ac" }, new String[] { "a", "b" }, new String[] { "a:b", "" },
+				new String[] { "a", "{b}" }, new String[] { "a", "%7Bb%7D" }, new String[] { "a", "b".repeat(500) },
+				new String[] { "a", "b".repeat(501) });
+		Set<String> lockKeys = new HashSet<>();
+		for (String[] pair : pairs) {
+			lockKeys.add(this.keys.lockKey(LockKeys.keyedName(pair[0], pair[1])));
+		}
+		assertThat(lockKeys).hasSameSizeAs(pairs);
+	}
+
+	@Test
+	void veryLongValuesAreBoundedAndStayDistinct() {
+		String megabyte = "x".repeat(1024 * 1024);
+		String encoded = LockKeys.encode(megabyte);
+		assertThat(encoded).hasSizeLessThanOrEqualTo(64 + 1 + 64).contains("#");
+		assertThat(LockKeys.encode(megabyte + "y")).isNotEqualTo(encoded);
+	}
+
+	@Test
+	void fenceKeySharesTheLockKeysClusterSlot() {
+		for (String lockKey : List.of("lock:order:42", "lock:a%7Bb%7D", "lock:{tenant}order", "lock:é")) {
+			String fenceKey = LockKeys.fenceKey(lockKey);
+			assertThat(fenceKey).isNotEqualTo(lockKey);
+			assertThat(SlotHash.getSlot(fenceKey)).as(fenceKey).isEqualTo(SlotHash.getSlot(lockKey));
+		}
+		assertThat(LockKeys.fenceKey("lock:order:42")).isEqualTo("{lock:order:42}:fence");
+		assertThat(LockKeys.fenceKey("lock:{tenant}order")).isEqualTo("lock:{tenant}order:fence");
+	}
+
+	@Test
+	void lockKeyWithAClosingBraceOutsideAHashTagIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.fenceKey("lock:a}b"))
+			.withMessageContaining("contains '}' outside a hash tag");
+	}
+
+}
