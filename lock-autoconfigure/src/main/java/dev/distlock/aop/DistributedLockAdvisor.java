@@ -1,45 +1,38 @@
 package dev.distlock.aop;
 
 import dev.distlock.DistributedLock;
-import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.AbstractBeanFactoryPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 
 /**
  * Advisor that applies the {@link DistributedLockInterceptor} to methods annotated with
  * {@link DistributedLock}, directly or through a meta-annotation. Ordered by
  * {@code distlock.order}, before the transaction advisor, so that the lock wraps the
- * transaction.
+ * transaction. The interceptor is looked up by bean name when first needed, so that the
+ * advisor can be created early without pulling the registry along.
  *
  * @author distlock
  * @since 0.1.0
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
-
-	private final DistributedLockInterceptor interceptor;
+public class DistributedLockAdvisor extends AbstractBeanFactoryPointcutAdvisor {
 
 	private final Pointcut pointcut = new AnnotationMatchingPointcut(null, DistributedLock.class, true);
 
 	/**
 	 * Create an advisor.
-	 * @param interceptor the locking interceptor
+	 * @param interceptorBeanName the name of the {@link DistributedLockInterceptor} bean
 	 * @param order the advisor's order
 	 */
-	public DistributedLockAdvisor(DistributedLockInterceptor interceptor, int order) {
-		this.interceptor = interceptor;
+	public DistributedLockAdvisor(String interceptorBeanName, int order) {
+		setAdviceBeanName(interceptorBeanName);
 		setOrder(order);
 	}
 
 	@Override
 	public Pointcut getPointcut() {
 		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
 	}
 
 }

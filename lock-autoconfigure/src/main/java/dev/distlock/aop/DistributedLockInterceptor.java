@@ -4,7 +4,6 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
@@ -34,7 +33,7 @@ import org.springframework.aop.support.AopUtils;
  */
 public class DistributedLockInterceptor implements MethodInterceptor {
 
-	private final Supplier<LockRegistry> registry;
+	private final LockRegistry registry;
 
 	private final LockSpecResolver specs;
 
@@ -44,12 +43,12 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	/**
 	 * Create an interceptor.
-	 * @param registry takes the locks; looked up on first use
+	 * @param registry takes the locks
 	 * @param specs resolves each method's annotation
 	 * @param names evaluates each call's lock names
 	 * @param lostLockPolicy what to do when a lock was lost while a method ran
 	 */
-	public DistributedLockInterceptor(Supplier<LockRegistry> registry, LockSpecResolver specs, LockNames names,
+	public DistributedLockInterceptor(LockRegistry registry, LockSpecResolver specs, LockNames names,
 			LostLockPolicy lostLockPolicy) {
 		this.registry = registry;
 		this.specs = specs;
@@ -74,7 +73,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
 			throws Throwable {
-		CallLocks locks = CallLocks.ownedByThread(this.registry.get(), spec, lockNames);
+		CallLocks locks = CallLocks.ownedByThread(this.registry, spec, lockNames);
 		if (locks == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -95,7 +94,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeForStage(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
 			throws Throwable {
-		CallLocks leases = CallLocks.ownerFree(this.registry.get(), spec, lockNames);
+		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames);
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -138,7 +137,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	private @Nullable CallLocks acquireLeases(LockSpec spec, List<String> lockNames) {
-		CallLocks leases = CallLocks.ownerFree(this.registry.get(), spec, lockNames);
+		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames);
 		if (leases == null && !spec.skipOnFailure()) {
 			throw acquisitionFailure(spec, lockNames);
 		}

@@ -36,7 +36,6 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Auto-configuration of distlock on the Lettuce connection that Spring Boot configured from
@@ -67,7 +66,7 @@ public final class DistLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	static LockSpecResolver distLockSpecResolver(Environment environment, DistLockProperties properties) {
+	LockSpecResolver distLockSpecResolver(Environment environment, DistLockProperties properties) {
 		LockFailureAction onFailure = (properties.getOnFailure() == FailureAction.SKIP) ? LockFailureAction.SKIP
 				: LockFailureAction.THROW;
 		return new LockSpecResolver(environment, new LockDefaults(properties.getWaitTime(), onFailure));
@@ -75,18 +74,27 @@ public final class DistLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockRegistry> registry,
-			LockSpecResolver distLockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
-		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(
-				SingletonSupplier.of(registry::getObject), distLockSpecResolver, new LockNames(beanFactory),
+	DistributedLockInterceptor distributedLockInterceptor(LockRegistry registry, LockSpecResolver distLockSpecResolver,
+			BeanFactory beanFactory, DistLockProperties properties) {
+		return new DistributedLockInterceptor(registry, distLockSpecResolver, new LockNames(beanFactory),
 				new LostLockPolicy(properties.getOnLost() == LostAction.THROW));
-		return new DistributedLockAdvisor(interceptor, properties.getOrder());
+	}
+
+	/**
+	 * Created early by the auto-proxy creator, so it depends on nothing but the
+	 * environment; the interceptor is looked up by name on first use.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DistributedLockAdvisor distributedLockAdvisor(Environment environment) {
+		return new DistributedLockAdvisor("distributedLockInterceptor",
+				environment.getProperty("distlock.order", Integer.class, DistLockProperties.DEFAULT_ORDER));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	static LockAnnotationValidator distLockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
+	LockAnnotationValidator distLockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
 			LockSpecResolver distLockSpecResolver) {
 		return new LockAnnotationValidator(beanFactory, distLockSpecResolver);
 	}

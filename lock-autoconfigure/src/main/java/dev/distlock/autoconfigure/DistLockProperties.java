@@ -16,6 +16,11 @@ import org.springframework.util.Assert;
 public class DistLockProperties {
 
 	/**
+	 * Default order of the locking interceptor: just before the transaction advisor.
+	 */
+	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+	/**
 	 * Whether distributed locking is enabled.
 	 */
 	private boolean enabled = true;
@@ -49,7 +54,7 @@ public class DistLockProperties {
 	 * Order of the locking interceptor; must be lower than the transaction advisor's so
 	 * that the lock wraps the transaction.
 	 */
-	private int order = Ordered.LOWEST_PRECEDENCE - 100;
+	private int order = DEFAULT_ORDER;
 
 	private final Redis redis = new Redis();
 
