@@ -2,6 +2,7 @@ package dev.distlock.sample;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -37,6 +38,8 @@ class EmbeddedRedisLauncher implements SmartApplicationListener {
 	private static final int CONNECT_TIMEOUT_MILLIS = 500;
 
 	private @Nullable RedisServer server;
+
+	private int port;
 
 	@Override
 	public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
@@ -77,6 +80,7 @@ class EmbeddedRedisLauncher implements SmartApplicationListener {
 			RedisServer started = new RedisServer(freePort);
 			started.start();
 			this.server = started;
+			this.port = freePort;
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start the bundled redis-server", ex);
@@ -89,12 +93,13 @@ class EmbeddedRedisLauncher implements SmartApplicationListener {
 	}
 
 	private synchronized void stop() {
+		// Called once the context closed (its beans are destroyed first) or failed.
 		RedisServer running = this.server;
 		this.server = null;
 		if (running != null) {
 			try {
 				running.stop();
-				logger.info("Stopped the bundled redis-server");
+				logger.info("Stopped the bundled redis-server at 127.0.0.1:" + this.port);
 			}
 			catch (IOException ex) {
 				logger.warn("Could not stop the bundled redis-server", ex);
@@ -113,7 +118,7 @@ class EmbeddedRedisLauncher implements SmartApplicationListener {
 	}
 
 	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}
 		catch (IOException ex) {

@@ -1,0 +1,12 @@
+package dev.distlock.sample.accounts;
+
+/**
+ * The balance of one account.
+ *
+ * @param account the account
+ * @param balance its balance
+ * @author distlock
+ */
+public record Balance(String account, long balance) {
+
+}

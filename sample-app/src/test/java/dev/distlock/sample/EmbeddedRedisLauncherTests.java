@@ -1,0 +1,70 @@
+package dev.distlock.sample;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.testsupport.FreePorts;
+import dev.distlock.testsupport.RedisServer;
+import dev.distlock.testsupport.RedisTestClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.core.ParameterizedTypeReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link EmbeddedRedisLauncher}: the bundled {@code redis-server} the sample
+ * starts when no Redis answers.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EmbeddedRedisLauncherTests {
+
+	@Test
+	void startsABundledRedisWhenNoneAnswersAndStopsItWithTheContext() throws Exception {
+		int nothingThere = FreePorts.find();
+		int bundledPort;
+		try (SampleInstance instance = SampleInstance.run("--server.port=0", "--spring.main.banner-mode=off",
+				"--spring.data.redis.port=" + nothingThere)) {
+			bundledPort = Integer.parseInt(instance.property("spring.data.redis.port"));
+			assertThat(bundledPort).isNotEqualTo(nothingThere);
+			assertThat(answers(bundledPort)).isTrue();
+			Map<String, Object> health = instance.http()
+				.get()
+				.uri("/actuator/health")
+				.retrieve()
+				.body(new ParameterizedTypeReference<>() {
+				});
+			assertThat(health).containsEntry("status", "UP");
+		}
+		assertThat(answers(bundledPort)).isFalse();
+	}
+
+	@Test
+	void usesTheConfiguredRedisWhenItAnswers() throws Exception {
+		try (RedisServer redis = RedisServer.start();
+				SampleInstance instance = SampleInstance.run("--server.port=0", "--spring.main.banner-mode=off",
+						"--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redis.port())) {
+			assertThat(instance.property("spring.data.redis.port")).isEqualTo(Integer.toString(redis.port()));
+			instance.http().put().uri("/inventory/probe?stock=1").retrieve().toBodilessEntity();
+			try (RedisTestClient client = RedisTestClient.connect(redis.uri(), Duration.ofSeconds(5))) {
+				assertThat(client.sync().get("sample:stock:probe")).isEqualTo("1");
+			}
+		}
+	}
+
+	private static boolean answers(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+}

@@ -1,0 +1,289 @@
+package dev.distlock.sample;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
+import dev.distlock.LockRegistry;
+import dev.distlock.sample.accounts.Balance;
+import dev.distlock.sample.cleanup.CleanupJob;
+import dev.distlock.sample.cleanup.CleanupRun;
+import dev.distlock.sample.inventory.StockLevel;
+import dev.distlock.sample.report.DailyReport;
+import dev.distlock.sample.report.DailyReports;
+import dev.distlock.sample.report.FencedStore;
+import dev.distlock.sample.report.StaleTokenException;
+import dev.distlock.testsupport.RedisServer;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two instances of the sample application, each with its own context, Redis connections
+ * and lock registry, serving HTTP on their own ports against one real
+ * {@code redis-server}, as two nodes of a deployment would.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TwoInstancesTests {
+
+	private static final Duration CLEANUP_MIN_HOLD = Duration.ofMillis(300);
+
+	/**
+	 * How much earlier than the minimum hold time a run may appear to start after the one
+	 * before: the hold is counted from when the acquiring command was sent, the start time
+	 * is taken a moment after its answer.
+	 */
+	private static final Duration START_TIME_TOLERANCE = Duration.ofMillis(50);
+
+	private static @Nullable RedisServer redis;
+
+	private static @Nullable SampleInstance a;
+
+	private static @Nullable SampleInstance b;
+
+	@BeforeAll
+	static void startRedisAndTwoInstances() throws Exception {
+		try {
+			redis = RedisServer.start();
+			String[] properties = { "sample.cleanup.interval=200ms",
+					"sample.cleanup.min-hold=" + CLEANUP_MIN_HOLD.toMillis() + "ms" };
+			a = SampleInstance.start("a", redis.port(), properties);
+			b = SampleInstance.start("b", redis.port(), properties);
+		}
+		catch (Exception ex) {
+			stopInstancesAndRedis();
+			throw ex;
+		}
+	}
+
+	@AfterAll
+	static void stopInstancesAndRedis() throws Exception {
+		SampleInstance.closeAll(b, a, redis);
+	}
+
+	@Test
+	void concurrentReservationsOnTwoInstancesLoseNoUpdate() throws Exception {
+		a().http().put().uri("/inventory/widget?stock=1000").retrieve().toBodilessEntity();
+		List<Callable<List<Long>>> clients = new ArrayList<>();
+		for (SampleInstance instance : List.of(a(), b())) {
+			for (int thread = 0; thread < 8; thread++) {
+				clients.add(() -> {
+					List<Long> remaining = new ArrayList<>();
+					for (int i = 0; i < 25; i++) {
+						remaining.add(instance.http()
+							.post()
+							.uri("/inventory/widget/reserve?quantity=1")
+							.retrieve()
+							.body(StockLevel.class)
+							.stock());
+					}
+					return remaining;
+				});
+			}
+		}
+		List<Long> remaining = runConcurrently(clients).stream().flatMap(List::stream).toList();
+		assertThat(remaining).hasSize(400)
+			.doesNotHaveDuplicates()
+			.allSatisfy((stock) -> assertThat(stock).isBetween(600L, 999L));
+		assertThat(b().http().get().uri("/inventory/widget").retrieve().body(StockLevel.class))
+			.isEqualTo(new StockLevel("widget", 600));
+	}
+
+	@Test
+	void reservationBeyondTheStockIsRefusedAndChangesNothing() {
+		a().http().put().uri("/inventory/gadget?stock=3").retrieve().toBodilessEntity();
+		ResponseEntity<Map<String, Object>> refused = b().http()
+			.post()
+			.uri("/inventory/gadget/reserve?quantity=4")
+			.retrieve()
+			.onStatus((status) -> true, (request, response) -> {
+			})
+			.toEntity(new ParameterizedTypeReference<>() {
+			});
+		assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+		assertThat(refused.getBody()).containsEntry("detail", "Cannot reserve 4 of 'gadget': 3 left");
+		assertThat(a().http().get().uri("/inventory/gadget").retrieve().body(StockLevel.class).stock()).isEqualTo(3);
+	}
+
+	@Test
+	void reservationWhileAnotherInstanceHoldsTheSkuAnswersServiceUnavailableAfterTheWaitTime() {
+		a().http().put().uri("/inventory/held?stock=10").retrieve().toBodilessEntity();
+		try (LockLease lease = a().bean(LockRegistry.class).acquire("inventory:held", Duration.ZERO)) {
+			long started = System.nanoTime();
+			ResponseEntity<Void> busy = b().http()
+				.post()
+				.uri("/inventory/held/reserve")
+				.retrieve()
+				.onStatus((status) -> true, (request, response) -> {
+				})
+				.toBodilessEntity();
+			assertThat(busy.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+			assertThat(busy.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+			assertThat(lease.isValid()).isTrue();
+		}
+		assertThat(b().http().post().uri("/inventory/held/reserve").retrieve().body(StockLevel.class).stock())
+			.isEqualTo(9);
+	}
+
+	@Test
+	void transfersInEveryDirectionOnTwoInstancesConserveMoneyAndNeverDeadlock() throws Exception {
+		List<String> accounts = List.of("alice", "bob", "carol");
+		for (String account : accounts) {
+			a().http().put().uri("/accounts/{id}?balance=10000", account).retrieve().toBodilessEntity();
+		}
+		Map<String, AtomicLong> expected = new ConcurrentHashMap<>();
+		accounts.forEach((account) -> expected.put(account, new AtomicLong(10_000)));
+		List<Callable<Void>> clients = new ArrayList<>();
+		for (SampleInstance instance : List.of(a(), b())) {
+			for (int thread = 0; thread < 4; thread++) {
+				Random random = new Random(clients.size());
+				clients.add(() -> {
+					for (int i = 0; i < 25; i++) {
+						int from = random.nextInt(3);
+						String debited = accounts.get(from);
+						String credited = accounts.get((from + 1 + random.nextInt(2)) % 3);
+						long amount = 1 + random.nextInt(10);
+						instance.http()
+							.post()
+							.uri("/accounts/transfer?from={from}&to={to}&amount={amount}", debited, credited, amount)
+							.retrieve()
+							.toBodilessEntity();
+						expected.get(debited).addAndGet(-amount);
+						expected.get(credited).addAndGet(amount);
+					}
+					return null;
+				});
+			}
+		}
+		runConcurrently(clients);
+		long total = 0;
+		for (String account : accounts) {
+			Balance balance = b().http().get().uri("/accounts/{id}", account).retrieve().body(Balance.class);
+			assertThat(balance.balance()).as(account).isEqualTo(expected.get(account).get());
+			total += balance.balance();
+		}
+		assertThat(total).isEqualTo(30_000);
+	}
+
+	@Test
+	void scheduledCleanupNeverRunsOnBothInstancesAtOnce() {
+		StringRedisTemplate redisTemplate = a().bean(StringRedisTemplate.class);
+		redisTemplate.delete(CleanupJob.RUNS_KEY);
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> redisTemplate.opsForList().size(CleanupJob.RUNS_KEY), (size) -> size != null && size >= 10);
+		List<CleanupRun> runs = redisTemplate.opsForList()
+			.range(CleanupJob.RUNS_KEY, 0, -1)
+			.stream()
+			.map(CleanupRun::parse)
+			.toList();
+		for (int i = 1; i < runs.size(); i++) {
+			CleanupRun previous = runs.get(i - 1);
+			CleanupRun run = runs.get(i);
+			assertThat(run.fencingToken()).as("token of run %d", i).isGreaterThan(previous.fencingToken());
+			assertThat(run.startedAt()).as("start of run %d", i).isAfterOrEqualTo(previous.finishedAt());
+			assertThat(Duration.between(previous.startedAt(), run.startedAt())).as("time between runs %d and %d", i - 1, i)
+				.isGreaterThanOrEqualTo(CLEANUP_MIN_HOLD.minus(START_TIME_TOLERANCE));
+		}
+		assertThat(runs).extracting(CleanupRun::instance).isSubsetOf("a", "b");
+		assertThat(a().http().get().uri("/cleanup/runs?limit=3").retrieve().body(CleanupRun[].class)).hasSize(3);
+	}
+
+	@Test
+	void dailyReportsCarryIncreasingTokensAndAStalledHoldersLateWriteIsRejected() throws Exception {
+		List<Callable<DailyReport>> writers = new ArrayList<>();
+		for (SampleInstance instance : List.of(a(), b())) {
+			for (int thread = 0; thread < 4; thread++) {
+				writers.add(() -> instance.http().post().uri("/reports/daily").retrieve().body(DailyReport.class));
+			}
+		}
+		List<DailyReport> written = runConcurrently(writers);
+		long highest = written.stream().mapToLong(DailyReport::fencingToken).max().orElseThrow();
+		assertThat(written).extracting(DailyReport::fencingToken).doesNotHaveDuplicates();
+		assertThat(a().http().get().uri("/reports/daily").retrieve().body(DailyReport.class).fencingToken())
+			.isEqualTo(highest);
+
+		LockLease stalled = a().bean(LockRegistry.class)
+			.tryAcquire(DailyReports.LOCK, Duration.ofSeconds(2), LeaseOptions.fixed(Duration.ofMillis(200)))
+			.orElseThrow();
+		await().atMost(Duration.ofSeconds(2)).until(() -> !stalled.isValid());
+		DailyReport next = b().http().post().uri("/reports/daily").retrieve().body(DailyReport.class);
+		assertThat(next.fencingToken()).isGreaterThan(stalled.fencingToken());
+		assertThatExceptionOfType(StaleTokenException.class)
+			.isThrownBy(() -> a().bean(FencedStore.class)
+				.write(DailyReports.REPORT_KEY, stalled.fencingToken(), Map.of("writtenBy", "stalled")))
+			.satisfies((ex) -> assertThat(ex.highestToken()).isEqualTo(next.fencingToken()));
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(stalled::release);
+		assertThat(a().http().get().uri("/reports/daily").retrieve().body(DailyReport.class)).isEqualTo(next);
+	}
+
+	@Test
+	void healthIsUpAndTheDistlockEndpointIsExposed() {
+		for (SampleInstance instance : List.of(a(), b())) {
+			Map<String, Object> health = instance.http()
+				.get()
+				.uri("/actuator/health")
+				.retrieve()
+				.body(new ParameterizedTypeReference<>() {
+				});
+			assertThat(health).containsEntry("status", "UP");
+			Map<String, Object> locks = instance.http()
+				.get()
+				.uri("/actuator/distlock")
+				.retrieve()
+				.body(new ParameterizedTypeReference<>() {
+				});
+			assertThat(locks).containsKey("locks");
+		}
+	}
+
+	private static <T> List<T> runConcurrently(List<Callable<T>> tasks) throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+		try {
+			List<T> results = new ArrayList<>();
+			for (Future<T> future : pool.invokeAll(tasks, 30, TimeUnit.SECONDS)) {
+				results.add(future.get());
+			}
+			return results;
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private static SampleInstance a() {
+		assertThat(a).isNotNull();
+		return a;
+	}
+
+	private static SampleInstance b() {
+		assertThat(b).isNotNull();
+		return b;
+	}
+
+}
