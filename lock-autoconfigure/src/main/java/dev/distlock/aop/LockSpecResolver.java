@@ -15,6 +15,7 @@ import dev.distlock.DistributedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockFailureAction;
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
+import dev.distlock.redis.LockKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -137,13 +138,22 @@ public class LockSpecResolver {
 			if (!StringUtils.hasText(value)) {
 				return fallback;
 			}
+			String name;
 			try {
-				return LockSpecResolver.this.placeholders.resolveRequiredPlaceholders(value);
+				name = LockSpecResolver.this.placeholders.resolveRequiredPlaceholders(value);
 			}
 			catch (IllegalArgumentException ex) {
 				problem("name", ex.getMessage(), "define the property or write the name as a literal");
 				return value;
 			}
+			try {
+				LockKeys.fenceKey(LockSpecResolver.this.defaults.keyPrefix() + name);
+			}
+			catch (IllegalArgumentException ex) {
+				problem("name", ex.getMessage(),
+						"remove the '}', or put the part that should choose the Cluster slot in braces, such as \"{tenant}:orders\"");
+			}
+			return name;
 		}
 
 		@Nullable Expression key(String source, Method method) {
@@ -210,6 +220,12 @@ public class LockSpecResolver {
 				if (duration.isNegative() || (!zeroAllowed && duration.isZero())) {
 					problem(attribute, "'" + value + "' is " + (duration.isZero() ? "zero" : "negative"),
 							"use a " + (zeroAllowed ? "non-negative" : "positive") + " duration such as \"5s\"");
+					return null;
+				}
+				if (!zeroAllowed && !countsInMilliseconds(duration)) {
+					problem(attribute, "'" + value + "' cannot be kept by Redis, which counts whole milliseconds",
+							"use a duration from 1ms to about 290 million years, such as \"30s\"");
+					return null;
 				}
 				return duration;
 			}
@@ -217,6 +233,15 @@ public class LockSpecResolver {
 				problem(attribute, "'" + value + "' is not a duration: " + ex.getMessage(),
 						"write a duration such as \"500ms\", \"5s\" or \"PT5S\", or a ${...} placeholder that resolves to one");
 				return null;
+			}
+		}
+
+		private static boolean countsInMilliseconds(Duration duration) {
+			try {
+				return duration.toMillis() >= 1;
+			}
+			catch (ArithmeticException ex) {
+				return false;
 			}
 		}
 
@@ -235,10 +260,11 @@ public class LockSpecResolver {
 	/**
 	 * The values that empty annotation attributes fall back to.
 	 *
+	 * @param keyPrefix the prefix of every lock key, to check that names make valid keys
 	 * @param waitTime how long to wait for a lock
 	 * @param onFailure what to do when a lock is not acquired, {@code THROW} or {@code SKIP}
 	 */
-	public record LockDefaults(Duration waitTime, LockFailureAction onFailure) {
+	public record LockDefaults(String keyPrefix, Duration waitTime, LockFailureAction onFailure) {
 
 	}
 

@@ -69,7 +69,7 @@ public final class DistLockAutoConfiguration {
 	LockSpecResolver distLockSpecResolver(Environment environment, DistLockProperties properties) {
 		LockFailureAction onFailure = (properties.getOnFailure() == FailureAction.SKIP) ? LockFailureAction.SKIP
 				: LockFailureAction.THROW;
-		return new LockSpecResolver(environment, new LockDefaults(properties.getWaitTime(), onFailure));
+		return new LockSpecResolver(environment, new LockDefaults(properties.getKeyPrefix(), properties.getWaitTime(), onFailure));
 	}
 
 	@Bean

@@ -1,0 +1,172 @@
+package dev.distlock.faults;
+
+import java.time.Duration;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.LockLease;
+import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServer;
+import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TcpProxy;
+import dev.distlock.testsupport.TestLockRegistry;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * DESIGN.md recipe 5, asynchronous replication: a primary and a replica, the replication
+ * link stalled so that replication is held back, a lock acquired on the primary, the
+ * primary killed and the replica promoted ({@code REPLICAOF NO ONE}).
+ * <p>
+ * The replica replicates through a {@link TcpProxy} that holds the stream back. Freezing the
+ * replica with {@code SIGSTOP} does not hold replication back on one machine: the primary's
+ * writes wait in the replica's socket buffer and are applied when it resumes, even after the
+ * primary died, so the lock survives the failover (that is what the first version of this
+ * test observed). With the default
+ * settings a second client acquires the same lock on the promoted replica while the first
+ * still holds it, and even gets the same fencing token, since the fencing counter's last
+ * increment was lost too. With {@code distlock.redis.replicas-to-ack=1} the first
+ * acquisition is refused, so the failover cannot grant the lock twice.
+ */
+@Timeout(60)
+class FailoverTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(20);
+
+	private final Closer closer = new Closer();
+
+	private RedisServer primary;
+
+	private RedisServer replica;
+
+	private TcpProxy replicationLink;
+
+	@BeforeEach
+	void startPrimaryAndReplica() {
+		this.primary = this.closer.add(RedisServer.start());
+		this.replicationLink = this.closer.add(TcpProxy.start(this.primary.port()));
+		this.replica = this.closer
+			.add(RedisServer.start("--replicaof", "127.0.0.1", String.valueOf(this.replicationLink.port())));
+		await().atMost(SYNC_TIMEOUT)
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> info(this.replica).contains("master_link_status:up"));
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	@Test
+	void failoverBeforeReplicationGrantsTheLockTwiceWithDefaultSettings() {
+		TestLockRegistry first = registry(this.primary, RedisLockSettings.of("lock:", LEASE));
+		for (int i = 0; i < 3; i++) {
+			first.registry().acquire("payment", Duration.ZERO).release();
+		}
+		awaitReplicated(this.primary);
+		this.replicationLink.stall();
+		LockLease firstHold = first.registry().acquire("payment", Duration.ZERO);
+		assertThat(firstHold.fencingToken()).isEqualTo(4);
+		failOver();
+		TestLockRegistry second = registry(this.replica, RedisLockSettings.of("lock:", LEASE));
+		LockLease secondHold = second.registry().acquire("payment", Duration.ZERO);
+		assertThat(firstHold.isValid()).as("first holder, unaware of the failover, still believes").isTrue();
+		assertThat(secondHold.isValid()).isTrue();
+		assertThat(secondHold.fencingToken()).as("the fencing counter's last increment was lost with the primary")
+			.isEqualTo(firstHold.fencingToken());
+		System.out.println("[failover] default settings: lock 'payment' held twice, fencing tokens "
+				+ firstHold.fencingToken() + " and " + secondHold.fencingToken());
+	}
+
+	@Test
+	void replicasToAckRefusesAnAcquisitionNoReplicaConfirmedSoFailoverCannotGrantItTwice() {
+		TestLockRegistry first = registry(this.primary,
+				RedisLockSettings.of("lock:", LEASE).withReplicasToAck(1, Duration.ofMillis(100)));
+		first.registry().acquire("payment", Duration.ZERO).release();
+		awaitReplicated(this.primary);
+		this.replicationLink.stall();
+		assertThatExceptionOfType(DistributedLockException.class)
+			.isThrownBy(() -> first.registry().acquire("payment", Duration.ZERO))
+			.withMessage("Lock 'payment' was refused: 0 of 1 replicas acknowledged it within PT0.1S"
+					+ " (distlock.redis.replicas-to-ack)");
+		assertThat(first.registry().heldLocks()).isEmpty();
+		try (RedisTestClient client = RedisTestClient.connect(this.primary.uri(), COMMAND_TIMEOUT)) {
+			await().atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(10))
+				.untilAsserted(() -> assertThat(client.sync().exists("lock:payment"))
+					.as("the refused acquisition is released on the primary")
+					.isZero());
+		}
+		failOver();
+		TestLockRegistry second = registry(this.replica, RedisLockSettings.of("lock:", LEASE));
+		LockLease secondHold = second.registry().acquire("payment", Duration.ZERO);
+		assertThat(secondHold.isValid()).isTrue();
+		assertThat(first.registry().heldLocks()).as("nobody else holds 'payment'").isEmpty();
+		System.out.println("[failover] replicas-to-ack=1: first acquisition refused; after failover one holder,"
+				+ " fencing token " + secondHold.fencingToken());
+	}
+
+	@Test
+	void replicasToAckAcquisitionsSucceedAndAreOnTheReplicaWhenTheyReturn() {
+		TestLockRegistry registry = registry(this.primary,
+				RedisLockSettings.of("lock:", LEASE).withReplicasToAck(1, Duration.ofMillis(100)));
+		try (RedisTestClient onReplica = RedisTestClient.connect(this.replica.uri(), COMMAND_TIMEOUT)) {
+			RedisCommands<String, String> replicaCommands = onReplica.sync();
+			long previous = 0;
+			for (int i = 0; i < 20; i++) {
+				LockLease lease = registry.registry().acquire("payment", Duration.ZERO);
+				assertThat(lease.fencingToken()).isGreaterThan(previous);
+				previous = lease.fencingToken();
+				assertThat(replicaCommands.exists("lock:payment")).as("lock key on the replica").isOne();
+				assertThat(replicaCommands.get("{lock:payment}:fence")).isEqualTo(Long.toString(previous));
+				lease.release();
+			}
+		}
+	}
+
+	/**
+	 * Kill the primary, drop what the replication link still held, promote the replica.
+	 */
+	private void failOver() {
+		this.primary.kill();
+		this.replicationLink.cutConnections();
+		promote(this.replica);
+	}
+
+	private TestLockRegistry registry(RedisServer server, RedisLockSettings settings) {
+		return this.closer.add(TestLockRegistry.create(server.uri(), settings.withCommandTimeout(COMMAND_TIMEOUT)));
+	}
+
+	private static void awaitReplicated(RedisServer primary) {
+		try (RedisTestClient client = RedisTestClient.connect(primary.uri(), COMMAND_TIMEOUT)) {
+			assertThat(client.sync().waitForReplication(1, SYNC_TIMEOUT.toMillis())).isOne();
+		}
+	}
+
+	private static void promote(RedisServer replica) {
+		try (RedisTestClient client = RedisTestClient.connect(replica.uri(), COMMAND_TIMEOUT)) {
+			assertThat(client.sync().replicaofNoOne()).isEqualTo("OK");
+			await().atMost(SYNC_TIMEOUT)
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> client.sync().info("replication").contains("role:master"));
+		}
+	}
+
+	private static String info(RedisServer server) {
+		try (RedisTestClient client = RedisTestClient.connect(server.uri(), COMMAND_TIMEOUT)) {
+			return client.sync().info("replication");
+		}
+	}
+
+}

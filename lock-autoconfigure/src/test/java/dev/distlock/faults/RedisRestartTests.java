@@ -1,0 +1,143 @@
+package dev.distlock.faults;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.FencedLock;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
+import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TestLockRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Redis killed ({@code SIGKILL}) and started again empty while locks are held: holders
+ * learn at their next renewal that their locks are gone, a waiter does not hang, new
+ * acquisitions work, and fencing counters start again from 1.
+ */
+@Timeout(60)
+class RedisRestartTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(3);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+	private static final Duration RECOVERY = Duration.ofSeconds(15);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final Closer closer = new Closer();
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	@Test
+	void holdersLearnAtTheirNextRenewalThatTheRestartLostTheirLocks() {
+		TestLockRegistry holder = registry();
+		LockLease lease = holder.registry().acquire("report", Duration.ZERO);
+		FencedLock lock = holder.registry().obtain("inventory");
+		assertThat(lock.tryLock()).isTrue();
+		redis.server().kill();
+		redis.server().restart();
+		await().atMost(RECOVERY).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+			holder.registry().renewLeases();
+			assertThat(holder.lostEvents()).extracting(LockLostEvent::name)
+				.containsExactlyInAnyOrder("report", "inventory");
+		});
+		assertThat(holder.lostEvents()).extracting(LockLostEvent::reason)
+			.containsOnly("its renewal found it expired or held by another owner");
+		assertThat(lease.isValid()).isFalse();
+		assertThat(lock.currentHold().isValid()).isFalse();
+		assertThat(holder.registry().heldLocks()).isEmpty();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release)
+			.withMessage("Lock 'report' was lost before its release (fencing token 1)");
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
+			.withMessage("Lock 'inventory' was lost before its release (fencing token 1)");
+		assertThat(holder.lostEvents()).as("each loss is reported once").hasSize(2);
+	}
+
+	@Test
+	void waiterForAHeldLockDoesNotHangWhenRedisRestarts() throws Exception {
+		TestLockRegistry holder = registry();
+		TestLockRegistry waiter = registry();
+		holder.registry().acquire("job", Duration.ZERO);
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		this.closer.add(executor::shutdownNow);
+		long startNanos = System.nanoTime();
+		CompletableFuture<Optional<LockLease>> waiting = CompletableFuture
+			.supplyAsync(() -> waiter.registry().tryAcquire("job", Duration.ofSeconds(10)), executor);
+		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), COMMAND_TIMEOUT)) {
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> client.sync().pubsubNumsub("lock:job").get("lock:job") == 1L);
+		}
+		redis.server().kill();
+		redis.server().restart();
+		String outcome;
+		try {
+			Optional<LockLease> acquired = waiting.get(15, TimeUnit.SECONDS);
+			assertThat(acquired).as("acquired after the restart").isPresent();
+			assertThat(acquired.get().isValid()).isTrue();
+			assertThat(acquired.get().fencingToken()).as("fencing counter restarted").isOne();
+			outcome = "acquired with fencing token " + acquired.get().fencingToken();
+			acquired.get().release();
+		}
+		catch (ExecutionException ex) {
+			assertThat(ex.getCause()).isInstanceOf(DistributedLockException.class);
+			outcome = "failed: " + ex.getCause().getMessage();
+		}
+		Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
+		assertThat(waited).isLessThan(Duration.ofSeconds(10).plus(COMMAND_TIMEOUT).plusSeconds(1));
+		System.out.println("[restart] waiter " + outcome + " after " + waited.toMillis() + " ms");
+	}
+
+	@Test
+	void newAcquisitionsWorkAfterTheRestartAndFencingTokensStartAgainFromOne() {
+		TestLockRegistry registry = registry();
+		long before = 0;
+		for (int i = 0; i < 5; i++) {
+			try (LockLease lease = registry.registry().acquire("ledger", Duration.ZERO)) {
+				before = lease.fencingToken();
+			}
+		}
+		assertThat(before).isEqualTo(5);
+		redis.server().kill();
+		redis.server().restart();
+		long startNanos = System.nanoTime();
+		await().atMost(RECOVERY)
+			.pollInterval(Duration.ofMillis(50))
+			.ignoreException(DistributedLockException.class)
+			.untilAsserted(() -> registry.registry().ping());
+		LockLease after = registry.registry().acquire("ledger", Duration.ZERO);
+		System.out.println("[restart] first acquisition after restart took "
+				+ Duration.ofNanos(System.nanoTime() - startNanos).toMillis() + " ms, fencing token "
+				+ after.fencingToken() + " (was " + before + ")");
+		assertThat(after.fencingToken()).as("the fencing counter was lost with Redis' data").isOne();
+		after.release();
+	}
+
+	private TestLockRegistry registry() {
+		return this.closer.add(TestLockRegistry.create(redis.server().uri(),
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT)));
+	}
+
+}
