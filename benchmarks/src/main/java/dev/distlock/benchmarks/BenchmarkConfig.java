@@ -1,0 +1,55 @@
+package dev.distlock.benchmarks;
+
+import java.time.Duration;
+
+/**
+ * How long and how hard a benchmark run is.
+ *
+ * @param mode {@code smoke} or {@code full}
+ * @param warmupRounds rounds per contender and scenario run before measuring
+ * @param rounds measured rounds per contender and scenario
+ * @param roundTime how long one contender runs in one round
+ * @param opsCap operations per contender and round at most (0: only {@code roundTime} bounds it)
+ * @param leaseTime the lease of watchdog-mode locks (renewed every third of it)
+ * @param heldLocks how many locks the held-locks scenario holds
+ * @param renewalPeriods how many renewal periods the held-locks scenario measures
+ * @author distlock
+ * @since 0.1.0
+ */
+public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duration roundTime, int opsCap,
+		Duration leaseTime, int heldLocks, int renewalPeriods) {
+
+	/**
+	 * A few hundred operations per contender and scenario: proves that everything runs.
+	 */
+	public static final BenchmarkConfig SMOKE = new BenchmarkConfig("smoke", 1, 2, Duration.ofMillis(400), 120,
+			Duration.ofMillis(1500), 200, 3);
+
+	/**
+	 * The measured run, under ten minutes on two cores.
+	 */
+	public static final BenchmarkConfig FULL = new BenchmarkConfig("full", 1, 5, Duration.ofSeconds(2), 0,
+			Duration.ofSeconds(3), 10_000, 3);
+
+	/**
+	 * Return the configuration of the named mode.
+	 * @param mode {@code smoke} or {@code full}
+	 * @return its configuration
+	 */
+	public static BenchmarkConfig of(String mode) {
+		return switch (mode) {
+			case "smoke" -> SMOKE;
+			case "full" -> FULL;
+			default -> throw new IllegalArgumentException("Unknown mode '" + mode + "': use smoke or full");
+		};
+	}
+
+	/**
+	 * Return the renewal period of watchdog-mode locks.
+	 * @return a third of the lease
+	 */
+	public Duration renewalPeriod() {
+		return this.leaseTime.dividedBy(3);
+	}
+
+}

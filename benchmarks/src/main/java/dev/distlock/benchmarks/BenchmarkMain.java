@@ -1,0 +1,43 @@
+package dev.distlock.benchmarks;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Runs the benchmarks and prints the report.
+ *
+ * <p>Arguments: the mode ({@code full}, the default, or {@code smoke}) and optionally a file to
+ * write the report to as well.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class BenchmarkMain {
+
+	private BenchmarkMain() {
+	}
+
+	/**
+	 * Run the benchmarks.
+	 * @param args mode and report file
+	 * @throws IOException if the report cannot be written
+	 */
+	public static void main(String[] args) throws IOException {
+		BenchmarkConfig config = BenchmarkConfig.of((args.length > 0) ? args[0] : "full");
+		long start = System.nanoTime();
+		String report = Benchmarks.run(config).format();
+		report += "\nrun took " + (System.nanoTime() - start) / 1_000_000_000 + " s\n";
+		System.out.println();
+		System.out.println(report);
+		if (args.length > 1) {
+			Path file = Path.of(args[1]);
+			Files.createDirectories(file.toAbsolutePath().getParent());
+			Files.writeString(file, report, StandardCharsets.UTF_8);
+			System.out.println("report written to " + file);
+		}
+		System.exit(0);
+	}
+
+}

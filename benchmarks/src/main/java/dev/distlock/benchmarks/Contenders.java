@@ -1,0 +1,133 @@
+package dev.distlock.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
+
+/**
+ * Every contender, connected to one Redis, by id.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class Contenders implements AutoCloseable {
+
+	/** The raw two-round-trip floor. */
+	public static final String RAW = "raw";
+
+	/** The naive 1 ms spinner. */
+	public static final String SPINNER = "spinner";
+
+	/** distlock {@code obtain(name).lock()}. */
+	public static final String DISTLOCK_LOCK = "distlock-lock";
+
+	/** distlock {@code acquire}/{@code release}. */
+	public static final String DISTLOCK_LEASE = "distlock-lease";
+
+	/** distlock {@code @DistributedLock}. */
+	public static final String DISTLOCK_ANNOTATED = "distlock-annotated";
+
+	/** Redisson {@code lock(leaseTime)}. */
+	public static final String REDISSON_FIXED = "redisson-fixed";
+
+	/** Redisson {@code lock()}. */
+	public static final String REDISSON_WATCHDOG = "redisson-watchdog";
+
+	/** Spring Integration, spin mode. */
+	public static final String SI_SPIN = "si-spin";
+
+	/** Spring Integration, pub/sub mode. */
+	public static final String SI_PUBSUB = "si-pubsub";
+
+	/** Every id, in report order. */
+	public static final List<String> ALL = List.of(RAW, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE, DISTLOCK_ANNOTATED,
+			REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB);
+
+	private final Map<String, Contender> byId = new LinkedHashMap<>();
+
+	private Contenders() {
+	}
+
+	/**
+	 * Connect the given contenders.
+	 * @param ids which contenders
+	 * @param host Redis host
+	 * @param port Redis port
+	 * @param leaseTime the lease of watchdog-mode locks
+	 * @return the contenders
+	 */
+	public static Contenders connect(List<String> ids, String host, int port, Duration leaseTime) {
+		Contenders contenders = new Contenders();
+		try {
+			for (String id : ids) {
+				contenders.byId.put(id, create(id, host, port, leaseTime));
+			}
+			return contenders;
+		}
+		catch (RuntimeException ex) {
+			contenders.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Create one contender.
+	 * @param id its id
+	 * @param host Redis host
+	 * @param port Redis port
+	 * @param leaseTime the lease of watchdog-mode locks
+	 * @return the contender
+	 */
+	public static Contender create(String id, String host, int port, Duration leaseTime) {
+		String uri = "redis://" + host + ":" + port;
+		Duration fixedLease = Duration.ofSeconds(30);
+		return switch (id) {
+			case RAW -> new RawFloor("raw floor (SET NX PX + EVALSHA)", uri, false);
+			case SPINNER -> new RawFloor("naive 1 ms spinner", uri, true);
+			case DISTLOCK_LOCK -> new DistlockLockContender("distlock obtain().lock()", uri, leaseTime, false);
+			case DISTLOCK_LEASE -> new DistlockLockContender("distlock acquire()/release()", uri, leaseTime, true);
+			case DISTLOCK_ANNOTATED -> new AnnotatedContender(uri, leaseTime);
+			case REDISSON_FIXED -> new RedissonContender("Redisson lock(30s)", uri, leaseTime, fixedLease);
+			case REDISSON_WATCHDOG -> new RedissonContender("Redisson lock() watchdog", uri, leaseTime, null);
+			case SI_SPIN -> new SpringIntegrationContender("Spring Integration spin", host, port, leaseTime,
+					RedisLockType.SPIN_LOCK);
+			case SI_PUBSUB -> new SpringIntegrationContender("Spring Integration pub/sub", host, port, leaseTime,
+					RedisLockType.PUB_SUB_LOCK);
+			default -> throw new IllegalArgumentException("Unknown contender '" + id + "'");
+		};
+	}
+
+	/**
+	 * Return a contender.
+	 * @param id its id
+	 * @return the contender
+	 */
+	public Contender get(String id) {
+		Contender contender = this.byId.get(id);
+		if (contender == null) {
+			throw new IllegalArgumentException("Contender '" + id + "' is not connected");
+		}
+		return contender;
+	}
+
+	/**
+	 * Return the contenders with the given ids, in that order.
+	 * @param ids the ids
+	 * @return the contenders
+	 */
+	public List<Contender> get(List<String> ids) {
+		List<Contender> selected = new ArrayList<>();
+		ids.forEach((id) -> selected.add(get(id)));
+		return selected;
+	}
+
+	@Override
+	public void close() {
+		this.byId.values().forEach(Contender::close);
+	}
+
+}

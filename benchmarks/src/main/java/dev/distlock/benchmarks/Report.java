@@ -1,0 +1,62 @@
+package dev.distlock.benchmarks;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Formats the rows as a Markdown table.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class Report {
+
+	private Report() {
+	}
+
+	/**
+	 * Format the rows.
+	 * @param header lines printed above the table
+	 * @param rows the rows
+	 * @return the Markdown text
+	 */
+	public static String format(List<String> header, List<Row> rows) {
+		StringBuilder text = new StringBuilder();
+		header.forEach((line) -> text.append(line).append('\n'));
+		text.append('\n');
+		text.append("| contender | scenario | ops/s | ratio | p50 | p99 | goal (DESIGN) | notes |\n");
+		text.append("|---|---|--:|--:|--:|--:|---|---|\n");
+		for (Row row : rows) {
+			text.append("| ")
+				.append(row.contender())
+				.append(" | ")
+				.append(row.scenario())
+				.append(" | ")
+				.append(Double.isNaN(row.opsPerSecond()) ? "-" : String.format(Locale.ROOT, "%,.0f", row.opsPerSecond()))
+				.append(" | ")
+				.append(Double.isNaN(row.ratio()) ? "-" : String.format(Locale.ROOT, "%.2fx", row.ratio()))
+				.append(" | ")
+				.append(duration(row.p50Nanos()))
+				.append(" | ")
+				.append(duration(row.p99Nanos()))
+				.append(" | ")
+				.append(row.goal())
+				.append(" | ")
+				.append(row.excluded() ? "" : "**CHECK FAILED** ")
+				.append(row.note())
+				.append(" |\n");
+		}
+		return text.toString();
+	}
+
+	private static String duration(long nanos) {
+		if (nanos <= 0) {
+			return "-";
+		}
+		if (nanos < 1_000_000) {
+			return String.format(Locale.ROOT, "%.0f µs", nanos / 1e3);
+		}
+		return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+	}
+
+}

@@ -1,0 +1,87 @@
+package dev.distlock.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Lock/unlock throughput of several contenders, interleaved round by round so that drift of a
+ * shared machine hits all of them alike, each compared with a baseline run in the same round.
+ *
+ * @param title the scenario's title in the report
+ * @param id a short id used in lock names
+ * @param threads how many threads take locks
+ * @param sharedKey whether all threads want one lock (contended) or each its own
+ * @author distlock
+ * @since 0.1.0
+ */
+public record ThroughputScenario(String title, String id, int threads, boolean sharedKey) {
+
+	/**
+	 * Run the scenario.
+	 * @param contenders the contenders, the baseline first
+	 * @param config round counts and times
+	 * @param goals DESIGN's goal per contender name
+	 * @return one row per contender
+	 */
+	public List<Row> run(List<Contender> contenders, BenchmarkConfig config, Function<Contender, String> goals) {
+		Map<Contender, List<RoundResult>> results = new LinkedHashMap<>();
+		contenders.forEach((contender) -> results.put(contender, new ArrayList<>()));
+		long roundNanos = config.roundTime().toNanos();
+		for (int round = 0; round < config.warmupRounds() + config.rounds(); round++) {
+			boolean measured = round >= config.warmupRounds();
+			for (int i = 0; i < contenders.size(); i++) {
+				Contender contender = contenders.get((i + round) % contenders.size());
+				String prefix = this.id + "." + contenders.indexOf(contender);
+				RoundResult result = RoundRunner.run(contender, this.threads,
+						(thread) -> this.sharedKey ? prefix : prefix + "." + thread, this.sharedKey, roundNanos,
+						config.opsCap());
+				if (measured) {
+					results.get(contender).add(result);
+				}
+			}
+		}
+		List<RoundResult> baseline = results.get(contenders.get(0));
+		List<Row> rows = new ArrayList<>();
+		for (Contender contender : contenders) {
+			rows.add(row(contender, results.get(contender), baseline, goals.apply(contender)));
+		}
+		return rows;
+	}
+
+	private Row row(Contender contender, List<RoundResult> rounds, List<RoundResult> baseline, String goal) {
+		double[] ops = new double[rounds.size()];
+		double[] ratios = new double[rounds.size()];
+		double minShare = 1.0;
+		Samples latencies = new Samples();
+		long operations = 0;
+		boolean excluded = true;
+		for (int r = 0; r < rounds.size(); r++) {
+			RoundResult result = rounds.get(r);
+			ops[r] = result.opsPerSecond();
+			ratios[r] = result.opsPerSecond() / baseline.get(r).opsPerSecond();
+			minShare = Math.min(minShare, result.minShareOfMean());
+			latencies.addAll(result.latencies());
+			operations += result.operations();
+			excluded &= !this.sharedKey || result.excluded();
+		}
+		String note = this.sharedKey ? String.format(java.util.Locale.ROOT,
+				"least-served thread %.2f of mean share; %d acquisitions", minShare, operations) : "";
+		return new Row(contender.name(), this.title, median(ops), median(ratios), latencies.percentile(50),
+				latencies.percentile(99), operations, excluded, goal, note);
+	}
+
+	static double median(double[] values) {
+		if (values.length == 0) {
+			return Double.NaN;
+		}
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.distlock.benchmarks;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs every contender in every scenario for a few hundred operations: proves that the
+ * benchmarks work and that each lock excluded. Never asserts speed.
+ *
+ * @author distlock
+ */
+class BenchmarkSmokeTests {
+
+	@Test
+	void everyContenderRunsEveryScenarioAndExclusionHolds() {
+		Benchmarks.Result result = Benchmarks.run(BenchmarkConfig.SMOKE);
+		System.out.println(result.format());
+		List<Row> rows = result.rows();
+		assertThat(rows).allSatisfy((row) -> {
+			assertThat(row.operations()).as(row.contender() + " in " + row.scenario()).isPositive();
+			assertThat(row.excluded()).as(row.contender() + " in " + row.scenario()).isTrue();
+		});
+		assertThat(rows).extracting(Row::scenario)
+			.contains(Goals.UNCONTENDED, Goals.DISTINCT, Goals.ONE_KEY, ReentryScenario.TITLE, TwoJvmScenario.TITLE);
+		assertThat(rows).filteredOn((row) -> row.scenario().equals(Goals.ONE_KEY))
+			.extracting(Row::contender)
+			.containsExactly("naive 1 ms spinner", "distlock obtain().lock()", "distlock acquire()/release()",
+					"distlock @DistributedLock", "Redisson lock(30s)", "Redisson lock() watchdog",
+					"Spring Integration spin", "Spring Integration pub/sub");
+		assertThat(rows).filteredOn((row) -> row.scenario().contains("held locks")).hasSize(3);
+	}
+
+}
