@@ -1,6 +1,8 @@
 package dev.distlock.redis;
 
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -13,13 +15,19 @@ import org.jspecify.annotations.Nullable;
  * Wakes waiters when a lock is released. The release script publishes on a channel named
  * after the lock key; a waiter subscribes to it (one subscription per lock key and JVM,
  * shared by reference count) and sleeps until a message arrives or its fallback re-check
- * is due.
+ * is due. The subscriptions of the {@value #MAX_IDLE} locks waited for last are kept when
+ * nobody waits, so that a lock waited for again and again costs no subscribe round trip.
  */
 final class ReleaseSignals implements AutoCloseable {
+
+	/** Subscriptions kept without waiters, least recently used dropped first. */
+	static final int MAX_IDLE = 256;
 
 	private final RedisLockCommands commands;
 
 	private final Map<String, Signal> signals = new HashMap<>();
+
+	private final Map<String, Signal> idle = new LinkedHashMap<>(16, 0.75f, true);
 
 	private @Nullable StatefulRedisPubSubConnection<String, String> connection;
 
@@ -40,6 +48,9 @@ final class ReleaseSignals implements AutoCloseable {
 			if (signal == null) {
 				signal = new Signal(pubSub().async().subscribe(channel).toCompletableFuture());
 				this.signals.put(channel, signal);
+			}
+			else if (signal.users == 0) {
+				this.idle.remove(channel);
 			}
 			signal.users++;
 		}
@@ -73,7 +84,24 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	private synchronized void unsubscribe(String channel, Signal signal) {
-		if (--signal.users == 0 && this.signals.remove(channel, signal) && this.connection != null) {
+		if (--signal.users > 0) {
+			return;
+		}
+		if (signal.subscribed.isCompletedExceptionally()) {
+			drop(channel, signal);
+			return;
+		}
+		this.idle.put(channel, signal);
+		if (this.idle.size() > MAX_IDLE) {
+			Iterator<Map.Entry<String, Signal>> eldest = this.idle.entrySet().iterator();
+			Map.Entry<String, Signal> dropped = eldest.next();
+			eldest.remove();
+			drop(dropped.getKey(), dropped.getValue());
+		}
+	}
+
+	private void drop(String channel, Signal signal) {
+		if (this.signals.remove(channel, signal) && this.connection != null) {
 			this.connection.async().unsubscribe(channel);
 		}
 	}

@@ -184,6 +184,24 @@ class RedisLockRegistryTests {
 	}
 
 	@Test
+	void aLockWaitedForAgainKeepsItsSubscription() throws Exception {
+		RedisLockRegistry holder = registry(Duration.ofSeconds(30));
+		RedisLockRegistry waiter = registry(Duration.ofSeconds(30));
+		CommandStats stats = new CommandStats(this.commands);
+		stats.reset();
+		for (int i = 0; i < 3; i++) {
+			LockLease held = holder.acquire("order", Duration.ZERO);
+			CompletableFuture<LockLease> waiting = CompletableFuture
+				.supplyAsync(() -> waiter.acquire("order", Duration.ofSeconds(20)));
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L);
+			held.release();
+			waiting.get(10, TimeUnit.SECONDS).release();
+		}
+		assertThat(stats.calls()).containsEntry("subscribe", 1L).doesNotContainKey("unsubscribe");
+	}
+
+	@Test
 	void threadsOfOneJvmWaitingForOneLockDoNotEachPollRedis() throws Exception {
 		RedisLockRegistry holder = registry(Duration.ofSeconds(30));
 		RedisLockRegistry waiters = registry(Duration.ofSeconds(30));
