@@ -67,6 +67,13 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
+	 * Return how often leases are renewed.
+	 */
+	Duration period() {
+		return Duration.ofNanos(this.periodNanos);
+	}
+
+	/**
 	 * Return how much longer ago than one period the last renewal round ended.
 	 */
 	Duration delay() {

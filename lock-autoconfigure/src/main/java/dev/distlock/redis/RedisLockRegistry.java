@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -43,16 +42,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
-	/** Hand-overs to a waiter of this JVM in a row before the lock goes back to Redis. */
-	static final int MAX_HANDOFFS = 4;
-
-	private static final long HANDOFF_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
-	private final RedisLockSettings settings;
-
 	private final RedisLockCommands commands;
 
 	private final ReleaseSignals signals;
+
+	private final RedisAcquirer acquirer;
 
 	private final LocalLocks locks;
 
@@ -90,10 +84,10 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(lossListener, "'lossListener' must not be null");
 		Assert.notNull(observer, "'observer' must not be null");
-		this.settings = settings;
 		this.observer = observer;
 		this.commands = new RedisLockCommands(client, settings.commandTimeout());
 		this.signals = new ReleaseSignals(this.commands);
+		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.locks = new LocalLocks(new LockKeys(settings.keyPrefix()));
 		this.watchdog = new LeaseWatchdog(this.commands, settings.leaseTime(), this::lost);
 		this.lossListener = lossListener;
@@ -150,7 +144,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return the renewal period
 	 */
 	public Duration renewalPeriod() {
-		return this.settings.leaseTime().dividedBy(3);
+		return this.watchdog.period();
 	}
 
 	/**
@@ -240,7 +234,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		this.observer.released(hold.lock.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
 		boolean stillHeld;
 		try {
-			Boolean handedOver = (before == RedisHold.State.HELD && !expired) ? handOver(hold) : null;
+			Boolean handedOver = (before == RedisHold.State.HELD && !expired) ? this.acquirer.handOver(hold) : null;
 			stillHeld = (handedOver != null) ? handedOver
 					: this.commands.await(this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
 							"release lock '" + hold.lock.name + "'");
@@ -258,38 +252,6 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		}
 	}
 
-	/**
-	 * Hand a released hold straight to the thread of this JVM waiting for the lock, if there
-	 * is one and fewer than {@value #MAX_HANDOFFS} hand-overs happened in a row.
-	 * @return whether the hold was still ours (and was handed over), or {@code null} if no
-	 * hand-over was attempted
-	 */
-	private @Nullable Boolean handOver(RedisHold hold) {
-		LocalLock lock = hold.lock;
-		Handoff handoff = lock.waiter.get();
-		if (hold.keepMillis() > 0 || lock.handoffs >= MAX_HANDOFFS || handoff == null || !handoff.claim()) {
-			lock.handoffs = 0;
-			return null;
-		}
-		RedisHold next = null;
-		try {
-			String token = LockTokens.next();
-			long sentNanos = System.nanoTime();
-			long fencingToken = this.commands.await(
-					this.commands.transfer(lock.key, lock.fenceKey, hold.token, token, handoff.leaseMillis),
-					"hand lock '" + lock.name + "' over");
-			if (fencingToken > 0) {
-				next = new RedisHold(lock, token, fencingToken, sentNanos, handoff.leaseMillis, handoff.options);
-				lock.handoffs++;
-			}
-			return fencingToken > 0;
-		}
-		finally {
-			handoff.complete(next);
-			this.signals.fire(lock.key);
-		}
-	}
-
 	private @Nullable RedisHold acquireHold(String name, Duration waitTime, LeaseOptions options)
 			throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
@@ -301,7 +263,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		try {
 			permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
 			if (permitted) {
-				hold = acquireInRedis(lock, deadline, options);
+				hold = this.acquirer.acquire(lock, deadline, options);
 			}
 			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
 			if (hold != null) {
@@ -323,106 +285,6 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 			if (hold == null) {
 				this.locks.release(lock);
 			}
-		}
-	}
-
-	private @Nullable RedisHold acquireInRedis(LocalLock lock, Deadline deadline, LeaseOptions options)
-			throws InterruptedException {
-		String token = LockTokens.next();
-		Duration leaseTime = options.leaseTime();
-		long leaseMillis = (leaseTime != null) ? leaseTime.toMillis() : this.settings.leaseTime().toMillis();
-		long sentNanos = System.nanoTime();
-		long result = attempt(lock, token, leaseMillis);
-		if (result > 0) {
-			return new RedisHold(lock, token, result, sentNanos, leaseMillis, options);
-		}
-		if (deadline.isPast()) {
-			return null;
-		}
-		try (ReleaseSignals.Subscription subscription = this.signals.subscribe(lock.key)) {
-			Handoff handoff = offer(lock, options, leaseMillis);
-			try {
-				while (true) {
-					long generation = subscription.generation();
-					if (handoff.isCompleted()) {
-						RedisHold handedOver = handoff.hold();
-						if (handedOver != null) {
-							return handedOver;
-						}
-						handoff = offer(lock, options, leaseMillis);
-					}
-					if (!handoff.isClaimed()) {
-						sentNanos = System.nanoTime();
-						result = attempt(lock, token, leaseMillis);
-						if (result > 0 || deadline.isPast()) {
-							RedisHold acquired = (result > 0)
-									? new RedisHold(lock, token, result, sentNanos, leaseMillis, options) : null;
-							return handoff.withdraw() ? acquired : awaitHandoff(handoff, subscription, acquired);
-						}
-					}
-					long recheck = handoff.isClaimed() ? HANDOFF_RECHECK_NANOS
-							: TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
-					subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
-				}
-			}
-			finally {
-				lock.waiter.compareAndSet(handoff, null);
-			}
-		}
-	}
-
-	private static Handoff offer(LocalLock lock, LeaseOptions options, long leaseMillis) {
-		Handoff handoff = new Handoff(options, leaseMillis);
-		lock.waiter.set(handoff);
-		return handoff;
-	}
-
-	/**
-	 * Wait for a claimed hand-over to complete (bounded by the releasing thread's command
-	 * timeout) and return what this waiter ends up holding.
-	 */
-	private static @Nullable RedisHold awaitHandoff(Handoff handoff, ReleaseSignals.Subscription subscription,
-			@Nullable RedisHold acquired) throws InterruptedException {
-		while (!handoff.isCompleted()) {
-			subscription.await(subscription.generation(), HANDOFF_RECHECK_NANOS);
-		}
-		return (handoff.hold() != null) ? handoff.hold() : acquired;
-	}
-
-	/**
-	 * Run the acquire script once (and {@code WAIT} for replicas if configured). When no
-	 * answer came, a release with the same token is sent so that a late acquisition does not
-	 * block the lock for a whole lease.
-	 */
-	private long attempt(LocalLock lock, String token, long leaseMillis) {
-		int replicas = this.settings.replicasToAck();
-		try {
-			if (replicas == 0) {
-				return this.commands.await(this.commands.acquire(lock.key, lock.fenceKey, token, leaseMillis),
-						"acquire lock '" + lock.name + "'");
-			}
-			long[] reply = this.commands.await(this.commands.acquireAndWait(lock.key, lock.fenceKey, token,
-					leaseMillis, replicas, this.settings.replicaAckTimeout()), "acquire lock '" + lock.name + "'");
-			if (reply[0] > 0 && reply[1] < replicas) {
-				throw new DistributedLockException("Lock '" + lock.name + "' was refused: " + reply[1] + " of "
-						+ replicas + " replicas acknowledged it within " + this.settings.replicaAckTimeout()
-						+ " (distlock.redis.replicas-to-ack)");
-			}
-			return reply[0];
-		}
-		catch (DistributedLockException ex) {
-			releaseQuietly(lock, token);
-			throw ex;
-		}
-	}
-
-	private void releaseQuietly(LocalLock lock, String token) {
-		try {
-			CompletableFuture<Boolean> released = this.commands.release(lock.key, token, 0);
-			released.exceptionally((ex) -> false);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not send release of unconfirmed acquisition of lock '" + lock.name + "'", ex);
 		}
 	}
 
