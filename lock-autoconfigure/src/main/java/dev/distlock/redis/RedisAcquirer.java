@@ -3,6 +3,7 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LeaseOptions;
@@ -13,9 +14,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Takes holds of locks in Redis and passes them between threads of this JVM: the waiting
  * side (try, subscribe, sleep until a release signal or the holder's lease would run out,
- * try again) and the releasing side's hand-over of a hold straight to the local waiter in
- * one round trip, at most {@value #MAX_HANDOFFS} times in a row so that other processes get
- * their turn.
+ * try again) and the releasing side's hand-over of a hold straight to the local waiter, at
+ * most {@value #MAX_HANDOFFS} times in a row so that other processes get their turn.
+ *
+ * <p>An acquisition with threads of this JVM queued behind it reserves a fencing token for
+ * each of them; a hand-over then passes the Redis key on with the next reserved token and no
+ * round trip. Without a reserved token left (or with a fixed lease), the hand-over runs the
+ * transfer script, one round trip that issues the next token. Either way every hold gets a
+ * fencing token greater than all tokens issued before it.
  */
 final class RedisAcquirer {
 
@@ -25,6 +31,8 @@ final class RedisAcquirer {
 	private static final Log logger = LogFactory.getLog(RedisAcquirer.class);
 
 	private static final long HANDOFF_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private static final long HANDOFF_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
 	private final RedisLockCommands commands;
 
@@ -39,8 +47,8 @@ final class RedisAcquirer {
 	}
 
 	/**
-	 * Acquire the lock in Redis for the thread holding its local permit: try once, then
-	 * subscribe to its release signals, offer to take a local hand-over, and try again on
+	 * Acquire the lock in Redis for the thread holding its local permit: offer to take a
+	 * local hand-over, try once, subscribe to the lock's release signals, and try again on
 	 * every signal or fallback re-check until the deadline.
 	 * @return the hold, or {@code null} if the deadline passed first
 	 */
@@ -49,44 +57,54 @@ final class RedisAcquirer {
 		String token = LockTokens.next();
 		Duration leaseTime = options.leaseTime();
 		long leaseMillis = (leaseTime != null) ? leaseTime.toMillis() : this.settings.leaseTime().toMillis();
-		long sentNanos = System.nanoTime();
-		long result = attempt(lock, token, leaseMillis);
-		if (result > 0) {
-			return new RedisHold(lock, token, result, sentNanos, leaseMillis, options);
-		}
-		if (deadline.isPast()) {
-			return null;
-		}
-		try (ReleaseSignals.Subscription subscription = this.signals.subscribe(lock.key)) {
-			Handoff handoff = offer(lock, options, leaseMillis);
-			try {
-				while (true) {
-					long generation = subscription.generation();
-					if (handoff.isCompleted()) {
-						RedisHold handedOver = handoff.hold();
-						if (handedOver != null) {
-							return handedOver;
-						}
-						handoff = offer(lock, options, leaseMillis);
+		Handoff handoff = offer(lock, options, leaseMillis);
+		ReleaseSignals.Subscription subscription = null;
+		try {
+			long result = 0;
+			while (true) {
+				long generation = (subscription != null) ? subscription.generation() : 0;
+				if (handoff.isCompleted()) {
+					RedisHold handedOver = handoff.hold();
+					if (handedOver != null) {
+						return handedOver;
 					}
-					if (!handoff.isClaimed()) {
-						sentNanos = System.nanoTime();
-						result = attempt(lock, token, leaseMillis);
-						if (result > 0 || deadline.isPast()) {
-							RedisHold acquired = (result > 0)
-									? new RedisHold(lock, token, result, sentNanos, leaseMillis, options) : null;
-							return handoff.withdraw() ? acquired : awaitHandoff(handoff, subscription, acquired);
-						}
-					}
-					long recheck = handoff.isClaimed() ? HANDOFF_RECHECK_NANOS
-							: TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
-					subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
+					handoff = offer(lock, options, leaseMillis);
 				}
-			}
-			finally {
-				lock.waiter.compareAndSet(handoff, null);
+				if (!handoff.isClaimed()) {
+					long sentNanos = System.nanoTime();
+					int tokens = tokensToReserve(lock, options);
+					result = attempt(lock, token, leaseMillis, tokens);
+					if (result > 0 || deadline.isPast()) {
+						RedisHold acquired = (result > 0) ? new RedisHold(lock, token, result - tokens + 1, result,
+								sentNanos, leaseMillis, options) : null;
+						return handoff.withdraw() ? acquired : awaitHandoff(handoff, acquired);
+					}
+				}
+				if (subscription == null) {
+					// Try again once subscribed, so that no release signal can be missed.
+					subscription = this.signals.subscribe(lock.key);
+					continue;
+				}
+				long recheck = handoff.isClaimed() ? HANDOFF_RECHECK_NANOS
+						: TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
+				subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
 			}
 		}
+		finally {
+			if (subscription != null) {
+				subscription.close();
+			}
+			lock.waiter.compareAndSet(handoff, null);
+		}
+	}
+
+	/**
+	 * Return how many fencing tokens to reserve: one, plus one for each thread of this JVM
+	 * queued behind this one (at most {@value #MAX_HANDOFFS}), so that the hold can be passed
+	 * on to them without a round trip.
+	 */
+	private static int tokensToReserve(LocalLock lock, LeaseOptions options) {
+		return (options.leaseTime() != null) ? 1 : 1 + Math.min(lock.permit.getQueueLength(), MAX_HANDOFFS);
 	}
 
 	private static Handoff offer(LocalLock lock, LeaseOptions options, long leaseMillis) {
@@ -96,15 +114,15 @@ final class RedisAcquirer {
 	}
 
 	/**
-	 * Wait for a claimed hand-over to complete (bounded by the releasing thread's command
-	 * timeout) and return what this waiter ends up holding.
+	 * Wait for a claimed hand-over to complete (at once for a pass-on, within the releasing
+	 * thread's command timeout for a transfer) and return what this waiter ends up holding.
 	 */
-	private static @Nullable RedisHold awaitHandoff(Handoff handoff, ReleaseSignals.Subscription subscription,
-			@Nullable RedisHold acquired) throws InterruptedException {
+	private static @Nullable RedisHold awaitHandoff(Handoff handoff, @Nullable RedisHold acquired) {
 		while (!handoff.isCompleted()) {
-			subscription.await(subscription.generation(), HANDOFF_RECHECK_NANOS);
+			LockSupport.parkNanos(HANDOFF_POLL_NANOS);
 		}
-		return (handoff.hold() != null) ? handoff.hold() : acquired;
+		RedisHold handedOver = handoff.hold();
+		return (handedOver != null) ? handedOver : acquired;
 	}
 
 	/**
@@ -112,15 +130,15 @@ final class RedisAcquirer {
 	 * answer came, a release with the same token is sent so that a late acquisition does not
 	 * block the lock for a whole lease.
 	 */
-	private long attempt(LocalLock lock, String token, long leaseMillis) {
+	private long attempt(LocalLock lock, String token, long leaseMillis, int tokens) {
 		int replicas = this.settings.replicasToAck();
 		try {
 			if (replicas == 0) {
-				return this.commands.await(this.commands.acquire(lock.key, lock.fenceKey, token, leaseMillis),
+				return this.commands.await(this.commands.acquire(lock.key, lock.fenceKey, token, leaseMillis, tokens),
 						"acquire lock '" + lock.name + "'");
 			}
 			long[] reply = this.commands.await(this.commands.acquireAndWait(lock.key, lock.fenceKey, token,
-					leaseMillis, replicas, this.settings.replicaAckTimeout()), "acquire lock '" + lock.name + "'");
+					leaseMillis, tokens, replicas, this.settings.replicaAckTimeout()), "acquire lock '" + lock.name + "'");
 			if (reply[0] > 0 && reply[1] < replicas) {
 				throw new DistributedLockException("Lock '" + lock.name + "' was refused: " + reply[1] + " of "
 						+ replicas + " replicas acknowledged it within " + this.settings.replicaAckTimeout()
@@ -159,13 +177,19 @@ final class RedisAcquirer {
 		}
 		RedisHold next = null;
 		try {
+			if (hold.canPassOn(handoff.options)) {
+				next = hold.passOn(handoff.options);
+				lock.handoffs++;
+				return true;
+			}
 			String token = LockTokens.next();
 			long sentNanos = System.nanoTime();
 			long fencingToken = this.commands.await(
 					this.commands.transfer(lock.key, lock.fenceKey, hold.token, token, handoff.leaseMillis),
 					"hand lock '" + lock.name + "' over");
 			if (fencingToken > 0) {
-				next = new RedisHold(lock, token, fencingToken, sentNanos, handoff.leaseMillis, handoff.options);
+				next = new RedisHold(lock, token, fencingToken, fencingToken, sentNanos, handoff.leaseMillis,
+						handoff.options);
 				lock.handoffs++;
 			}
 			return fencingToken > 0;

@@ -34,6 +34,9 @@ final class RedisHold {
 
 	final long fencingToken;
 
+	/** Last fencing token reserved with this hold, for holders it is handed to in this JVM. */
+	final long lastReservedToken;
+
 	final Instant acquiredAt;
 
 	final long acquiredNanos;
@@ -55,17 +58,37 @@ final class RedisHold {
 
 	private volatile long validUntilNanos;
 
-	RedisHold(LocalLock lock, String token, long fencingToken, long sentNanos, long leaseMillis,
-			LeaseOptions options) {
+	RedisHold(LocalLock lock, String token, long fencingToken, long lastReservedToken, long sentNanos,
+			long leaseMillis, LeaseOptions options) {
 		this.lock = lock;
 		this.token = token;
 		this.fencingToken = fencingToken;
+		this.lastReservedToken = lastReservedToken;
 		this.acquiredAt = Instant.now();
 		this.acquiredNanos = sentNanos;
 		this.leaseMillis = leaseMillis;
 		this.renewed = options.leaseTime() == null;
 		this.minHoldNanos = (options.minHoldTime() != null) ? options.minHoldTime().toNanos() : 0;
 		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+	}
+
+	/**
+	 * Return whether this hold can be handed to a waiter of this JVM without a round trip:
+	 * both renewed by the watchdog, and a reserved fencing token left.
+	 */
+	boolean canPassOn(LeaseOptions options) {
+		return this.renewed && options.leaseTime() == null && this.fencingToken < this.lastReservedToken;
+	}
+
+	/**
+	 * Return the hold that a waiter of this JVM takes over from this one: the same Redis key
+	 * and token, valid as long, with the next reserved fencing token.
+	 */
+	RedisHold passOn(LeaseOptions options) {
+		RedisHold next = new RedisHold(this.lock, this.token, this.fencingToken + 1, this.lastReservedToken,
+				System.nanoTime(), this.leaseMillis, options);
+		next.validUntilNanos = this.validUntilNanos;
+		return next;
 	}
 
 	boolean isValid() {

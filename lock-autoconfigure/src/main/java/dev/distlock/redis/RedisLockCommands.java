@@ -46,12 +46,13 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Send the acquire script for one lock.
-	 * @return the fencing token when acquired, otherwise minus the holder's remaining TTL
+	 * Send the acquire script for one lock, reserving the given number of fencing tokens.
+	 * @return the last reserved fencing token when acquired, otherwise minus the holder's
+	 * remaining TTL
 	 */
-	CompletableFuture<Long> acquire(String key, String fenceKey, String token, long leaseMillis) {
+	CompletableFuture<Long> acquire(String key, String fenceKey, String token, long leaseMillis, int tokens) {
 		return evalsha(scripting(), LuaScript.ACQUIRE, ScriptOutputType.INTEGER, new String[] { key, fenceKey }, token,
-				Long.toString(leaseMillis));
+				Long.toString(leaseMillis), Integer.toString(tokens));
 	}
 
 	/**
@@ -59,10 +60,10 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return the acquire script's result and the number of replicas that acknowledged
 	 */
 	CompletableFuture<long[]> acquireAndWait(String key, String fenceKey, String token, long leaseMillis,
-			int replicas, Duration ackTimeout) {
+			int tokens, int replicas, Duration ackTimeout) {
 		RedisScriptingAsyncCommands<String, String> node = nodeOf(key);
 		CompletableFuture<Long> acquired = evalsha(node, LuaScript.ACQUIRE, ScriptOutputType.INTEGER,
-				new String[] { key, fenceKey }, token, Long.toString(leaseMillis));
+				new String[] { key, fenceKey }, token, Long.toString(leaseMillis), Integer.toString(tokens));
 		CompletableFuture<Long> acked = ((BaseRedisAsyncCommands<String, String>) node)
 			.waitForReplication(replicas, ackTimeout.toMillis())
 			.toCompletableFuture();

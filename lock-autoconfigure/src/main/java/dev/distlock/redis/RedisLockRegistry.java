@@ -224,8 +224,13 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	 * @throws LockLostException if the hold had been lost
 	 */
 	void release(RedisHold hold) {
-		boolean expired = !hold.isValid();
-		RedisHold.State before = hold.markReleased();
+		boolean expired;
+		RedisHold.State before;
+		// Under the hold's monitor: a loss being reported now is published before we go on.
+		synchronized (hold) {
+			expired = !hold.isValid();
+			before = hold.markReleased();
+		}
 		if (before == RedisHold.State.RELEASED) {
 			return;
 		}
@@ -289,9 +294,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	private void lost(RedisHold hold, String reason) {
-		if (hold.markLost()) {
-			this.watchdog.remove(hold);
-			report(hold, reason);
+		synchronized (hold) {
+			if (hold.markLost()) {
+				this.watchdog.remove(hold);
+				report(hold, reason);
+			}
 		}
 	}
 

@@ -1,9 +1,9 @@
 package dev.distlock.redis;
 
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +25,8 @@ final class ReleaseSignals implements AutoCloseable {
 
 	private final RedisLockCommands commands;
 
-	private final Map<String, Signal> signals = new HashMap<>();
+	/** Read by the pub/sub listener without locking; changed under this object's monitor. */
+	private final Map<String, Signal> signals = new ConcurrentHashMap<>();
 
 	private final Map<String, Signal> idle = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -70,16 +71,25 @@ final class ReleaseSignals implements AutoCloseable {
 	 * @param channel the lock key
 	 */
 	void fire(String channel) {
-		Signal signal = signalOf(channel);
+		Signal signal = this.signals.get(channel);
 		if (signal != null) {
 			signal.fire();
 		}
 	}
 
+	/**
+	 * Close the pub/sub connection. Not under this object's monitor: closing waits for
+	 * Lettuce's event loop, which may be delivering a message to the listener.
+	 */
 	@Override
-	public synchronized void close() {
-		if (this.connection != null) {
-			this.connection.close();
+	public void close() {
+		StatefulRedisPubSubConnection<String, String> closing;
+		synchronized (this) {
+			closing = this.connection;
+			this.connection = null;
+		}
+		if (closing != null) {
+			closing.close();
 		}
 	}
 
@@ -104,10 +114,6 @@ final class ReleaseSignals implements AutoCloseable {
 		if (this.signals.remove(channel, signal) && this.connection != null) {
 			this.connection.async().unsubscribe(channel);
 		}
-	}
-
-	private synchronized @Nullable Signal signalOf(String channel) {
-		return this.signals.get(channel);
 	}
 
 	private StatefulRedisPubSubConnection<String, String> pubSub() {

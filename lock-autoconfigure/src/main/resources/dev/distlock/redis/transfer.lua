@@ -8,4 +8,4 @@ if redis.call('get', KEYS[1]) ~= ARGV[1] then
 	return 0
 end
 redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return redis.call('incr', KEYS[2])
+return redis.call('incrby', KEYS[2], 1)

@@ -52,7 +52,7 @@ class RedisAclTests {
 	 * {@code resetchannels} (Redis 6.2 gives new users every channel by default).
 	 */
 	static final List<String> MINIMUM_ACL = List.of("~lock:*", "~{lock:*", "&lock:*", "+evalsha", "+eval", "+set",
-			"+incr", "+pttl", "+get", "+pexpire", "+del", "+publish", "+subscribe", "+unsubscribe", "+ping");
+			"+incrby", "+pttl", "+get", "+pexpire", "+del", "+publish", "+subscribe", "+unsubscribe", "+ping");
 
 	private static final Duration LEASE = Duration.ofMillis(300);
 
@@ -108,7 +108,7 @@ class RedisAclTests {
 				arguments("&lock:*", "NOPERM this user has no permissions to access one of the channels"),
 				arguments("+evalsha", "NOPERM this user has no permissions to run the 'evalsha' command"),
 				arguments("+eval", "NOPERM this user has no permissions to run the 'eval' command"),
-				arguments("+set", inScript), arguments("+incr", inScript), arguments("+pttl", inScript),
+				arguments("+set", inScript), arguments("+incrby", inScript), arguments("+pttl", inScript),
 				arguments("+get", inScript), arguments("+pexpire", inScript), arguments("+del", inScript),
 				arguments("+publish", inScript),
 				arguments("+subscribe", "NOPERM this user has no permissions to run the 'subscribe' command"),

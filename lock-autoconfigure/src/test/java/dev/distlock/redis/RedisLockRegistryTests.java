@@ -112,7 +112,7 @@ class RedisLockRegistryTests {
 		stats.reset();
 		assertThat(lock.tryLock()).isTrue();
 		// Redis counts the commands a script runs as well as the script call itself.
-		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "set", 1L, "incr", 1L));
+		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "set", 1L, "incrby", 1L));
 
 		stats.reset();
 		assertThat(lock.tryLock()).isTrue();
@@ -232,6 +232,49 @@ class RedisLockRegistryTests {
 		finally {
 			pool.shutdownNow();
 		}
+	}
+
+	@Test
+	void queuedThreadsOfOneJvmTakeTheLockOverWithReservedTokensAndNoRoundTrip() throws Exception {
+		RedisLockRegistry rival = registry(Duration.ofSeconds(30));
+		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
+		LockLease held = rival.acquire("order", Duration.ZERO);
+		List<String> keyValues = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Long> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			Thread thread = new Thread(() -> {
+				FencedLock lock = registry.obtain("order");
+				lock.lock();
+				try {
+					tokens.add(lock.fencingToken());
+					keyValues.add(this.commands.get("lock:order"));
+					// Long enough for the next thread to offer to take the lock over.
+					Thread.sleep(50);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				finally {
+					lock.unlock();
+				}
+			});
+			threads.add(thread);
+			thread.start();
+		}
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L && threads.stream()
+				.allMatch((thread) -> thread.getState() == Thread.State.TIMED_WAITING
+						|| thread.getState() == Thread.State.WAITING));
+		held.release();
+		for (Thread thread : threads) {
+			thread.join(10_000);
+		}
+		long first = held.fencingToken() + 1;
+		assertThat(tokens).containsExactly(first, first + 1, first + 2);
+		assertThat(keyValues).hasSize(3).containsOnly(keyValues.get(0));
+		assertThat(this.commands.get("{lock:order}:fence")).isEqualTo(Long.toString(first + 2));
+		assertThat(this.commands.exists("lock:order")).isZero();
 	}
 
 	@Test
