@@ -26,13 +26,16 @@ import org.jspecify.annotations.Nullable;
 final class RedisAcquirer {
 
 	/** Hand-overs to a waiter of this JVM in a row before the lock goes back to Redis. */
-	static final int MAX_HANDOFFS = 4;
+	static final int MAX_HANDOFFS = 8;
 
 	private static final Log logger = LogFactory.getLog(RedisAcquirer.class);
 
 	private static final long HANDOFF_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private static final long HANDOFF_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+	/** Head start given to other processes' waiters after a release in Redis. */
+	private static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	private final RedisLockCommands commands;
 
@@ -71,6 +74,7 @@ final class RedisAcquirer {
 					handoff = offer(lock, options, leaseMillis);
 				}
 				if (!handoff.isClaimed()) {
+					yieldToOtherProcesses(lock, deadline);
 					long sentNanos = System.nanoTime();
 					int tokens = tokensToReserve(lock, options);
 					result = attempt(lock, token, leaseMillis, tokens);
@@ -95,6 +99,17 @@ final class RedisAcquirer {
 				subscription.close();
 			}
 			lock.waiter.compareAndSet(handoff, null);
+		}
+	}
+
+	/**
+	 * After a holder of this JVM released the lock in Redis with waiters of other processes
+	 * woken, give them a head start before this JVM's waiter tries again.
+	 */
+	private static void yieldToOtherProcesses(LocalLock lock, Deadline deadline) {
+		long yieldNanos = Math.min(lock.yieldUntilNanos - System.nanoTime(), deadline.remainingNanos());
+		if (yieldNanos > 0) {
+			LockSupport.parkNanos(yieldNanos);
 		}
 	}
 
@@ -154,11 +169,23 @@ final class RedisAcquirer {
 
 	private void releaseQuietly(LocalLock lock, String token) {
 		try {
-			CompletableFuture<Boolean> released = this.commands.release(lock.key, token, 0);
-			released.exceptionally((ex) -> false);
+			CompletableFuture<Long> released = this.commands.release(lock.key, token, 0);
+			released.exceptionally((ex) -> 0L);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not send release of unconfirmed acquisition of lock '" + lock.name + "'", ex);
+		}
+	}
+
+	/**
+	 * Note a release in Redis whose signal reached the given number of subscribers: when
+	 * some of them are other processes and this JVM has a waiter too, that waiter holds back
+	 * for a moment so that the lock changes process.
+	 */
+	void released(LocalLock lock, long receivers) {
+		long otherReceivers = receivers - (this.signals.isSubscribed(lock.key) ? 1 : 0);
+		if (otherReceivers > 0 && lock.waiter.get() != null) {
+			lock.yieldUntilNanos = System.nanoTime() + YIELD_NANOS;
 		}
 	}
 
