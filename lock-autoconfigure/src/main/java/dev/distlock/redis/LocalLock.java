@@ -28,9 +28,6 @@ final class LocalLock {
 	/** Hand-overs in a row without a release in Redis, so that other JVMs get their turn. */
 	volatile int handoffs;
 
-	/** Until when this JVM's waiter leaves the lock to waiters of other processes. */
-	volatile long yieldUntilNanos;
-
 	LocalLock(String name, String key) {
 		this.name = name;
 		this.key = key;

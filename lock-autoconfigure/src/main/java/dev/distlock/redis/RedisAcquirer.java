@@ -26,16 +26,13 @@ import org.jspecify.annotations.Nullable;
 final class RedisAcquirer {
 
 	/** Hand-overs to a waiter of this JVM in a row before the lock goes back to Redis. */
-	static final int MAX_HANDOFFS = 8;
+	static final int MAX_HANDOFFS = 4;
 
 	private static final Log logger = LogFactory.getLog(RedisAcquirer.class);
 
 	private static final long HANDOFF_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private static final long HANDOFF_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-
-	/** Head start given to other processes' waiters after a release in Redis. */
-	private static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	private final RedisLockCommands commands;
 
@@ -74,7 +71,6 @@ final class RedisAcquirer {
 					handoff = offer(lock, options, leaseMillis);
 				}
 				if (!handoff.isClaimed()) {
-					yieldToOtherProcesses(lock, deadline);
 					long sentNanos = System.nanoTime();
 					int tokens = tokensToReserve(lock, options);
 					result = attempt(lock, token, leaseMillis, tokens);
@@ -99,17 +95,6 @@ final class RedisAcquirer {
 				subscription.close();
 			}
 			lock.waiter.compareAndSet(handoff, null);
-		}
-	}
-
-	/**
-	 * After a holder of this JVM released the lock in Redis with waiters of other processes
-	 * woken, give them a head start before this JVM's waiter tries again.
-	 */
-	private static void yieldToOtherProcesses(LocalLock lock, Deadline deadline) {
-		long yieldNanos = Math.min(lock.yieldUntilNanos - System.nanoTime(), deadline.remainingNanos());
-		if (yieldNanos > 0) {
-			LockSupport.parkNanos(yieldNanos);
 		}
 	}
 
@@ -169,23 +154,11 @@ final class RedisAcquirer {
 
 	private void releaseQuietly(LocalLock lock, String token) {
 		try {
-			CompletableFuture<Long> released = this.commands.release(lock.key, token, 0);
-			released.exceptionally((ex) -> 0L);
+			CompletableFuture<Boolean> released = this.commands.release(lock.key, token, 0);
+			released.exceptionally((ex) -> false);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not send release of unconfirmed acquisition of lock '" + lock.name + "'", ex);
-		}
-	}
-
-	/**
-	 * Note a release in Redis whose signal reached the given number of subscribers: when
-	 * some of them are other processes and this JVM has a waiter too, that waiter holds back
-	 * for a moment so that the lock changes process.
-	 */
-	void released(LocalLock lock, long receivers) {
-		long otherReceivers = receivers - (this.signals.isSubscribed(lock.key) ? 1 : 0);
-		if (otherReceivers > 0 && lock.waiter.get() != null) {
-			lock.yieldUntilNanos = System.nanoTime() + YIELD_NANOS;
 		}
 	}
 

@@ -82,12 +82,12 @@ final class RedisLockCommands implements AutoCloseable {
 
 	/**
 	 * Send the release script.
-	 * @return 0 when the lock no longer held the token, otherwise 1 plus the number of
-	 * subscribers its release signal reached
+	 * @return whether the lock still held the token
 	 */
-	CompletableFuture<Long> release(String key, String token, long keepMillis) {
+	CompletableFuture<Boolean> release(String key, String token, long keepMillis) {
 		return evalsha(scripting(), LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] { key }, token,
-				Long.toString(keepMillis));
+				Long.toString(keepMillis))
+			.thenApply((Object result) -> ((Long) result) == 1L);
 	}
 
 	/**

@@ -240,16 +240,9 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		boolean stillHeld;
 		try {
 			Boolean handedOver = (before == RedisHold.State.HELD && !expired) ? this.acquirer.handOver(hold) : null;
-			if (handedOver != null) {
-				stillHeld = handedOver;
-			}
-			else {
-				long released = this.commands.await(
-						this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
-						"release lock '" + hold.lock.name + "'");
-				this.acquirer.released(hold.lock, released - 1);
-				stillHeld = released > 0;
-			}
+			stillHeld = (handedOver != null) ? handedOver
+					: this.commands.await(this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
+							"release lock '" + hold.lock.name + "'");
 		}
 		finally {
 			this.locks.release(hold.lock);

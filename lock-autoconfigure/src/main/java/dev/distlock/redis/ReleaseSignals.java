@@ -67,14 +67,6 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	/**
-	 * Return whether this JVM is subscribed to a channel.
-	 * @param channel the lock key
-	 */
-	boolean isSubscribed(String channel) {
-		return this.signals.containsKey(channel);
-	}
-
-	/**
 	 * Wake this JVM's waiters on a channel without a message from Redis.
 	 * @param channel the lock key
 	 */

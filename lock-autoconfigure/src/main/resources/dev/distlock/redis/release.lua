@@ -1,7 +1,7 @@
 -- Releases a lock only while it still holds the caller's token, and wakes the waiters.
 -- KEYS[1]: the lock key
 -- ARGV[1]: the holder's token, ARGV[2]: milliseconds the lock must still be kept (0: none)
--- Returns 0 when the lock had expired or been taken over, else 1 plus the waiters woken.
+-- Returns 1 when the caller still held the lock, 0 when it had expired or been taken over.
 if redis.call('get', KEYS[1]) ~= ARGV[1] then
 	return 0
 end
@@ -10,6 +10,6 @@ if keep > 0 then
 	redis.call('pexpire', KEYS[1], keep)
 else
 	redis.call('del', KEYS[1])
-	return 1 + redis.call('publish', KEYS[1], 'released')
+	redis.call('publish', KEYS[1], 'released')
 end
 return 1
