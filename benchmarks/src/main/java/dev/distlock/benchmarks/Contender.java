@@ -70,4 +70,20 @@ public interface Contender extends AutoCloseable {
 
 	}
 
+	/**
+	 * Run work holding a {@link java.util.concurrent.locks.Lock}, as every contender whose
+	 * lock is one does.
+	 * @param lock the lock
+	 * @param work the work
+	 */
+	static void runHolding(java.util.concurrent.locks.Lock lock, Runnable work) {
+		lock.lock();
+		try {
+			work.run();
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
 }

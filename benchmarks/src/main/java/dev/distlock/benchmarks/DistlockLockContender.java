@@ -3,7 +3,6 @@ package dev.distlock.benchmarks;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
@@ -58,14 +57,7 @@ public final class DistlockLockContender implements Contender {
 			}
 			return;
 		}
-		FencedLock lock = this.registry.obtain(name);
-		lock.lock();
-		try {
-			work.run();
-		}
-		finally {
-			lock.unlock();
-		}
+		Contender.runHolding(this.registry.obtain(name), work);
 	}
 
 	@Override

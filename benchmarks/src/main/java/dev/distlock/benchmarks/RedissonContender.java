@@ -49,12 +49,11 @@ public final class RedissonContender implements Contender {
 	@Override
 	public void locked(String name, Runnable work) {
 		RLock lock = this.redisson.getLock(name);
-		if (this.fixedLeaseMillis > 0) {
-			lock.lock(this.fixedLeaseMillis, TimeUnit.MILLISECONDS);
+		if (this.fixedLeaseMillis <= 0) {
+			Contender.runHolding(lock, work);
+			return;
 		}
-		else {
-			lock.lock();
-		}
+		lock.lock(this.fixedLeaseMillis, TimeUnit.MILLISECONDS);
 		try {
 			work.run();
 		}

@@ -61,14 +61,7 @@ public final class SpringIntegrationContender implements Contender {
 
 	@Override
 	public void locked(String name, Runnable work) {
-		Lock lock = this.registry.obtain(name);
-		lock.lock();
-		try {
-			work.run();
-		}
-		finally {
-			lock.unlock();
-		}
+		Contender.runHolding(this.registry.obtain(name), work);
 	}
 
 	@Override

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
 final class RedisAcquirer {
 
 	/** Hand-overs to a waiter of this JVM in a row before the lock goes back to Redis. */
-	static final int MAX_HANDOFFS = 4;
+	static final int MAX_HANDOFFS = 8;
 
 	private static final Log logger = LogFactory.getLog(RedisAcquirer.class);
 
