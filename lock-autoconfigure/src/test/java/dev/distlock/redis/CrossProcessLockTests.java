@@ -87,7 +87,7 @@ class CrossProcessLockTests {
 		RivalJvm first = startRival("increment", redis.server().uri(), THREADS, ITERATIONS);
 		RivalJvm second = startRival("increment", redis.server().uri(), THREADS, ITERATIONS);
 		RedisLockRegistry registry = registry();
-		registry.acquire("warm-up", Duration.ZERO).release();
+		registry.acquire("warm-up", Duration.ofSeconds(10)).release();
 		first.awaitLine("READY", RIVAL_REPLY);
 		second.awaitLine("READY", RIVAL_REPLY);
 		first.send("go");

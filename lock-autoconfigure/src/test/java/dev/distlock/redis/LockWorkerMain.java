@@ -60,7 +60,7 @@ final class LockWorkerMain {
 	private static void increment(String uri, int threads, int iterations) throws Exception {
 		try (TestLockRegistry locks = TestLockRegistry.create(uri, Duration.ofSeconds(30));
 				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
-			locks.registry().acquire("warm-up", Duration.ZERO).release();
+			locks.registry().acquire("warm-up", Duration.ofSeconds(10)).release();
 			SharedCounter counter = new SharedCounter(client.sync());
 			counter.value();
 			System.out.println("READY");
