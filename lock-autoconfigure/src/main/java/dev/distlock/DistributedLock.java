@@ -12,20 +12,23 @@ import org.springframework.core.annotation.AliasFor;
 /**
  * Runs the annotated method while holding a distributed lock on Redis.
  *
- * <p>The lock is acquired before the method runs ({@code SET NX PX} in one script, waiting
+ * <p>
+ * The lock is acquired before the method runs ({@code SET NX PX} in one script, waiting
  * at most {@link #waitTime()}), kept alive by the watchdog while it runs unless
  * {@link #leaseTime()} fixes its lease, and released with a token-checked script when the
  * method returns or throws. It is owned by the calling thread and reentrant, like
- * {@link LockRegistry#obtain(String)}: a nested call taking the same lock on the same thread
- * re-enters without a Redis round trip. Methods returning {@code CompletionStage},
+ * {@link LockRegistry#obtain(String)}: a nested call taking the same lock on the same
+ * thread re-enters without a Redis round trip. Methods returning {@code CompletionStage},
  * {@code Mono} or {@code Flux} hold the lock until their result completes, fails or is
  * cancelled.
  *
- * <p>The locking interceptor is ordered by {@code distlock.order}, outside
+ * <p>
+ * The locking interceptor is ordered by {@code distlock.order}, outside
  * {@code @Transactional}: the lock is released after the commit or rollback, and when the
  * method joins a transaction its caller started, after that transaction completes.
  *
- * <p>Every annotated method is checked when the application starts: a bad expression,
+ * <p>
+ * Every annotated method is checked when the application starts: a bad expression,
  * duration or combination fails the startup with a report naming the method and the
  * attribute. Usable as a meta-annotation on an application's own annotations, whose
  * attributes may override these through {@link AliasFor}.
@@ -50,7 +53,8 @@ public @interface DistributedLock {
 
 	/**
 	 * The lock's name, a literal in which {@code ${...}} placeholders are resolved.
-	 * <p>The default is {@code SimpleClassName.methodName}.
+	 * <p>
+	 * The default is {@code SimpleClassName.methodName}.
 	 * @return the lock name
 	 */
 	@AliasFor("value")
@@ -59,11 +63,12 @@ public @interface DistributedLock {
 	/**
 	 * SpEL expression over the call whose value is appended to the name
 	 * ({@code name:value}), as in {@code @Cacheable}: {@code #paramName}, {@code #p0} or
-	 * {@code #a0}, {@code #root.method}, {@code #root.target}, {@code #root.args}, and bean
-	 * references {@code @bean}. A collection or array value locks every element, taken in
-	 * one global order so that two calls never deadlock. A value that is {@code null} or
-	 * blank fails the call with {@link LockKeyException}.
-	 * <p>The default is empty: one lock for the name.
+	 * {@code #a0}, {@code #root.method}, {@code #root.target}, {@code #root.args}, and
+	 * bean references {@code @bean}. A collection or array value locks every element,
+	 * taken in one global order so that two calls never deadlock. A value that is
+	 * {@code null} or blank fails the call with {@link LockKeyException}.
+	 * <p>
+	 * The default is empty: one lock for the name.
 	 * @return the key expression
 	 */
 	String key() default "";
@@ -71,7 +76,8 @@ public @interface DistributedLock {
 	/**
 	 * How long to wait for the lock: duration text such as {@code 500ms}, {@code 5s} or
 	 * {@code PT5S}, or a {@code ${...}} placeholder.
-	 * <p>The default is {@code distlock.wait-time}.
+	 * <p>
+	 * The default is {@code distlock.wait-time}.
 	 * @return the wait time
 	 */
 	String waitTime() default "";
@@ -79,7 +85,8 @@ public @interface DistributedLock {
 	/**
 	 * Fixed lease: the lock expires this long after it was acquired and is not renewed. A
 	 * method that runs longer has lost its lock ({@code distlock.on-lost}).
-	 * <p>The default is empty: watchdog mode, renewed while the method runs.
+	 * <p>
+	 * The default is empty: watchdog mode, renewed while the method runs.
 	 * @return the lease time
 	 */
 	String leaseTime() default "";
@@ -87,14 +94,16 @@ public @interface DistributedLock {
 	/**
 	 * How long to keep the lock after acquisition even if the method returns sooner, so
 	 * that a scheduled job triggered on several nodes runs once.
-	 * <p>The default is empty: released when the method returns.
+	 * <p>
+	 * The default is empty: released when the method returns.
 	 * @return the minimum hold time
 	 */
 	String minHoldTime() default "";
 
 	/**
 	 * What to do when the lock is not acquired in time.
-	 * <p>The default is {@link LockFailureAction#DEFAULT}: {@code distlock.on-failure}.
+	 * <p>
+	 * The default is {@link LockFailureAction#DEFAULT}: {@code distlock.on-failure}.
 	 * @return the failure action
 	 */
 	LockFailureAction onFailure() default LockFailureAction.DEFAULT;

@@ -8,7 +8,8 @@ import java.util.concurrent.locks.Lock;
  * A distributed lock owned by the thread that acquired it, reentrant on that thread.
  * Reentry costs no Redis round trip. Obtained from {@link LockRegistry#obtain(String)}.
  *
- * <p>{@link #lock()}, {@link #tryLock()} and {@link #tryLock(Duration)} throw
+ * <p>
+ * {@link #lock()}, {@link #tryLock()} and {@link #tryLock(Duration)} throw
  * {@link DistributedLockException} when Redis cannot be reached.
  * {@link #tryLock(Duration)} throws {@link LockAcquisitionException} when the waiting
  * thread is interrupted, keeping its interrupt flag.

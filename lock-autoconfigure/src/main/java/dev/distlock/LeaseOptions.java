@@ -7,11 +7,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * How a hold of a lock is kept: renewed by the watchdog or with a fixed lease, and how long
- * it is kept at least.
+ * How a hold of a lock is kept: renewed by the watchdog or with a fixed lease, and how
+ * long it is kept at least.
  *
- * @param leaseTime fixed lease after which the hold expires unrenewed, or {@code null} for
- * watchdog mode (renewed while held, TTL {@code distlock.lease-time})
+ * @param leaseTime fixed lease after which the hold expires unrenewed, or {@code null}
+ * for watchdog mode (renewed while held, TTL {@code distlock.lease-time})
  * @param minHoldTime how long after acquisition the lock stays taken even if released
  * sooner, or {@code null} for none
  * @author distlock

@@ -3,8 +3,8 @@ package dev.distlock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when a lock was not acquired within its wait time, or when the waiting thread was
- * interrupted (its interrupt flag is kept).
+ * Thrown when a lock was not acquired within its wait time, or when the waiting thread
+ * was interrupted (its interrupt flag is kept).
  *
  * @author distlock
  * @since 0.1.0

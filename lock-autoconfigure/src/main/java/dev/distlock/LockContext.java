@@ -8,7 +8,8 @@ import java.util.Optional;
  * Gives a {@link DistributedLock} method the lease it runs under, for its fencing token:
  * {@code LockContext.currentLease().orElseThrow().fencingToken()}.
  *
- * <p>Bound to the thread that runs the method, for the duration of the call; a reactive
+ * <p>
+ * Bound to the thread that runs the method, for the duration of the call; a reactive
  * pipeline running on other threads does not see it.
  *
  * @author distlock

@@ -1,8 +1,8 @@
 package dev.distlock;
 
 /**
- * What a {@link DistributedLock} method does when its lock is not acquired within the wait
- * time.
+ * What a {@link DistributedLock} method does when its lock is not acquired within the
+ * wait time.
  *
  * @author distlock
  * @since 0.1.0
@@ -15,8 +15,8 @@ public enum LockFailureAction {
 	THROW,
 
 	/**
-	 * Do not run the method; return nothing for {@code void}, {@code Optional.empty()}, an
-	 * empty {@code Mono} or {@code Flux}, a completed {@code CompletableFuture} of
+	 * Do not run the method; return nothing for {@code void}, {@code Optional.empty()},
+	 * an empty {@code Mono} or {@code Flux}, a completed {@code CompletableFuture} of
 	 * {@code null}, otherwise {@code null}.
 	 */
 	SKIP,

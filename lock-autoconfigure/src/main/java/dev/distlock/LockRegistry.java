@@ -9,11 +9,13 @@ import org.jspecify.annotations.Nullable;
  * Entry point for programmatic locking: thread-owned reentrant {@link FencedLock}s and
  * owner-free {@link LockLease}s on Redis.
  *
- * <p>A name passed here gets {@code distlock.key-prefix} in front and nothing else: the
+ * <p>
+ * A name passed here gets {@code distlock.key-prefix} in front and nothing else: the
  * lock's Redis key is exactly {@code <key-prefix><name>}. A {@code @DistributedLock}
  * method without a key and {@code obtain(name)} with the same name are the same lock.
  *
- * <p>Leases from {@link #acquire} and {@link #tryAcquire} are renewed by the watchdog until
+ * <p>
+ * Leases from {@link #acquire} and {@link #tryAcquire} are renewed by the watchdog until
  * released, with the TTL {@code distlock.lease-time}.
  *
  * @author distlock
@@ -24,8 +26,8 @@ import org.jspecify.annotations.Nullable;
 public interface LockRegistry {
 
 	/**
-	 * Return the thread-owned, reentrant lock of the given name. Obtaining is free: nothing
-	 * is sent to Redis until the lock is acquired.
+	 * Return the thread-owned, reentrant lock of the given name. Obtaining is free:
+	 * nothing is sent to Redis until the lock is acquired.
 	 * @param name the lock's name
 	 * @return the lock
 	 */
@@ -66,7 +68,8 @@ public interface LockRegistry {
 	}
 
 	/**
-	 * Acquire an owner-free lease held as the options say, waiting at most the given time.
+	 * Acquire an owner-free lease held as the options say, waiting at most the given
+	 * time.
 	 * @param name the lock's name
 	 * @param waitTime how long to wait; zero tries once
 	 * @param options fixed lease or watchdog, and minimum hold time

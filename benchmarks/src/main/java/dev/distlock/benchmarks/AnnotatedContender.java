@@ -14,8 +14,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * A {@code @DistributedLock} method on a bean of a minimal Spring Boot application (Spring
- * Boot's Redis auto-configuration and distlock's), doing the same work as the other contenders.
+ * A {@code @DistributedLock} method on a bean of a minimal Spring Boot application
+ * (Spring Boot's Redis auto-configuration and distlock's), doing the same work as the
+ * other contenders.
  *
  * @author distlock
  * @since 0.1.0

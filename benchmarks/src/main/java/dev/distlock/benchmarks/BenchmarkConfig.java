@@ -9,7 +9,8 @@ import java.time.Duration;
  * @param warmupRounds rounds per contender and scenario run before measuring
  * @param rounds measured rounds per contender and scenario
  * @param roundTime how long one contender runs in one round
- * @param opsCap operations per contender and round at most (0: only {@code roundTime} bounds it)
+ * @param opsCap operations per contender and round at most (0: only {@code roundTime}
+ * bounds it)
  * @param leaseTime the lease of watchdog-mode locks (renewed every third of it)
  * @param heldLocks how many locks the held-locks scenario holds
  * @param renewalPeriods how many renewal periods the held-locks scenario measures

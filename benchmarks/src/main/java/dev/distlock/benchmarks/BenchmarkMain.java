@@ -8,8 +8,9 @@ import java.nio.file.Path;
 /**
  * Runs the benchmarks and prints the report.
  *
- * <p>Arguments: the mode ({@code full}, the default, or {@code smoke}) and optionally a file to
- * write the report to as well.
+ * <p>
+ * Arguments: the mode ({@code full}, the default, or {@code smoke}) and optionally a file
+ * to write the report to as well.
  *
  * @author distlock
  * @since 0.1.0

@@ -44,8 +44,8 @@ public final class Benchmarks {
 		header.add("mode " + config.mode() + ": " + config.warmupRounds() + " warm-up + " + config.rounds()
 				+ " measured rounds of " + config.roundTime().toMillis() + " ms per contender, interleaved"
 				+ ((config.opsCap() > 0) ? ", at most " + config.opsCap() + " operations per round" : ""));
-		header.add("redis-server " + RedisServerBinary.get().version() + " on loopback; " + Runtime.getRuntime()
-			.availableProcessors() + " CPUs; JDK " + System.getProperty("java.version"));
+		header.add("redis-server " + RedisServerBinary.get().version() + " on loopback; "
+				+ Runtime.getRuntime().availableProcessors() + " CPUs; JDK " + System.getProperty("java.version"));
 		header.add("ratio: median over rounds of ops/s divided by the baseline's ops/s in the same round "
 				+ "(raw floor uncontended, naive 1 ms spinner contended); p50/p99: whole cycle uncontended, "
 				+ "wait for the lock contended");
@@ -61,8 +61,8 @@ public final class Benchmarks {
 			List<Row> single = new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false).run(uncontended, config,
 					(contender) -> Goals.of(Goals.UNCONTENDED, contender));
 			rows.addAll(progress(withAnnotationOverhead(single)));
-			rows.addAll(progress(new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false).run(uncontended,
-					config, (contender) -> Goals.of(Goals.DISTINCT, contender))));
+			rows.addAll(progress(new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false).run(uncontended, config,
+					(contender) -> Goals.of(Goals.DISTINCT, contender))));
 			rows.addAll(progress(new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true).run(contended, config,
 					(contender) -> Goals.of(Goals.ONE_KEY, contender))));
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
@@ -82,7 +82,10 @@ public final class Benchmarks {
 	}
 
 	private static List<Row> withAnnotationOverhead(List<Row> rows) {
-		Row lock = rows.stream().filter((row) -> row.contender().equals("distlock obtain().lock()")).findFirst().orElseThrow();
+		Row lock = rows.stream()
+			.filter((row) -> row.contender().equals("distlock obtain().lock()"))
+			.findFirst()
+			.orElseThrow();
 		List<Row> result = new ArrayList<>();
 		for (Row row : rows) {
 			if (row.contender().equals("distlock @DistributedLock")) {

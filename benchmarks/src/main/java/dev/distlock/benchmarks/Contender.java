@@ -3,8 +3,9 @@ package dev.distlock.benchmarks;
 /**
  * One way of taking a Redis lock that the benchmarks measure.
  *
- * <p>Every contender runs the same work ({@link #locked}) so that their figures compare: wait
- * for the lock without a bound, run the work while holding it, release it.
+ * <p>
+ * Every contender runs the same work ({@link #locked}) so that their figures compare:
+ * wait for the lock without a bound, run the work while holding it, release it.
  *
  * @author distlock
  * @since 0.1.0
@@ -41,7 +42,8 @@ public interface Contender extends AutoCloseable {
 	}
 
 	/**
-	 * Take the named lock in watchdog mode and keep it until the returned handle is closed.
+	 * Take the named lock in watchdog mode and keep it until the returned handle is
+	 * closed.
 	 * @param name the lock's name
 	 * @return the handle that releases the lock
 	 */
@@ -71,8 +73,8 @@ public interface Contender extends AutoCloseable {
 	}
 
 	/**
-	 * Run work holding a {@link java.util.concurrent.locks.Lock}, as every contender whose
-	 * lock is one does.
+	 * Run work holding a {@link java.util.concurrent.locks.Lock}, as every contender
+	 * whose lock is one does.
 	 * @param lock the lock
 	 * @param work the work
 	 */

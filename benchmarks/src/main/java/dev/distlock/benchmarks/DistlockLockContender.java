@@ -33,7 +33,8 @@ public final class DistlockLockContender implements Contender {
 	 * @param name the name in the report
 	 * @param redisUri where Redis listens
 	 * @param leaseTime the lease in watchdog mode
-	 * @param lease whether to use {@code acquire}/{@code release} rather than {@code lock}/{@code unlock}
+	 * @param lease whether to use {@code acquire}/{@code release} rather than
+	 * {@code lock}/{@code unlock}
 	 */
 	public DistlockLockContender(String name, String redisUri, Duration leaseTime, boolean lease) {
 		this.name = name;

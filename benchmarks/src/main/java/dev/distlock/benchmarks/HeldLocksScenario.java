@@ -9,8 +9,9 @@ import dev.distlock.testsupport.CommandStats;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * Many locks held at once in watchdog mode: Redis commands per renewal period and the JVM's CPU
- * spent keeping them, and whether every lock is still alive after the measured periods.
+ * Many locks held at once in watchdog mode: Redis commands per renewal period and the
+ * JVM's CPU spent keeping them, and whether every lock is still alive after the measured
+ * periods.
  *
  * @author distlock
  * @since 0.1.0
@@ -74,8 +75,8 @@ public final class HeldLocksScenario {
 		double netPercent = Math.max(0, cpu - idleCpu) * 100;
 		String note = String.format(Locale.ROOT,
 				"%.1f requests (EVAL/EVALSHA) per renewal period, %.0f commands counting those run inside scripts; %.2f%% of one core (idle %.2f%%); %,d of %,d alive after %d periods; held at %,.0f/s",
-				requestsPerPeriod, commandsPerPeriod, netPercent, idleCpu * 100, alive, keys.length, config.renewalPeriods(),
-				acquirePerSecond);
+				requestsPerPeriod, commandsPerPeriod, netPercent, idleCpu * 100, alive, keys.length,
+				config.renewalPeriods(), acquirePerSecond);
 		return new Row(contender.name(), title, Double.NaN, Double.NaN, 0, 0, keys.length, alive == keys.length,
 				goals.apply(contender), note);
 	}

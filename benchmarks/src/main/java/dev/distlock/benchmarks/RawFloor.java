@@ -10,10 +10,12 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * The floor every lock is measured against: {@code SET key token NX PX} and a compare-and-delete
- * {@code EVALSHA} on one shared Lettuce connection, two round trips and nothing else.
+ * The floor every lock is measured against: {@code SET key token NX PX} and a
+ * compare-and-delete {@code EVALSHA} on one shared Lettuce connection, two round trips
+ * and nothing else.
  *
- * <p>With {@code spinOnFailure} it is the naive spinner of the contended scenarios: a failed
+ * <p>
+ * With {@code spinOnFailure} it is the naive spinner of the contended scenarios: a failed
  * {@code SET NX} sleeps 1 ms and tries again.
  *
  * @author distlock

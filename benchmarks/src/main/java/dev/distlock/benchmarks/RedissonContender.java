@@ -10,8 +10,8 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * Redisson's {@code RLock}, with a fixed lease ({@code lock(leaseTime)}) or in watchdog mode
- * ({@code lock()}, renewed every third of {@code lockWatchdogTimeout}).
+ * Redisson's {@code RLock}, with a fixed lease ({@code lock(leaseTime)}) or in watchdog
+ * mode ({@code lock()}, renewed every third of {@code lockWatchdogTimeout}).
  *
  * @author distlock
  * @since 0.1.0
@@ -31,8 +31,7 @@ public final class RedissonContender implements Contender {
 	 * @param leaseTime the watchdog timeout
 	 * @param fixedLease the fixed lease, or {@code null} for watchdog mode
 	 */
-	public RedissonContender(String name, String redisUri, Duration leaseTime,
-			@Nullable Duration fixedLease) {
+	public RedissonContender(String name, String redisUri, Duration leaseTime, @Nullable Duration fixedLease) {
 		this.name = name;
 		this.fixedLeaseMillis = (fixedLease != null) ? fixedLease.toMillis() : -1;
 		Config config = new Config();

@@ -7,8 +7,9 @@ import java.util.Locale;
 import dev.distlock.testsupport.CommandStats;
 
 /**
- * The cost of re-entering a lock the thread already holds: one thread holds the lock and times
- * nested lock/unlock cycles of the same name, counting the Redis commands they send.
+ * The cost of re-entering a lock the thread already holds: one thread holds the lock and
+ * times nested lock/unlock cycles of the same name, counting the Redis commands they
+ * send.
  *
  * @author distlock
  * @since 0.1.0
@@ -56,19 +57,19 @@ public final class ReentryScenario {
 				}
 				try {
 					contender.locked(name, () -> {
-					stats.reset();
-					long start = System.nanoTime();
-					long deadline = start + roundNanos;
-					while (count[0] < cap && System.nanoTime() - deadline < 0) {
-						long before = System.nanoTime();
-						contender.locked(name, nothing);
-						samples.add(System.nanoTime() - before);
-						count[0]++;
-					}
-					elapsed[0] = System.nanoTime() - start;
-					if (measured) {
-						commands[index] += stats.total();
-					}
+						stats.reset();
+						long start = System.nanoTime();
+						long deadline = start + roundNanos;
+						while (count[0] < cap && System.nanoTime() - deadline < 0) {
+							long before = System.nanoTime();
+							contender.locked(name, nothing);
+							samples.add(System.nanoTime() - before);
+							count[0]++;
+						}
+						elapsed[0] = System.nanoTime() - start;
+						if (measured) {
+							commands[index] += stats.total();
+						}
 					});
 				}
 				catch (RuntimeException ex) {
@@ -89,8 +90,8 @@ public final class ReentryScenario {
 					(double) commands[i] / Math.max(1, operations[i]))
 					+ ((failures[i] != null) ? "; failed: " + failures[i] : "");
 			rows.add(new Row(reentrant.get(i).name(), TITLE, ThroughputScenario.median(perRound), Double.NaN,
-					latencies.get(i).percentile(50), latencies.get(i).percentile(99), operations[i], failures[i] == null,
-					reentrant.get(i).name().startsWith("distlock") ? "no round trip" : "", note));
+					latencies.get(i).percentile(50), latencies.get(i).percentile(99), operations[i],
+					failures[i] == null, reentrant.get(i).name().startsWith("distlock") ? "no round trip" : "", note));
 		}
 		return rows;
 	}

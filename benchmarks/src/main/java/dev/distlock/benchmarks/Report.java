@@ -32,7 +32,8 @@ public final class Report {
 				.append(" | ")
 				.append(row.scenario())
 				.append(" | ")
-				.append(Double.isNaN(row.opsPerSecond()) ? "-" : String.format(Locale.ROOT, "%,.0f", row.opsPerSecond()))
+				.append(Double.isNaN(row.opsPerSecond()) ? "-"
+						: String.format(Locale.ROOT, "%,.0f", row.opsPerSecond()))
 				.append(" | ")
 				.append(Double.isNaN(row.ratio()) ? "-" : String.format(Locale.ROOT, "%.2fx", row.ratio()))
 				.append(" | ")

@@ -5,7 +5,8 @@ package dev.distlock.benchmarks;
  *
  * @param operations lock/unlock cycles completed
  * @param elapsedNanos wall time from the start until the last thread finished
- * @param latencies per cycle: the whole cycle when uncontended, the wait for the lock when contended
+ * @param latencies per cycle: the whole cycle when uncontended, the wait for the lock
+ * when contended
  * @param perThread cycles completed by each thread
  * @param excluded whether a non-atomic counter incremented under the lock lost no update
  * @author distlock

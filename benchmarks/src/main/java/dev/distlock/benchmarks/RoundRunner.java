@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
- * Runs one contender for one round: every thread loops {@link Contender#locked} until the round
- * time or its share of the operation cap is used up.
+ * Runs one contender for one round: every thread loops {@link Contender#locked} until the
+ * round time or its share of the operation cap is used up.
  *
  * @author distlock
  * @since 0.1.0
@@ -21,13 +21,14 @@ public final class RoundRunner {
 	 * @param contender the lock under test
 	 * @param threads how many threads take locks
 	 * @param nameOfThread the lock name each thread uses (the same for a contended round)
-	 * @param contended whether to record the wait for the lock rather than the whole cycle
+	 * @param contended whether to record the wait for the lock rather than the whole
+	 * cycle
 	 * @param timeNanos how long the round lasts
 	 * @param opsCap operations in all at most (0: no cap)
 	 * @return what the round did
 	 */
-	public static RoundResult run(Contender contender, int threads, IntFunction<String> nameOfThread,
-			boolean contended, long timeNanos, int opsCap) {
+	public static RoundResult run(Contender contender, int threads, IntFunction<String> nameOfThread, boolean contended,
+			long timeNanos, int opsCap) {
 		long capPerThread = (opsCap > 0) ? Math.max(1, (opsCap + threads - 1) / threads) : Long.MAX_VALUE;
 		Counter counter = new Counter();
 		long[] perThread = new long[threads];

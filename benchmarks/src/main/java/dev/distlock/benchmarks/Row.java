@@ -5,9 +5,10 @@ package dev.distlock.benchmarks;
  *
  * @param contender the contender's name
  * @param scenario the scenario's title
- * @param opsPerSecond median operations per second over the measured rounds (NaN: not a throughput)
- * @param ratio median over the rounds of this contender's throughput divided by the baseline's
- * in the same round (NaN: no baseline)
+ * @param opsPerSecond median operations per second over the measured rounds (NaN: not a
+ * throughput)
+ * @param ratio median over the rounds of this contender's throughput divided by the
+ * baseline's in the same round (NaN: no baseline)
  * @param p50Nanos median latency (wait for contended scenarios)
  * @param p99Nanos 99th percentile latency
  * @param operations operations measured in all
@@ -17,7 +18,7 @@ package dev.distlock.benchmarks;
  * @author distlock
  * @since 0.1.0
  */
-public record Row(String contender, String scenario, double opsPerSecond, double ratio, long p50Nanos,
-		long p99Nanos, long operations, boolean excluded, String goal, String note) {
+public record Row(String contender, String scenario, double opsPerSecond, double ratio, long p50Nanos, long p99Nanos,
+		long operations, boolean excluded, String goal, String note) {
 
 }

@@ -3,9 +3,9 @@ package dev.distlock.benchmarks;
 import java.util.Arrays;
 
 /**
- * Latencies in nanoseconds, appended by one thread, merged and sorted for percentiles. Beyond
- * {@value #CAPACITY} latencies it keeps a uniform random sample (reservoir sampling), so that
- * percentiles stay unbiased and memory stays bounded.
+ * Latencies in nanoseconds, appended by one thread, merged and sorted for percentiles.
+ * Beyond {@value #CAPACITY} latencies it keeps a uniform random sample (reservoir
+ * sampling), so that percentiles stay unbiased and memory stays bounded.
  *
  * @author distlock
  * @since 0.1.0

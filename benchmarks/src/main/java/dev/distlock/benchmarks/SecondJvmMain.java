@@ -6,9 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The second JVM of the two-JVM scenario: connects one contender, prints {@code READY}, then
- * runs a contended round for every {@code RUN <round> <name> <threads> <millis> <cap>} line on
- * standard input and answers {@code DONE <round> <operations> <elapsedNanos> <waits in µs>}.
+ * The second JVM of the two-JVM scenario: connects one contender, prints {@code READY},
+ * then runs a contended round for every
+ * {@code RUN <round> <name> <threads> <millis> <cap>} line on standard input and answers
+ * {@code DONE <round> <operations> <elapsedNanos> <waits in µs>}.
  *
  * @author distlock
  * @since 0.1.0

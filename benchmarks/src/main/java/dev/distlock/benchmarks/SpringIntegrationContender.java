@@ -10,9 +10,9 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * Spring Integration's {@code RedisLockRegistry} on a {@code LettuceConnectionFactory}, in spin
- * or pub/sub mode. Its locks expire after 30 seconds unless a renewal scheduler is set; only the
- * held-locks scenario uses a registry with one.
+ * Spring Integration's {@code RedisLockRegistry} on a {@code LettuceConnectionFactory},
+ * in spin or pub/sub mode. Its locks expire after 30 seconds unless a renewal scheduler
+ * is set; only the held-locks scenario uses a registry with one.
  *
  * @author distlock
  * @since 0.1.0
@@ -36,7 +36,8 @@ public final class SpringIntegrationContender implements Contender {
 	 * @param name the name in the report
 	 * @param host Redis host
 	 * @param port Redis port
-	 * @param leaseTime the lease ({@code expireAfter}) of held locks, renewed every third of it
+	 * @param leaseTime the lease ({@code expireAfter}) of held locks, renewed every third
+	 * of it
 	 * @param type spin or pub/sub
 	 */
 	public SpringIntegrationContender(String name, String host, int port, Duration leaseTime, RedisLockType type) {

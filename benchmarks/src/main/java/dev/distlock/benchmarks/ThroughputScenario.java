@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Lock/unlock throughput of several contenders, interleaved round by round so that drift of a
- * shared machine hits all of them alike, each compared with a baseline run in the same round.
+ * Lock/unlock throughput of several contenders, interleaved round by round so that drift
+ * of a shared machine hits all of them alike, each compared with a baseline run in the
+ * same round.
  *
  * @param title the scenario's title in the report
  * @param id a short id used in lock names

@@ -36,8 +36,8 @@ public final class TwoJvmScenario {
 	 * @param goals DESIGN's goal per contender
 	 * @return one row per contender
 	 */
-	public static List<Row> run(List<String> ids, Contenders contenders, String host, int port,
-			BenchmarkConfig config, Function<Contender, String> goals) {
+	public static List<Row> run(List<String> ids, Contenders contenders, String host, int port, BenchmarkConfig config,
+			Function<Contender, String> goals) {
 		List<RivalJvm> jvms = new ArrayList<>();
 		try {
 			for (String id : ids) {
@@ -106,11 +106,11 @@ public final class TwoJvmScenario {
 			double[] ops = rounds.get(i).stream().mapToDouble((r) -> r[0]).toArray();
 			double[] ratios = rounds.get(i).stream().mapToDouble((r) -> r[1]).toArray();
 			Contender contender = contenders.get(ids.get(i));
-			rows.add(new Row(contender.name(), TITLE, ThroughputScenario.median(ops),
-					ThroughputScenario.median(ratios), waits.get(i).percentile(50), waits.get(i).percentile(99),
-					operations[i], true, goals.apply(contender), String.format(Locale.ROOT,
-							"smaller JVM's share %.0f%% (worst round); %d acquisitions", minJvmShare[i] * 100,
-							operations[i])));
+			rows.add(new Row(contender.name(), TITLE, ThroughputScenario.median(ops), ThroughputScenario.median(ratios),
+					waits.get(i).percentile(50), waits.get(i).percentile(99), operations[i], true,
+					goals.apply(contender),
+					String.format(Locale.ROOT, "smaller JVM's share %.0f%% (worst round); %d acquisitions",
+							minJvmShare[i] * 100, operations[i])));
 		}
 		return rows;
 	}

@@ -1,5 +1,6 @@
 /**
- * Comparative benchmarks of distlock against a raw Lettuce floor, Redisson and Spring Integration.
+ * Comparative benchmarks of distlock against a raw Lettuce floor, Redisson and Spring
+ * Integration.
  */
 @NullMarked
 package dev.distlock.benchmarks;

@@ -11,8 +11,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.util.Assert;
 
 /**
- * {@link Endpoint @Endpoint} that lists the locks this application instance holds, longest
- * held first. Locks held by other instances are not listed.
+ * {@link Endpoint @Endpoint} that lists the locks this application instance holds,
+ * longest held first. Locks held by other instances are not listed.
  *
  * @author distlock
  * @since 0.1.0
@@ -57,9 +57,10 @@ public class DistLockEndpoint {
 	 * @param key the Redis key
 	 * @param fencingToken the fencing token of the hold
 	 * @param heldForMs how long it has been held, in milliseconds
-	 * @param remainingTtlMs how long the lease is known to last without renewal, in milliseconds
-	 * @param owner the owning thread's name, or {@code lease} for a lease that belongs to no
-	 * thread
+	 * @param remainingTtlMs how long the lease is known to last without renewal, in
+	 * milliseconds
+	 * @param owner the owning thread's name, or {@code lease} for a lease that belongs to
+	 * no thread
 	 */
 	public record HeldLockDescriptor(String name, String key, long fencingToken, long heldForMs, long remainingTtlMs,
 			String owner) {

@@ -10,16 +10,18 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.util.Assert;
 
 /**
- * {@link HealthIndicator} for a {@link RedisLockRegistry}: checks that Redis answers on the
- * connection that lock commands use and that the lease watchdog renews on time.
+ * {@link HealthIndicator} for a {@link RedisLockRegistry}: checks that Redis answers on
+ * the connection that lock commands use and that the lease watchdog renews on time.
  *
- * <p>Reports {@code UP} when Redis answers {@code PING} and the last renewal round is at most
- * one renewal period late; {@code DOWN} with the error when Redis does not answer within the
- * command timeout; {@code DOWN} when the renewal round is more than one period late. Leases
- * last three renewal periods, so at that point held locks are close to running out and may be
- * lost: the instance cannot keep the mutual exclusion it promises, which is a failure rather
- * than a deliberate removal from service ({@code OUT_OF_SERVICE}). The details always carry
- * {@code heldLocks} (the number of locks held) and {@code renewalDelayMs}.
+ * <p>
+ * Reports {@code UP} when Redis answers {@code PING} and the last renewal round is at
+ * most one renewal period late; {@code DOWN} with the error when Redis does not answer
+ * within the command timeout; {@code DOWN} when the renewal round is more than one period
+ * late. Leases last three renewal periods, so at that point held locks are close to
+ * running out and may be lost: the instance cannot keep the mutual exclusion it promises,
+ * which is a failure rather than a deliberate removal from service
+ * ({@code OUT_OF_SERVICE}). The details always carry {@code heldLocks} (the number of
+ * locks held) and {@code renewalDelayMs}.
  *
  * @author distlock
  * @since 0.1.0
@@ -55,8 +57,9 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 		Duration period = this.registry.renewalPeriod();
 		if (delay.compareTo(period) > 0) {
 			builder.down()
-				.withDetail("error", "Lease renewals are " + delay.toMillis() + " ms late, more than one renewal period ("
-						+ period.toMillis() + " ms): held locks may run out");
+				.withDetail("error",
+						"Lease renewals are " + delay.toMillis() + " ms late, more than one renewal period ("
+								+ period.toMillis() + " ms): held locks may run out");
 			return;
 		}
 		builder.up();

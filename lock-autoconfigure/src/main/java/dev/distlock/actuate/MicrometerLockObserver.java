@@ -14,24 +14,27 @@ import io.micrometer.core.instrument.Timer;
 import org.springframework.util.Assert;
 
 /**
- * {@link LockObserver} that records what a {@link RedisLockRegistry} does as Micrometer meters,
- * each tagged {@code name}:
+ * {@link LockObserver} that records what a {@link RedisLockRegistry} does as Micrometer
+ * meters, each tagged {@code name}:
  * <ul>
  * <li>{@code distlock.wait}: timer of the time callers waited, tagged {@code result}
  * ({@code acquired} or {@code failed})</li>
  * <li>{@code distlock.hold}: timer of the time holds were held until released</li>
- * <li>{@code distlock.acquired}, {@code distlock.failed}, {@code distlock.lost}: counters of
- * acquisitions, acquisitions not made within the wait time, and lost holds</li>
+ * <li>{@code distlock.acquired}, {@code distlock.failed}, {@code distlock.lost}: counters
+ * of acquisitions, acquisitions not made within the wait time, and lost holds</li>
  * </ul>
  *
- * <p>The {@code name} tag must take a bounded set of values, or every key value would create
- * new time series. An annotated lock with a key is named {@code <name>:<encoded key value>},
- * and encoded key values never contain {@code :}, so the tag is the lock name up to its last
- * {@code :} when it has one: {@code order:42} is tagged {@code order}, and
- * {@code OrderService.pay} keeps its whole name. Programmatic lock names should follow the
- * same {@code <name>:<id>} convention so that their ids stay out of the tag.
+ * <p>
+ * The {@code name} tag must take a bounded set of values, or every key value would create
+ * new time series. An annotated lock with a key is named
+ * {@code <name>:<encoded key value>}, and encoded key values never contain {@code :}, so
+ * the tag is the lock name up to its last {@code :} when it has one: {@code order:42} is
+ * tagged {@code order}, and {@code OrderService.pay} keeps its whole name. Programmatic
+ * lock names should follow the same {@code <name>:<id>} convention so that their ids stay
+ * out of the tag.
  *
- * <p>Meters are created once per tag value and reused.
+ * <p>
+ * Meters are created once per tag value and reused.
  *
  * @author distlock
  * @since 0.1.0
@@ -77,8 +80,8 @@ public class MicrometerLockObserver implements LockObserver {
 	}
 
 	/**
-	 * Return the {@code name} tag value of a lock: its name up to the last {@code :}, or the
-	 * whole name when it has none.
+	 * Return the {@code name} tag value of a lock: its name up to the last {@code :}, or
+	 * the whole name when it has none.
 	 * @param lockName the lock name
 	 * @return the tag value
 	 */

@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The locks one intercepted call holds, as leases: thread-owned holds for a synchronous
- * call (reentrant, released by the owning thread), owner-free leases for a call whose result
- * completes later. Acquired in the call's lock order and released together in reverse.
+ * call (reentrant, released by the owning thread), owner-free leases for a call whose
+ * result completes later. Acquired in the call's lock order and released together in
+ * reverse.
  */
 final class CallLocks {
 
@@ -39,8 +40,7 @@ final class CallLocks {
 	 * @return the leases, or {@code null} if one was not acquired in time
 	 */
 	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<String> names) {
-		return acquire(names,
-				(name) -> registry.tryAcquire(name, spec.waitTime(), spec.leaseOptions()).orElse(null));
+		return acquire(names, (name) -> registry.tryAcquire(name, spec.waitTime(), spec.leaseOptions()).orElse(null));
 	}
 
 	/**

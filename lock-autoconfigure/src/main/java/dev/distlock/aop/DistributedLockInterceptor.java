@@ -18,14 +18,15 @@ import org.springframework.aop.support.AopUtils;
 
 /**
  * Runs {@link dev.distlock.DistributedLock} methods while holding their locks. Thin by
- * design: the spec is resolved once per method by a {@link LockSpecResolver}, the lock names
- * are evaluated per call by {@link LockNames}, and the {@link LockRegistry} does the
- * locking.
+ * design: the spec is resolved once per method by a {@link LockSpecResolver}, the lock
+ * names are evaluated per call by {@link LockNames}, and the {@link LockRegistry} does
+ * the locking.
  *
- * <p>Synchronous methods hold thread-owned, reentrant locks, released when the method ends
+ * <p>
+ * Synchronous methods hold thread-owned, reentrant locks, released when the method ends
  * or, inside a transaction the caller started, after that transaction completes. Methods
- * returning a {@code CompletionStage}, {@code Mono} or {@code Flux} hold owner-free leases
- * until the result completes, fails or is cancelled.
+ * returning a {@code CompletionStage}, {@code Mono} or {@code Flux} hold owner-free
+ * leases until the result completes, fails or is cancelled.
  *
  * @author distlock
  * @since 0.1.0

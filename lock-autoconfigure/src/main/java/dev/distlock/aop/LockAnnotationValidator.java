@@ -63,7 +63,8 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 		if (!AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
 			return;
 		}
-		Set<Method> methods = MethodIntrospector.selectMethods(type, (ReflectionUtils.MethodFilter) LockSpecResolver::isLocked);
+		Set<Method> methods = MethodIntrospector.selectMethods(type,
+				(ReflectionUtils.MethodFilter) LockSpecResolver::isLocked);
 		for (Method method : methods) {
 			warnIfNotInterceptable(beanName, method);
 			try {
@@ -78,9 +79,10 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 	private static void warnIfNotInterceptable(String beanName, Method method) {
 		int modifiers = method.getModifiers();
 		if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
-			logger.warn("@DistributedLock on " + (Modifier.isPrivate(modifiers) ? "private"
-					: Modifier.isFinal(modifiers) ? "final" : "static") + " method "
-					+ method.getDeclaringClass().getSimpleName() + "." + method.getName() + " of bean '" + beanName
+			logger.warn("@DistributedLock on "
+					+ (Modifier.isPrivate(modifiers) ? "private" : Modifier.isFinal(modifiers) ? "final" : "static")
+					+ " method " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " of bean '"
+					+ beanName
 					+ "' has no effect: a proxy can only intercept public or protected, non-final instance methods"
 					+ " called from another bean");
 		}

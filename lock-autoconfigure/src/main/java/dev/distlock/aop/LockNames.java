@@ -22,9 +22,9 @@ import org.springframework.util.ObjectUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Evaluates a call's lock key into the names of the locks it takes: the spec's name alone,
- * or {@code name:value} per key value, sorted so that every call takes several locks in the
- * same global order.
+ * Evaluates a call's lock key into the names of the locks it takes: the spec's name
+ * alone, or {@code name:value} per key value, sorted so that every call takes several
+ * locks in the same global order.
  *
  * @author distlock
  * @since 0.1.0

@@ -20,14 +20,13 @@ import org.springframework.expression.Expression;
  * @param key the parsed key expression, or {@code null} for one lock per name
  * @param waitTime how long to wait for the lock
  * @param leaseOptions fixed lease or watchdog, and minimum hold time
- * @param skipOnFailure whether to skip the method (rather than throw) when the lock is not
- * acquired
+ * @param skipOnFailure whether to skip the method (rather than throw) when the lock is
+ * not acquired
  * @param resultKind how the method delivers its result
  * @author distlock
  * @since 0.1.0
  */
-public record LockSpec(Method method, String description, String name, String keySource,
-		@Nullable Expression key, Duration waitTime, LeaseOptions leaseOptions, boolean skipOnFailure,
-		ResultKind resultKind) {
+public record LockSpec(Method method, String description, String name, String keySource, @Nullable Expression key,
+		Duration waitTime, LeaseOptions leaseOptions, boolean skipOnFailure, ResultKind resultKind) {
 
 }

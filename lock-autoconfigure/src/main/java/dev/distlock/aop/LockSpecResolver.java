@@ -36,8 +36,8 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Resolves and checks {@link DistributedLock} annotations into {@link LockSpec}s, once per
- * method and target class.
+ * Resolves and checks {@link DistributedLock} annotations into {@link LockSpec}s, once
+ * per method and target class.
  *
  * @author distlock
  * @since 0.1.0
@@ -84,7 +84,8 @@ public class LockSpecResolver {
 	 * @throws InvalidLockAnnotationException if the annotation cannot work as written
 	 */
 	public LockSpec resolve(Method method, @Nullable Class<?> targetClass) {
-		return this.specs.computeIfAbsent(new MethodClassKey(method, targetClass), (key) -> create(method, targetClass));
+		return this.specs.computeIfAbsent(new MethodClassKey(method, targetClass),
+				(key) -> create(method, targetClass));
 	}
 
 	private LockSpec create(Method method, @Nullable Class<?> targetClass) {
@@ -117,8 +118,8 @@ public class LockSpecResolver {
 		}
 		checker.throwIfAny();
 		return new LockSpec(method, description, name, annotation.key(), key,
-				(waitTime != null) ? waitTime : this.defaults.waitTime(),
-				new LeaseOptions(leaseTime, minHoldTime), onFailure == LockFailureAction.SKIP, ResultKind.of(method));
+				(waitTime != null) ? waitTime : this.defaults.waitTime(), new LeaseOptions(leaseTime, minHoldTime),
+				onFailure == LockFailureAction.SKIP, ResultKind.of(method));
 	}
 
 	/**
@@ -187,9 +188,10 @@ public class LockSpecResolver {
 			collectVariables(((SpelExpression) expression).getAST(), used);
 			used.removeAll(known);
 			for (String unknown : used) {
-				problem("key", "'" + source + "' refers to #" + unknown + ", which is not a parameter of "
-						+ this.method + ((names != null) ? " (parameters: " + String.join(", ", names) + ")"
-								: " (parameter names were not compiled in)"),
+				problem("key",
+						"'" + source + "' refers to #" + unknown + ", which is not a parameter of " + this.method
+								+ ((names != null) ? " (parameters: " + String.join(", ", names) + ")"
+										: " (parameter names were not compiled in)"),
 						"refer to a parameter by name (compile with -parameters) or by position as #p0 or #a0");
 			}
 		}
@@ -212,7 +214,8 @@ public class LockSpecResolver {
 				resolved = LockSpecResolver.this.placeholders.resolveRequiredPlaceholders(value).trim();
 			}
 			catch (IllegalArgumentException ex) {
-				problem(attribute, ex.getMessage(), "define the property or write the duration as a literal such as \"5s\"");
+				problem(attribute, ex.getMessage(),
+						"define the property or write the duration as a literal such as \"5s\"");
 				return null;
 			}
 			try {
@@ -262,7 +265,8 @@ public class LockSpecResolver {
 	 *
 	 * @param keyPrefix the prefix of every lock key, to check that names make valid keys
 	 * @param waitTime how long to wait for a lock
-	 * @param onFailure what to do when a lock is not acquired, {@code THROW} or {@code SKIP}
+	 * @param onFailure what to do when a lock is not acquired, {@code THROW} or
+	 * {@code SKIP}
 	 */
 	public record LockDefaults(String keyPrefix, Duration waitTime, LockFailureAction onFailure) {
 

@@ -6,8 +6,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a locked method does when its lock was lost while it ran ({@code distlock.on-lost}):
- * throw {@link LockLostException} after the method, or log it.
+ * What a locked method does when its lock was lost while it ran
+ * ({@code distlock.on-lost}): throw {@link LockLostException} after the method, or log
+ * it.
  *
  * @param throwOnLost whether to throw rather than log
  * @author distlock

@@ -10,8 +10,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Holds locks for Reactor results from subscription until they complete, fail or are
- * cancelled. Acquisition may wait, so it runs on the bounded elastic scheduler. Loaded only
- * when Reactor is on the classpath.
+ * cancelled. Acquisition may wait, so it runs on the bounded elastic scheduler. Loaded
+ * only when Reactor is on the classpath.
  */
 final class ReactiveResults {
 
@@ -34,8 +34,10 @@ final class ReactiveResults {
 	 * Return a publisher that acquires the locks on subscription, then subscribes to the
 	 * method's result and releases the locks when it terminates or is cancelled.
 	 * @param kind {@code MONO} or {@code FLUX}
-	 * @param acquire acquires the locks, returning {@code null} when they were not acquired
-	 * @param skipped what to emit when the locks were not acquired and the call is skipped
+	 * @param acquire acquires the locks, returning {@code null} when they were not
+	 * acquired
+	 * @param skipped what to emit when the locks were not acquired and the call is
+	 * skipped
 	 * @param call runs the method and returns its publisher
 	 * @param policy what to do about a lock lost meanwhile
 	 * @param spec the method's spec

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * How a locked method delivers its result, which decides how long the lock is held and what
- * a skipped call returns.
+ * How a locked method delivers its result, which decides how long the lock is held and
+ * what a skipped call returns.
  *
  * @author distlock
  * @since 0.1.0
@@ -24,10 +24,14 @@ public enum ResultKind {
 	/** Returns a {@code CompletionStage}: the lock is held until it completes. */
 	COMPLETION_STAGE,
 
-	/** Returns a Reactor {@code Mono}: the lock is held from subscription to termination. */
+	/**
+	 * Returns a Reactor {@code Mono}: the lock is held from subscription to termination.
+	 */
 	MONO,
 
-	/** Returns a Reactor {@code Flux}: the lock is held from subscription to termination. */
+	/**
+	 * Returns a Reactor {@code Flux}: the lock is held from subscription to termination.
+	 */
 	FLUX;
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",

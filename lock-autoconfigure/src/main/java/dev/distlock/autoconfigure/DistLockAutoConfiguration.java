@@ -38,8 +38,8 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Auto-configuration of distlock on the Lettuce connection that Spring Boot configured from
- * {@code spring.data.redis.*}: the {@link LockRegistry} and the interception of
+ * Auto-configuration of distlock on the Lettuce connection that Spring Boot configured
+ * from {@code spring.data.redis.*}: the {@link LockRegistry} and the interception of
  * {@code @DistributedLock} methods.
  *
  * @author distlock
@@ -69,7 +69,8 @@ public final class DistLockAutoConfiguration {
 	LockSpecResolver distLockSpecResolver(Environment environment, DistLockProperties properties) {
 		LockFailureAction onFailure = (properties.getOnFailure() == FailureAction.SKIP) ? LockFailureAction.SKIP
 				: LockFailureAction.THROW;
-		return new LockSpecResolver(environment, new LockDefaults(properties.getKeyPrefix(), properties.getWaitTime(), onFailure));
+		return new LockSpecResolver(environment,
+				new LockDefaults(properties.getKeyPrefix(), properties.getWaitTime(), onFailure));
 	}
 
 	@Bean

@@ -13,8 +13,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the {@link DistLockEndpoint distlock endpoint}, which lists the locks
- * this instance holds.
+ * Auto-configuration of the {@link DistLockEndpoint distlock endpoint}, which lists the
+ * locks this instance holds.
  *
  * @author distlock
  * @since 0.1.0

@@ -14,7 +14,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the {@link DistLockHealthIndicator}, contributed to the health
- * endpoint as {@code distlock} and disabled with {@code management.health.distlock.enabled}.
+ * endpoint as {@code distlock} and disabled with
+ * {@code management.health.distlock.enabled}.
  *
  * @author distlock
  * @since 0.1.0

@@ -15,10 +15,11 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of distlock's Micrometer metrics: a {@link MicrometerLockObserver} that
- * the {@link RedisLockRegistry} reports to.
+ * Auto-configuration of distlock's Micrometer metrics: a {@link MicrometerLockObserver}
+ * that the {@link RedisLockRegistry} reports to.
  *
- * <p>The registry looks its {@link LockObserver} up when it is created, after every bean
+ * <p>
+ * The registry looks its {@link LockObserver} up when it is created, after every bean
  * definition is registered, so this configuration can come after
  * {@link DistLockAutoConfiguration} and check that the registry is there.
  *

@@ -8,8 +8,8 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
- * Runtime hints for a native image: the Lua scripts the engine loads as resources, and the
- * root object that lock key expressions read reflectively.
+ * Runtime hints for a native image: the Lua scripts the engine loads as resources, and
+ * the root object that lock key expressions read reflectively.
  *
  * @author distlock
  * @since 0.1.0

@@ -27,8 +27,8 @@ class InvalidLockAnnotationFailureAnalyzer extends AbstractFailureAnalyzer<Inval
 		String action = cause.getProblems()
 			.stream()
 			.map(InvalidLockAnnotationFailureAnalyzer::action)
-			.collect(Collectors.joining(System.lineSeparator(),
-					"Correct the annotations:" + System.lineSeparator(), ""));
+			.collect(Collectors.joining(System.lineSeparator(), "Correct the annotations:" + System.lineSeparator(),
+					""));
 		return new FailureAnalysis(description, action, cause);
 	}
 

@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The offer of the thread of this JVM that waits in Redis for a lock: a local holder that
  * releases it may claim the offer and hand its hold over in one round trip. The waiter
- * withdraws the offer when it stops waiting; a claimed offer is always completed, with the
- * new hold or with nothing when the hand-over failed.
+ * withdraws the offer when it stops waiting; a claimed offer is always completed, with
+ * the new hold or with nothing when the hand-over failed.
  */
 final class Handoff {
 

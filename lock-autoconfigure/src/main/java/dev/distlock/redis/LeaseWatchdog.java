@@ -17,11 +17,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Extends the leases of held locks every third of the lease time. All holds due are renewed
- * together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot, all sent
- * before any reply is awaited, so the round trips per period grow with the Redis nodes and
- * not with the held locks. A renewal that finds the lock expired or taken marks it lost; a
- * renewal that fails marks it lost once its lease would run out before the next attempt.
+ * Extends the leases of held locks every third of the lease time. All holds due are
+ * renewed together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot,
+ * all sent before any reply is awaited, so the round trips per period grow with the Redis
+ * nodes and not with the held locks. A renewal that finds the lock expired or taken marks
+ * it lost; a renewal that fails marks it lost once its lease would run out before the
+ * next attempt.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
@@ -54,8 +55,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.scheduler.scheduleAtFixedRate(this::renewSafely, this.periodNanos, this.periodNanos,
-				TimeUnit.NANOSECONDS);
+		this.scheduler.scheduleAtFixedRate(this::renewSafely, this.periodNanos, this.periodNanos, TimeUnit.NANOSECONDS);
 	}
 
 	void add(RedisHold hold) {

@@ -4,9 +4,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What one JVM knows of one lock: a fair permit that queues this JVM's threads so that only
- * one of them at a time tries to acquire it in Redis, and that thread's offer to take a
- * hold handed over by a local holder.
+ * What one JVM knows of one lock: a fair permit that queues this JVM's threads so that
+ * only one of them at a time tries to acquire it in Redis, and that thread's offer to
+ * take a hold handed over by a local holder.
  */
 final class LocalLock {
 
@@ -25,7 +25,9 @@ final class LocalLock {
 	/** Callers using this entry; guarded by {@link LocalLocks}. */
 	int users;
 
-	/** Hand-overs in a row without a release in Redis, so that other JVMs get their turn. */
+	/**
+	 * Hand-overs in a row without a release in Redis, so that other JVMs get their turn.
+	 */
 	volatile int handoffs;
 
 	LocalLock(String name, String key) {

@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link LocalLock}s of one registry, kept while in use and dropped when the last user
- * is done, so that the map holds only locks that are held or waited for.
+ * The {@link LocalLock}s of one registry, kept while in use and dropped when the last
+ * user is done, so that the map holds only locks that are held or waited for.
  */
 final class LocalLocks {
 

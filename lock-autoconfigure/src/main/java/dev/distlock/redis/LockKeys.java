@@ -10,16 +10,19 @@ import org.springframework.util.Assert;
 /**
  * Maps lock names and key values to Redis keys.
  *
- * <p>A registry name becomes {@code <key-prefix><name>}, nothing else added. A keyed lock's
+ * <p>
+ * A registry name becomes {@code <key-prefix><name>}, nothing else added. A keyed lock's
  * name is {@code <name>:<encoded value>}: letters, digits, {@code -}, {@code _} and
  * {@code .} stay as they are, every other character is percent-encoded as UTF-8, so an
  * encoded value never contains {@code :}, braces or {@code #}, and distinct (name, value)
- * pairs never share a key. Values whose encoding is longer than {@value #MAX_ENCODED_LENGTH}
- * characters keep a readable head followed by {@code #} and the SHA-256 of the value.
+ * pairs never share a key. Values whose encoding is longer than
+ * {@value #MAX_ENCODED_LENGTH} characters keep a readable head followed by {@code #} and
+ * the SHA-256 of the value.
  *
- * <p>A lock's fencing counter lives in a helper key in the lock key's Cluster hash slot:
- * {@code {<lock key>}:fence}, or {@code <lock key>:fence} when the lock key already carries a
- * hash tag.
+ * <p>
+ * A lock's fencing counter lives in a helper key in the lock key's Cluster hash slot:
+ * {@code {<lock key>}:fence}, or {@code <lock key>:fence} when the lock key already
+ * carries a hash tag.
  *
  * @author distlock
  * @since 0.1.0
@@ -53,11 +56,12 @@ public final class LockKeys {
 	}
 
 	/**
-	 * Return the key of the fencing counter of the given lock key, in the same Cluster slot.
+	 * Return the key of the fencing counter of the given lock key, in the same Cluster
+	 * slot.
 	 * @param lockKey the lock key
 	 * @return the fencing counter's key
-	 * @throws IllegalArgumentException if the key has a {@code '}'} outside a hash tag, which
-	 * leaves no key name that shares its slot
+	 * @throws IllegalArgumentException if the key has a {@code '}'} outside a hash tag,
+	 * which leaves no key name that shares its slot
 	 */
 	public static String fenceKey(String lockKey) {
 		if (hasHashTag(lockKey)) {

@@ -9,8 +9,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A Lua script loaded from a {@code .lua} resource beside this class, with the SHA-1 digest
- * that {@code EVALSHA} names it by.
+ * A Lua script loaded from a {@code .lua} resource beside this class, with the SHA-1
+ * digest that {@code EVALSHA} names it by.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text

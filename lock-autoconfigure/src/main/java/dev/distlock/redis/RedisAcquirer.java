@@ -14,14 +14,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * Takes holds of locks in Redis and passes them between threads of this JVM: the waiting
  * side (try, subscribe, sleep until a release signal or the holder's lease would run out,
- * try again) and the releasing side's hand-over of a hold straight to the local waiter, at
- * most {@value #MAX_HANDOFFS} times in a row so that other processes get their turn.
+ * try again) and the releasing side's hand-over of a hold straight to the local waiter,
+ * at most {@value #MAX_HANDOFFS} times in a row so that other processes get their turn.
  *
- * <p>An acquisition with threads of this JVM queued behind it reserves a fencing token for
- * each of them; a hand-over then passes the Redis key on with the next reserved token and no
- * round trip. Without a reserved token left (or with a fixed lease), the hand-over runs the
- * transfer script, one round trip that issues the next token. Either way every hold gets a
- * fencing token greater than all tokens issued before it.
+ * <p>
+ * An acquisition with threads of this JVM queued behind it reserves a fencing token for
+ * each of them; a hand-over then passes the Redis key on with the next reserved token and
+ * no round trip. Without a reserved token left (or with a fixed lease), the hand-over
+ * runs the transfer script, one round trip that issues the next token. Either way every
+ * hold gets a fencing token greater than all tokens issued before it.
  */
 final class RedisAcquirer {
 
@@ -48,12 +49,11 @@ final class RedisAcquirer {
 
 	/**
 	 * Acquire the lock in Redis for the thread holding its local permit: offer to take a
-	 * local hand-over, try once, subscribe to the lock's release signals, and try again on
-	 * every signal or fallback re-check until the deadline.
+	 * local hand-over, try once, subscribe to the lock's release signals, and try again
+	 * on every signal or fallback re-check until the deadline.
 	 * @return the hold, or {@code null} if the deadline passed first
 	 */
-	@Nullable RedisHold acquire(LocalLock lock, Deadline deadline, LeaseOptions options)
-			throws InterruptedException {
+	@Nullable RedisHold acquire(LocalLock lock, Deadline deadline, LeaseOptions options) throws InterruptedException {
 		String token = LockTokens.next();
 		Duration leaseTime = options.leaseTime();
 		long leaseMillis = (leaseTime != null) ? leaseTime.toMillis() : this.settings.leaseTime().toMillis();
@@ -99,9 +99,9 @@ final class RedisAcquirer {
 	}
 
 	/**
-	 * Return how many fencing tokens to reserve: one, plus one for each thread of this JVM
-	 * queued behind this one (at most {@value #MAX_HANDOFFS}), so that the hold can be passed
-	 * on to them without a round trip.
+	 * Return how many fencing tokens to reserve: one, plus one for each thread of this
+	 * JVM queued behind this one (at most {@value #MAX_HANDOFFS}), so that the hold can
+	 * be passed on to them without a round trip.
 	 */
 	private static int tokensToReserve(LocalLock lock, LeaseOptions options) {
 		return (options.leaseTime() != null) ? 1 : 1 + Math.min(lock.permit.getQueueLength(), MAX_HANDOFFS);
@@ -114,8 +114,9 @@ final class RedisAcquirer {
 	}
 
 	/**
-	 * Wait for a claimed hand-over to complete (at once for a pass-on, within the releasing
-	 * thread's command timeout for a transfer) and return what this waiter ends up holding.
+	 * Wait for a claimed hand-over to complete (at once for a pass-on, within the
+	 * releasing thread's command timeout for a transfer) and return what this waiter ends
+	 * up holding.
 	 */
 	private static @Nullable RedisHold awaitHandoff(Handoff handoff, @Nullable RedisHold acquired) {
 		while (!handoff.isCompleted()) {
@@ -127,8 +128,8 @@ final class RedisAcquirer {
 
 	/**
 	 * Run the acquire script once (and {@code WAIT} for replicas if configured). When no
-	 * answer came, a release with the same token is sent so that a late acquisition does not
-	 * block the lock for a whole lease.
+	 * answer came, a release with the same token is sent so that a late acquisition does
+	 * not block the lock for a whole lease.
 	 */
 	private long attempt(LocalLock lock, String token, long leaseMillis, int tokens) {
 		int replicas = this.settings.replicasToAck();
@@ -137,8 +138,8 @@ final class RedisAcquirer {
 				return this.commands.await(this.commands.acquire(lock.key, lock.fenceKey, token, leaseMillis, tokens),
 						"acquire lock '" + lock.name + "'");
 			}
-			long[] reply = this.commands.await(this.commands.acquireAndWait(lock.key, lock.fenceKey, token,
-					leaseMillis, tokens, replicas, this.settings.replicaAckTimeout()), "acquire lock '" + lock.name + "'");
+			long[] reply = this.commands.await(this.commands.acquireAndWait(lock.key, lock.fenceKey, token, leaseMillis,
+					tokens, replicas, this.settings.replicaAckTimeout()), "acquire lock '" + lock.name + "'");
 			if (reply[0] > 0 && reply[1] < replicas) {
 				throw new DistributedLockException("Lock '" + lock.name + "' was refused: " + reply[1] + " of "
 						+ replicas + " replicas acknowledged it within " + this.settings.replicaAckTimeout()
@@ -163,10 +164,10 @@ final class RedisAcquirer {
 	}
 
 	/**
-	 * Hand a released hold straight to the thread of this JVM waiting for the lock, if there
-	 * is one and fewer than {@value #MAX_HANDOFFS} hand-overs happened in a row.
-	 * @return whether the hold was still ours (and was handed over), or {@code null} if no
-	 * hand-over was attempted
+	 * Hand a released hold straight to the thread of this JVM waiting for the lock, if
+	 * there is one and fewer than {@value #MAX_HANDOFFS} hand-overs happened in a row.
+	 * @return whether the hold was still ours (and was handed over), or {@code null} if
+	 * no hand-over was attempted
 	 */
 	@Nullable Boolean handOver(RedisHold hold) {
 		LocalLock lock = hold.lock;

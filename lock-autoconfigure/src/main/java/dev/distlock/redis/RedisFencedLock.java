@@ -8,8 +8,9 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 
 /**
- * A thread-owned view of one lock of a {@link RedisLockRegistry}. Views are cheap: the hold
- * and its owner live in the registry, so every view of the same name is the same lock.
+ * A thread-owned view of one lock of a {@link RedisLockRegistry}. Views are cheap: the
+ * hold and its owner live in the registry, so every view of the same name is the same
+ * lock.
  */
 final class RedisFencedLock implements FencedLock {
 

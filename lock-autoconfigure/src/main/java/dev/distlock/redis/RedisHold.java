@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One successful acquisition of a lock in Redis: its random token, its fencing token and
- * how long it is known to be valid. Validity is counted from when the acquiring or renewing
- * command was sent, so this JVM never believes in a lease longer than Redis keeps it.
+ * how long it is known to be valid. Validity is counted from when the acquiring or
+ * renewing command was sent, so this JVM never believes in a lease longer than Redis
+ * keeps it.
  */
 final class RedisHold {
 
@@ -34,7 +35,10 @@ final class RedisHold {
 
 	final long fencingToken;
 
-	/** Last fencing token reserved with this hold, for holders it is handed to in this JVM. */
+	/**
+	 * Last fencing token reserved with this hold, for holders it is handed to in this
+	 * JVM.
+	 */
 	final long lastReservedToken;
 
 	final Instant acquiredAt;
@@ -58,8 +62,8 @@ final class RedisHold {
 
 	private volatile long validUntilNanos;
 
-	RedisHold(LocalLock lock, String token, long fencingToken, long lastReservedToken, long sentNanos,
-			long leaseMillis, LeaseOptions options) {
+	RedisHold(LocalLock lock, String token, long fencingToken, long lastReservedToken, long sentNanos, long leaseMillis,
+			LeaseOptions options) {
 		this.lock = lock;
 		this.token = token;
 		this.fencingToken = fencingToken;
@@ -73,16 +77,16 @@ final class RedisHold {
 	}
 
 	/**
-	 * Return whether this hold can be handed to a waiter of this JVM without a round trip:
-	 * both renewed by the watchdog, and a reserved fencing token left.
+	 * Return whether this hold can be handed to a waiter of this JVM without a round
+	 * trip: both renewed by the watchdog, and a reserved fencing token left.
 	 */
 	boolean canPassOn(LeaseOptions options) {
 		return this.renewed && options.leaseTime() == null && this.fencingToken < this.lastReservedToken;
 	}
 
 	/**
-	 * Return the hold that a waiter of this JVM takes over from this one: the same Redis key
-	 * and token, valid as long, with the next reserved fencing token.
+	 * Return the hold that a waiter of this JVM takes over from this one: the same Redis
+	 * key and token, valid as long, with the next reserved fencing token.
 	 */
 	RedisHold passOn(LeaseOptions options) {
 		RedisHold next = new RedisHold(this.lock, this.token, this.fencingToken + 1, this.lastReservedToken,

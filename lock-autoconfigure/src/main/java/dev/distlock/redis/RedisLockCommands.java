@@ -27,10 +27,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the lock scripts on one shared Lettuce connection, opened on first use from the
- * client that Spring Boot configured (standalone, Sentinel or Cluster). Every call waits at
- * most the command timeout and turns Redis errors into {@link DistributedLockException}.
- * Scripts are called with {@code EVALSHA}, falling back to {@code EVAL} once after a
- * restart emptied Redis' script cache.
+ * client that Spring Boot configured (standalone, Sentinel or Cluster). Every call waits
+ * at most the command timeout and turns Redis errors into
+ * {@link DistributedLockException}. Scripts are called with {@code EVALSHA}, falling back
+ * to {@code EVAL} once after a restart emptied Redis' script cache.
  */
 final class RedisLockCommands implements AutoCloseable {
 
@@ -59,8 +59,8 @@ final class RedisLockCommands implements AutoCloseable {
 	 * Send the acquire script, then {@code WAIT} for replicas on the same connection.
 	 * @return the acquire script's result and the number of replicas that acknowledged
 	 */
-	CompletableFuture<long[]> acquireAndWait(String key, String fenceKey, String token, long leaseMillis,
-			int tokens, int replicas, Duration ackTimeout) {
+	CompletableFuture<long[]> acquireAndWait(String key, String fenceKey, String token, long leaseMillis, int tokens,
+			int replicas, Duration ackTimeout) {
 		RedisScriptingAsyncCommands<String, String> node = nodeOf(key);
 		CompletableFuture<Long> acquired = evalsha(node, LuaScript.ACQUIRE, ScriptOutputType.INTEGER,
 				new String[] { key, fenceKey }, token, Long.toString(leaseMillis), Integer.toString(tokens));
@@ -76,8 +76,8 @@ final class RedisLockCommands implements AutoCloseable {
 	 */
 	CompletableFuture<Long> transfer(String key, String fenceKey, String token, String nextToken,
 			long nextLeaseMillis) {
-		return evalsha(scripting(), LuaScript.TRANSFER, ScriptOutputType.INTEGER, new String[] { key, fenceKey },
-				token, nextToken, Long.toString(nextLeaseMillis));
+		return evalsha(scripting(), LuaScript.TRANSFER, ScriptOutputType.INTEGER, new String[] { key, fenceKey }, token,
+				nextToken, Long.toString(nextLeaseMillis));
 	}
 
 	/**
@@ -127,8 +127,8 @@ final class RedisLockCommands implements AutoCloseable {
 					: ((RedisClient) this.client).connectPubSub(StringCodec.UTF8);
 		}
 		catch (RuntimeException ex) {
-			throw new DistributedLockException("Could not connect to Redis for lock release signals: " + ex.getMessage(),
-					ex);
+			throw new DistributedLockException(
+					"Could not connect to Redis for lock release signals: " + ex.getMessage(), ex);
 		}
 	}
 

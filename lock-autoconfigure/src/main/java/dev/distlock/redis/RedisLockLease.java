@@ -7,8 +7,8 @@ import dev.distlock.LockLease;
 
 /**
  * A lease view of one hold of a {@link RedisLockRegistry}: an owner-free lease, or the
- * current hold of a thread-owned lock. The first {@link #release()} runs the given release
- * action; later ones do nothing.
+ * current hold of a thread-owned lock. The first {@link #release()} runs the given
+ * release action; later ones do nothing.
  */
 final class RedisLockLease implements LockLease {
 

@@ -27,13 +27,15 @@ import org.springframework.util.Assert;
 /**
  * {@link LockRegistry} on Redis through Lettuce.
  *
- * <p>Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCR} of the
- * fencing counter); releasing runs one script that deletes the key only while it holds the
- * caller's token and publishes a release signal. Threads of this JVM that want the same lock
- * queue on a local fair permit, so only one of them at a time tries and waits in Redis; that
- * one sleeps until a release signal arrives or the holder's lease would have run out. Held locks in watchdog
- * mode are renewed by a {@link LeaseWatchdog}. A lost lock is logged and reported to the
- * loss listener (the application's event publisher in a Spring application) once.
+ * <p>
+ * Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCR} of the
+ * fencing counter); releasing runs one script that deletes the key only while it holds
+ * the caller's token and publishes a release signal. Threads of this JVM that want the
+ * same lock queue on a local fair permit, so only one of them at a time tries and waits
+ * in Redis; that one sleeps until a release signal arrives or the holder's lease would
+ * have run out. Held locks in watchdog mode are renewed by a {@link LeaseWatchdog}. A
+ * lost lock is logged and reported to the loss listener (the application's event
+ * publisher in a Spring application) once.
  *
  * @author distlock
  * @since 0.1.0
@@ -62,9 +64,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	/**
 	 * Create a registry on the given Lettuce client.
-	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the caller
+	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the
+	 * caller
 	 * @param settings how to take and keep locks
-	 * @param lossListener told of every lost lock, such as an {@code ApplicationEventPublisher}
+	 * @param lossListener told of every lost lock, such as an
+	 * {@code ApplicationEventPublisher}
 	 */
 	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
 			Consumer<LockLostEvent> lossListener) {
@@ -73,9 +77,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	/**
 	 * Create a registry on the given Lettuce client, observed for metrics.
-	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the caller
+	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the
+	 * caller
 	 * @param settings how to take and keep locks
-	 * @param lossListener told of every lost lock, such as an {@code ApplicationEventPublisher}
+	 * @param lossListener told of every lost lock, such as an
+	 * {@code ApplicationEventPublisher}
 	 * @param observer told of every acquisition, release and loss
 	 */
 	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
@@ -219,14 +225,16 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
-	 * Release a hold, keeping the key until its minimum hold time has passed. A hold whose
-	 * lease ran out before the release counts as lost, even if Redis still had its key.
+	 * Release a hold, keeping the key until its minimum hold time has passed. A hold
+	 * whose lease ran out before the release counts as lost, even if Redis still had its
+	 * key.
 	 * @throws LockLostException if the hold had been lost
 	 */
 	void release(RedisHold hold) {
 		boolean expired;
 		RedisHold.State before;
-		// Under the hold's monitor: a loss being reported now is published before we go on.
+		// Under the hold's monitor: a loss being reported now is published before we go
+		// on.
 		synchronized (hold) {
 			expired = !hold.isValid();
 			before = hold.markReleased();

@@ -31,8 +31,8 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration c
 	}
 
 	/**
-	 * Return settings with the given prefix and lease time, a command timeout of 60 seconds
-	 * (Lettuce's default) and no replica acknowledgement.
+	 * Return settings with the given prefix and lease time, a command timeout of 60
+	 * seconds (Lettuce's default) and no replica acknowledgement.
 	 * @param keyPrefix prefix of every lock key
 	 * @param leaseTime TTL of a lock in watchdog mode
 	 * @return the settings

@@ -25,7 +25,9 @@ final class ReleaseSignals implements AutoCloseable {
 
 	private final RedisLockCommands commands;
 
-	/** Read by the pub/sub listener without locking; changed under this object's monitor. */
+	/**
+	 * Read by the pub/sub listener without locking; changed under this object's monitor.
+	 */
 	private final Map<String, Signal> signals = new ConcurrentHashMap<>();
 
 	private final Map<String, Signal> idle = new LinkedHashMap<>(16, 0.75f, true);
@@ -156,7 +158,8 @@ final class ReleaseSignals implements AutoCloseable {
 		}
 
 		/**
-		 * Sleep until a release message arrives after the given generation, or the time is up.
+		 * Sleep until a release message arrives after the given generation, or the time
+		 * is up.
 		 */
 		void await(long generation, long nanos) throws InterruptedException {
 			this.signal.await(generation, nanos);

@@ -26,8 +26,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link DistLockEndpointAutoConfiguration} and {@link DistLockEndpoint} on a real
- * {@code redis-server}.
+ * Tests for {@link DistLockEndpointAutoConfiguration} and {@link DistLockEndpoint} on a
+ * real {@code redis-server}.
  */
 class DistLockEndpointAutoConfigurationTests {
 

@@ -64,8 +64,8 @@ class DistLockHealthContributorAutoConfigurationTests {
 			redis.server().pause();
 			try {
 				Health health = indicator.health();
-				System.out.println("distlock health while Redis is paused: " + health.getStatus() + " "
-						+ health.getDetails());
+				System.out.println(
+						"distlock health while Redis is paused: " + health.getStatus() + " " + health.getDetails());
 				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 				assertThat(health.getDetails()).containsKeys("error", "heldLocks", "renewalDelayMs");
 			}

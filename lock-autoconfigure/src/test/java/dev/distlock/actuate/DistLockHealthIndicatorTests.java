@@ -32,9 +32,8 @@ class DistLockHealthIndicatorTests {
 
 	private final CountDownLatch releaseWatchdog = new CountDownLatch(1);
 
-	private final RedisClient client = RedisClient.create(RedisURI.builder(RedisURI.create(redis.server().uri()))
-		.withTimeout(Duration.ofSeconds(2))
-		.build());
+	private final RedisClient client = RedisClient
+		.create(RedisURI.builder(RedisURI.create(redis.server().uri())).withTimeout(Duration.ofSeconds(2)).build());
 
 	private final RedisLockRegistry registry = new RedisLockRegistry(this.client,
 			RedisLockSettings.of("lock:", Duration.ofMillis(300)).withCommandTimeout(Duration.ofSeconds(2)),
@@ -61,11 +60,11 @@ class DistLockHealthIndicatorTests {
 	void downWhenRenewalsAreLateByMoreThanOnePeriod() {
 		this.registry.acquire("order", Duration.ZERO);
 		try (RedisTestClient rival = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
-			// The next renewal finds the lock taken; the loss listener then holds up the watchdog.
+			// The next renewal finds the lock taken; the loss listener then holds up the
+			// watchdog.
 			rival.sync().set("lock:order", "someone-else");
 		}
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> this.indicator.health().getStatus().equals(Status.DOWN));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.indicator.health().getStatus().equals(Status.DOWN));
 		Health health = this.indicator.health();
 		assertThat(health.getDetails()).hasEntrySatisfying("error",
 				(error) -> assertThat(error).asString().contains("ms late, more than one renewal period (100 ms)"));

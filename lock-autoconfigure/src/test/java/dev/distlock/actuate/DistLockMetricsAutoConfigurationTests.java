@@ -123,10 +123,10 @@ class DistLockMetricsAutoConfigurationTests {
 	@Timeout(30)
 	void reportsToTheMeterRegistryThatSpringBootConfigures() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-					DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
-					DistLockMetricsAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+							CompositeMeterRegistryAutoConfiguration.class, DataRedisAutoConfiguration.class,
+							DistLockAutoConfiguration.class, DistLockMetricsAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(MicrometerLockObserver.class);

@@ -180,8 +180,8 @@ class DistributedLockInterceptorTests {
 				}
 				CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
 				assertThat(accounts.transfers()).hasValue(60);
-				assertThat(accounts.lockNames()).allSatisfy(
-						(names) -> assertThat(names).containsExactly("account:bob"));
+				assertThat(accounts.lockNames())
+					.allSatisfy((names) -> assertThat(names).containsExactly("account:bob"));
 			}
 			finally {
 				pool.shutdownNow();

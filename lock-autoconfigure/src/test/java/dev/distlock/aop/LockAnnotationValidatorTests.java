@@ -35,9 +35,11 @@ class LockAnnotationValidatorTests {
 	void privateAndFinalAnnotatedMethodsLogOneWarningEach(CapturedOutput output) {
 		this.contextRunner.withBean("jobs", UninterceptableJobs.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(output).containsOnlyOnce("@DistributedLock on private method UninterceptableJobs.cleanUp"
-					+ " of bean 'jobs' has no effect")
-				.containsOnlyOnce("@DistributedLock on final method UninterceptableJobs.report of bean 'jobs' has no effect")
+			assertThat(output)
+				.containsOnlyOnce("@DistributedLock on private method UninterceptableJobs.cleanUp"
+						+ " of bean 'jobs' has no effect")
+				.containsOnlyOnce(
+						"@DistributedLock on final method UninterceptableJobs.report of bean 'jobs' has no effect")
 				.doesNotContain("UninterceptableJobs.run of bean");
 		});
 	}

@@ -79,7 +79,8 @@ class TransactionalLockingTests {
 	void methodJoiningTheCallersTransactionKeepsTheLockUntilThatTransactionCommits() {
 		this.contextRunner.run((context) -> {
 			LedgerService ledger = context.getBean(LedgerService.class);
-			TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+			TransactionTemplate transaction = new TransactionTemplate(
+					context.getBean(PlatformTransactionManager.class));
 			List<String> keysAfterMethod = transaction.execute((status) -> {
 				ledger.recordJoined(100);
 				return redisKeys("lock:ledger");
@@ -136,7 +137,8 @@ class TransactionalLockingTests {
 		@Transactional
 		public void record(int id, CountDownLatch inserted) {
 			this.jdbc.update("insert into ledger (id) values (?)", id);
-			// A slow commit: a lock released before the commit would let the rival in now.
+			// A slow commit: a lock released before the commit would let the rival in
+			// now.
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
 				@Override

@@ -42,8 +42,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link DistLockAutoConfiguration} on Spring Boot's Redis auto-configuration and a
- * real {@code redis-server}.
+ * Tests for {@link DistLockAutoConfiguration} on Spring Boot's Redis auto-configuration
+ * and a real {@code redis-server}.
  */
 class DistLockAutoConfigurationTests {
 
@@ -108,8 +108,7 @@ class DistLockAutoConfigurationTests {
 				assertThat(outcomes.isFullMatch()).isFalse();
 				assertThat(outcomes).filteredOn((outcome) -> !outcome.getOutcome().isMatch())
 					.singleElement()
-					.satisfies((outcome) -> assertThat(outcome.getOutcome().getMessage())
-						.contains("@ConditionalOnBean")
+					.satisfies((outcome) -> assertThat(outcome.getOutcome().getMessage()).contains("@ConditionalOnBean")
 						.contains("LettuceConnectionFactory")
 						.contains("did not find any beans"));
 			});
@@ -170,8 +169,7 @@ class DistLockAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("distlock.key-prefix=app:locks:", "distlock.lease-time=20s")
 			.run((context) -> {
 				LockRegistry registry = context.getBean(LockRegistry.class);
-				try (RedisTestClient client = connect();
-						LockLease lease = registry.acquire("invoice", Duration.ZERO)) {
+				try (RedisTestClient client = connect(); LockLease lease = registry.acquire("invoice", Duration.ZERO)) {
 					assertThat(client.sync().exists("app:locks:invoice")).isOne();
 					assertThat(client.sync().exists("lock:invoice")).isZero();
 					assertThat(client.sync().pttl("app:locks:invoice")).isBetween(10_000L, 20_000L);
@@ -215,8 +213,8 @@ class DistLockAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("distlock.on-failure=maybe").run((context) -> {
 			assertThat(context).hasFailed()
 				.getFailure()
-				.hasStackTraceContaining(BindException.class.getName()
-						+ ": Failed to bind properties under 'distlock.on-failure'")
+				.hasStackTraceContaining(
+						BindException.class.getName() + ": Failed to bind properties under 'distlock.on-failure'")
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("No enum constant")

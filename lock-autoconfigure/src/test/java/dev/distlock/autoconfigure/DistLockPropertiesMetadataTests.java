@@ -30,8 +30,8 @@ class DistLockPropertiesMetadataTests {
 	@Test
 	void listsEveryDistlockProperty() {
 		List<String> names = this.metadata.read("$.properties[*].name");
-		assertThat(names.stream().filter((name) -> name.startsWith("distlock."))).containsExactlyInAnyOrderElementsOf(
-				PROPERTIES);
+		assertThat(names.stream().filter((name) -> name.startsWith("distlock.")))
+			.containsExactlyInAnyOrderElementsOf(PROPERTIES);
 	}
 
 	@Test
@@ -81,16 +81,16 @@ class DistLockPropertiesMetadataTests {
 	void hintsTheValuesOfOnFailureWithDescriptions() {
 		assertThat(hintValues("distlock.on-failure")).extracting((value) -> value.get("value"))
 			.containsExactly("throw", "skip");
-		assertThat(hintValues("distlock.on-failure")).allSatisfy(
-				(value) -> assertThat(value).extractingByKey("description").asString().isNotBlank());
+		assertThat(hintValues("distlock.on-failure"))
+			.allSatisfy((value) -> assertThat(value).extractingByKey("description").asString().isNotBlank());
 	}
 
 	@Test
 	void hintsTheValuesOfOnLostWithDescriptions() {
 		assertThat(hintValues("distlock.on-lost")).extracting((value) -> value.get("value"))
 			.containsExactly("throw", "log");
-		assertThat(hintValues("distlock.on-lost")).allSatisfy(
-				(value) -> assertThat(value).extractingByKey("description").asString().isNotBlank());
+		assertThat(hintValues("distlock.on-lost"))
+			.allSatisfy((value) -> assertThat(value).extractingByKey("description").asString().isNotBlank());
 	}
 
 	private Map<String, Object> property(String name) {

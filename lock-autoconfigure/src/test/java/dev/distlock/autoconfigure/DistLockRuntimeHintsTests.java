@@ -16,8 +16,8 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link DistLockRuntimeHints}: what a native image needs to load the Lua scripts
- * and to evaluate lock key expressions.
+ * Tests for {@link DistLockRuntimeHints}: what a native image needs to load the Lua
+ * scripts and to evaluate lock key expressions.
  */
 class DistLockRuntimeHintsTests {
 
@@ -27,8 +27,7 @@ class DistLockRuntimeHintsTests {
 	void registersEveryLuaScriptOfTheEngine() throws IOException {
 		Resource[] scripts = new PathMatchingResourcePatternResolver()
 			.getResources("classpath*:dev/distlock/redis/*.lua");
-		assertThat(scripts).extracting(Resource::getFilename)
-			.contains("acquire.lua", "release.lua", "renew.lua");
+		assertThat(scripts).extracting(Resource::getFilename).contains("acquire.lua", "release.lua", "renew.lua");
 		for (Resource script : scripts) {
 			assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/redis/" + script.getFilename()))
 				.as(script.getFilename())
@@ -38,8 +37,7 @@ class DistLockRuntimeHintsTests {
 
 	@Test
 	void doesNotRegisterUnrelatedResources() {
-		assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/redis/acquire.txt"))
-			.rejects(this.hints);
+		assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/redis/acquire.txt")).rejects(this.hints);
 		assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/aop/script.lua")).rejects(this.hints);
 	}
 

@@ -40,8 +40,8 @@ import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
  * Tests for {@link InvalidLockAnnotationFailureAnalyzer}: a {@link DistributedLock} that
- * cannot work as written fails the startup, and the analysis names the bean, the method, the
- * attribute and what to write instead.
+ * cannot work as written fails the startup, and the analysis names the bean, the method,
+ * the attribute and what to write instead.
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)

@@ -44,9 +44,10 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * Bad input through {@link DistributedLock}, each case an input and the exact message a
- * user sees: lock keys that are null, blank, huge, unicode or full of separators and braces
- * (which must neither collide with other locks nor split a lock's keys across Cluster
- * slots), and durations that are zero, negative, absurdly large, unparsable or unresolvable.
+ * user sees: lock keys that are null, blank, huge, unicode or full of separators and
+ * braces (which must neither collide with other locks nor split a lock's keys across
+ * Cluster slots), and durations that are zero, negative, absurdly large, unparsable or
+ * unresolvable.
  */
 @Timeout(60)
 class BadInputTests {
@@ -113,7 +114,8 @@ class BadInputTests {
 		this.contextRunner.withUserConfiguration(KeyedServiceConfiguration.class).run((context) -> {
 			KeyedService service = context.getBean(KeyedService.class);
 			String[] inner = new String[1];
-			// name "order" with key "a:b" and name "order:a" with key "b", held at once by two threads
+			// name "order" with key "a:b" and name "order:a" with key "b", held at once
+			// by two threads
 			service.lockWhile("a:b", () -> inner[0] = CompletableFuture.supplyAsync(() -> service.lockOrderA("b"))
 				.get(10, TimeUnit.SECONDS));
 			assertThat(inner[0]).isEqualTo("lock:order:a:b");
@@ -140,9 +142,8 @@ class BadInputTests {
 	}
 
 	static Stream<Arguments> durationsThatFailTheStartup() {
-		return Stream.of(
-				arguments("negative waitTime", NegativeWait.class,
-						"@DistributedLock on NegativeWait.run() of bean 'service', attribute 'waitTime': '-1s' is negative"),
+		return Stream.of(arguments("negative waitTime", NegativeWait.class,
+				"@DistributedLock on NegativeWait.run() of bean 'service', attribute 'waitTime': '-1s' is negative"),
 				arguments("negative leaseTime", NegativeLease.class,
 						"@DistributedLock on NegativeLease.run() of bean 'service', attribute 'leaseTime': '-5ms' is negative"),
 				arguments("zero leaseTime", ZeroLease.class,
@@ -199,8 +200,7 @@ class BadInputTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("leaseTimesTheEngineCannotCount")
-	void leaseTimesTheEngineCannotCountAreReportedLikeOtherBadDurations(String input, Class<?> service,
-			String value) {
+	void leaseTimesTheEngineCannotCountAreReportedLikeOtherBadDurations(String input, Class<?> service, String value) {
 		this.contextRunner.withBean("service", service)
 			.run((context) -> assertThat(startupFailure(context))
 				.hasMessage("@DistributedLock on " + service.getSimpleName() + ".run() of bean 'service', attribute"
@@ -213,8 +213,9 @@ class BadInputTests {
 		while (failure != null && !(failure instanceof InvalidLockAnnotationException)) {
 			failure = failure.getCause();
 		}
-		assertThat(failure).as("InvalidLockAnnotationException in %s",
-				NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+		assertThat(failure)
+			.as("InvalidLockAnnotationException in %s",
+					NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
 			.isNotNull();
 		return failure;
 	}

@@ -25,15 +25,15 @@ import static org.awaitility.Awaitility.await;
  * link stalled so that replication is held back, a lock acquired on the primary, the
  * primary killed and the replica promoted ({@code REPLICAOF NO ONE}).
  * <p>
- * The replica replicates through a {@link TcpProxy} that holds the stream back. Freezing the
- * replica with {@code SIGSTOP} does not hold replication back on one machine: the primary's
- * writes wait in the replica's socket buffer and are applied when it resumes, even after the
- * primary died, so the lock survives the failover (that is what the first version of this
- * test observed). With the default
- * settings a second client acquires the same lock on the promoted replica while the first
- * still holds it, and even gets the same fencing token, since the fencing counter's last
- * increment was lost too. With {@code distlock.redis.replicas-to-ack=1} the first
- * acquisition is refused, so the failover cannot grant the lock twice.
+ * The replica replicates through a {@link TcpProxy} that holds the stream back. Freezing
+ * the replica with {@code SIGSTOP} does not hold replication back on one machine: the
+ * primary's writes wait in the replica's socket buffer and are applied when it resumes,
+ * even after the primary died, so the lock survives the failover (that is what the first
+ * version of this test observed). With the default settings a second client acquires the
+ * same lock on the promoted replica while the first still holds it, and even gets the
+ * same fencing token, since the fencing counter's last increment was lost too. With
+ * {@code distlock.redis.replicas-to-ack=1} the first acquisition is refused, so the
+ * failover cannot grant the lock twice.
  */
 @Timeout(60)
 class FailoverTests {

@@ -28,17 +28,18 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.slf4j.LoggerFactory;
 
 /**
- * One rival JVM of {@link LockLoadTests}: {@code <redis-uri> <threads> <names> <seconds>}.
- * Prints {@code READY}, waits for the line {@code go}, then runs critical sections on
- * random lock names for the given time: each one reads a per-name counter, writes it back
- * plus one (a non-atomic read-modify-write that only the lock keeps whole) and appends its
- * fencing token to a per-name list ({@code RPUSH}). Then it closes everything and prints:
+ * One rival JVM of {@link LockLoadTests}:
+ * {@code <redis-uri> <threads> <names> <seconds>}. Prints {@code READY}, waits for the
+ * line {@code go}, then runs critical sections on random lock names for the given time:
+ * each one reads a per-name counter, writes it back plus one (a non-atomic
+ * read-modify-write that only the lock keeps whole) and appends its fencing token to a
+ * per-name list ({@code RPUSH}). Then it closes everything and prints:
  * <ul>
  * <li>{@code COUNTS <n0>,<n1>,...}: successful sections per name;</li>
  * <li>{@code STATS sections=.. failures=.. lost=.. p50WaitMicros=.. p99WaitMicros=..
  * maxWaitMicros=..};</li>
- * <li>{@code THREADS baseline=.. after=.. extra=[..]}: threads alive before the registry was
- * created and after it was closed, and the names of those that outlived it.</li>
+ * <li>{@code THREADS baseline=.. after=.. extra=[..]}: threads alive before the registry
+ * was created and after it was closed, and the names of those that outlived it.</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -119,7 +120,8 @@ final class LoadWorkerMain {
 				+ " p50WaitMicros=" + percentile(allWaits, 0.50) + " p99WaitMicros=" + percentile(allWaits, 0.99)
 				+ " maxWaitMicros=" + percentile(allWaits, 1.0));
 		Set<String> extra = awaitThreadsBackTo(baseline);
-		System.out.println("THREADS baseline=" + baseline.size() + " after=" + liveThreads().size() + " extra=" + extra);
+		System.out
+			.println("THREADS baseline=" + baseline.size() + " after=" + liveThreads().size() + " extra=" + extra);
 		System.out.println("DONE");
 	}
 

@@ -22,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two rival JVMs ({@link LoadWorkerMain}) of {@value #THREADS} threads each run critical
  * sections on {@value #NAMES} lock names for a bounded time, each section a non-atomic
- * read-modify-write of a per-name counter plus an {@code RPUSH} of its fencing token. At the
- * end no update is lost, fencing tokens strictly increase per name in write order, no lock
- * key is left in Redis (only the fencing counters), and the JVMs' threads are back to their
- * baseline once their registries are closed.
+ * read-modify-write of a per-name counter plus an {@code RPUSH} of its fencing token. At
+ * the end no update is lost, fencing tokens strictly increase per name in write order, no
+ * lock key is left in Redis (only the fencing counters), and the JVMs' threads are back
+ * to their baseline once their registries are closed.
  * <p>
  * Runs for {@value #DEFAULT_SECONDS} seconds by default; longer with
  * {@code -Ddistlock.load.seconds=600}.
@@ -98,9 +98,11 @@ class LockLoadTests {
 			assertThat(rival.awaitExit(finish)).isZero();
 		}
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
-		System.out.printf("[load] %d JVMs x %d threads x %d names for %d s: %d sections, %.0f sections/s,"
-				+ " p99 wait %.1f ms, max wait %.1f ms, %d timed out, %d lost%n", JVMS, THREADS, NAMES, seconds, total,
-				total / (double) seconds, p99 / 1000.0, max / 1000.0, failures, lost);
+		System.out.printf(
+				"[load] %d JVMs x %d threads x %d names for %d s: %d sections, %.0f sections/s,"
+						+ " p99 wait %.1f ms, max wait %.1f ms, %d timed out, %d lost%n",
+				JVMS, THREADS, NAMES, seconds, total, total / (double) seconds, p99 / 1000.0, max / 1000.0, failures,
+				lost);
 		assertThat(total).isPositive();
 		assertThat(lost).as("locks lost during a section").isZero();
 		assertThat(failures).as("tryLock(30s) that timed out").isZero();

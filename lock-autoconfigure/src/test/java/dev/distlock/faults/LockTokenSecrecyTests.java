@@ -105,7 +105,8 @@ class LockTokenSecrecyTests {
 		// acquire and release
 		try (LockLease lease = registry.registry().acquire("secret", Duration.ZERO)) {
 			tokens.add(this.commands.get("lock:secret"));
-			// a rival that fails to acquire, then one that waits and is handed the lock in this JVM
+			// a rival that fails to acquire, then one that waits and is handed the lock
+			// in this JVM
 			assertThat(rival.registry().tryAcquire("secret", Duration.ofMillis(50))).isEmpty();
 		}
 		FencedLock lock = registry.registry().obtain("handed");
@@ -121,7 +122,8 @@ class LockTokenSecrecyTests {
 		Thread.sleep(100);
 		lock.unlock();
 		tokens.add(waiter.get(10, TimeUnit.SECONDS));
-		// loss: another owner's token replaces ours, the renewal finds it, the release throws
+		// loss: another owner's token replaces ours, the renewal finds it, the release
+		// throws
 		LockLease lost = registry.registry().acquire("stolen", Duration.ZERO);
 		tokens.add(this.commands.get("lock:stolen"));
 		this.commands.set("lock:stolen", "someone-else");

@@ -38,7 +38,9 @@ class NetworkFaultTests {
 	/** Slack for a busy machine on top of a bound the engine promises. */
 	private static final Duration MARGIN = Duration.ofMillis(500);
 
-	/** How long Lettuce may take to reconnect after the network heals (its backoff grows). */
+	/**
+	 * How long Lettuce may take to reconnect after the network heals (its backoff grows).
+	 */
 	private static final Duration RECONNECT = Duration.ofSeconds(20);
 
 	@RegisterExtension
@@ -66,9 +68,7 @@ class NetworkFaultTests {
 		assertThat(lease.isValid()).isTrue();
 		this.proxy.setLatency(Duration.ofMillis(400));
 		long slowSinceNanos = System.nanoTime();
-		await().atMost(SHORT_LEASE.plus(MARGIN))
-			.pollInterval(Duration.ofMillis(5))
-			.until(() -> !lease.isValid());
+		await().atMost(SHORT_LEASE.plus(MARGIN)).pollInterval(Duration.ofMillis(5)).until(() -> !lease.isValid());
 		Duration invalidAfter = Duration.ofNanos(System.nanoTime() - slowSinceNanos);
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(slow.lostEvents()).extracting(LockLostEvent::name).containsExactly("slow"));
@@ -76,8 +76,7 @@ class NetworkFaultTests {
 		LockLease taken = await().atMost(Duration.ofSeconds(5))
 			.until(() -> rival.registry().tryAcquire("slow", Duration.ofMillis(100)), Optional::isPresent)
 			.orElseThrow();
-		assertThat(lease.isValid()).as("the slow holder never believes it holds a lock someone else took")
-			.isFalse();
+		assertThat(lease.isValid()).as("the slow holder never believes it holds a lock someone else took").isFalse();
 		assertThat(taken.fencingToken()).isGreaterThan(lease.fencingToken());
 		this.proxy.heal();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release);
@@ -112,7 +111,8 @@ class NetworkFaultTests {
 		long startNanos = System.nanoTime();
 		assertThatExceptionOfType(DistributedLockException.class)
 			.isThrownBy(() -> registry.registry().tryAcquire(name, Duration.ZERO))
-			.withMessage("Redis did not answer within PT0.5S to acquire lock '" + name + "' (spring.data.redis.timeout)");
+			.withMessage(
+					"Redis did not answer within PT0.5S to acquire lock '" + name + "' (spring.data.redis.timeout)");
 		Duration failedAfter = Duration.ofNanos(System.nanoTime() - startNanos);
 		assertThat(failedAfter).isBetween(COMMAND_TIMEOUT, COMMAND_TIMEOUT.plus(MARGIN));
 		startNanos = System.nanoTime();
@@ -143,8 +143,8 @@ class NetworkFaultTests {
 	}
 
 	private TestLockRegistry registry(String uri, Duration lease) {
-		return this.closer
-			.add(TestLockRegistry.create(uri, RedisLockSettings.of("lock:", lease).withCommandTimeout(COMMAND_TIMEOUT)));
+		return this.closer.add(
+				TestLockRegistry.create(uri, RedisLockSettings.of("lock:", lease).withCommandTimeout(COMMAND_TIMEOUT)));
 	}
 
 }

@@ -40,9 +40,9 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 /**
  * Redis security: a wrong password, and ACL users. {@link #MINIMUM_ACL} is the smallest
  * ACL with which every feature works with the default key prefix {@code lock:} (acquire,
- * wait for a release signal, renew, release, minimum hold time, health {@code PING}); each
- * row of {@link #everyRuleOfTheMinimumAclIsNeeded} removes one rule and shows what breaks
- * and the message the user sees.
+ * wait for a release signal, renew, release, minimum hold time, health {@code PING});
+ * each row of {@link #everyRuleOfTheMinimumAclIsNeeded} removes one rule and shows what
+ * breaks and the message the user sees.
  */
 @Timeout(120)
 class RedisAclTests {
@@ -81,9 +81,9 @@ class RedisAclTests {
 	@Test
 	void wrongPasswordFailsTheFirstCallWithTheConnectionError() {
 		RedisServer secured = this.closer.add(RedisServer.start("--requirepass", "secret"));
-		TestLockRegistry registry = this.closer.add(TestLockRegistry.create(
-				"redis://:wrong@127.0.0.1:" + secured.port(), RedisLockSettings.of("lock:", LEASE)
-					.withCommandTimeout(COMMAND_TIMEOUT)));
+		TestLockRegistry registry = this.closer
+			.add(TestLockRegistry.create("redis://:wrong@127.0.0.1:" + secured.port(),
+					RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT)));
 		Throwable thrown = catchThrowable(() -> registry.registry().acquire("secured", Duration.ZERO));
 		assertThat(thrown).isExactlyInstanceOf(DistributedLockException.class)
 			.hasMessage("Could not connect to Redis for locking: Unable to connect to 127.0.0.1/<unresolved>:"
@@ -97,7 +97,8 @@ class RedisAclTests {
 	@Test
 	void userWithTheMinimumAclCanUseEveryFeature() throws Exception {
 		String user = createUser(MINIMUM_ACL);
-		System.out.println("[acl] minimum: ACL SETUSER " + user + " on >pw resetchannels " + String.join(" ", MINIMUM_ACL));
+		System.out
+			.println("[acl] minimum: ACL SETUSER " + user + " on >pw resetchannels " + String.join(" ", MINIMUM_ACL));
 		exerciseEveryFeature(user);
 	}
 
@@ -166,7 +167,8 @@ class RedisAclTests {
 		lease.release();
 		LockLease next = unwrap(waiting).orElseThrow();
 		next.release();
-		holder.registry().tryAcquire("acl-min-hold", Duration.ZERO, new LeaseOptions(null, Duration.ofMillis(50)))
+		holder.registry()
+			.tryAcquire("acl-min-hold", Duration.ZERO, new LeaseOptions(null, Duration.ofMillis(50)))
 			.orElseThrow()
 			.release();
 	}

@@ -27,10 +27,10 @@ import static org.assertj.core.api.Assertions.assertThatException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * distlock over TLS, configured the Spring Boot way: {@code spring.data.redis.ssl.*} with a
- * PEM SSL bundle that trusts a throwaway CA. Skipped when {@code openssl} is missing or the
- * {@code redis-server} was built without TLS (the embedded 6.2 binary); CI's second pass runs
- * it against Debian's redis-server 7, which has TLS.
+ * distlock over TLS, configured the Spring Boot way: {@code spring.data.redis.ssl.*} with
+ * a PEM SSL bundle that trusts a throwaway CA. Skipped when {@code openssl} is missing or
+ * the {@code redis-server} was built without TLS (the embedded 6.2 binary); CI's second
+ * pass runs it against Debian's redis-server 7, which has TLS.
  * <p>
  * The server keeps a plain port too, which {@link RedisServer} uses to see it is up and
  * which this test uses to look at the lock from outside; distlock talks to the TLS port.
@@ -78,16 +78,19 @@ class TlsConnectionTests {
 	private RedisServer startWithTls(int tlsPort, TestCertificates certificates) {
 		try {
 			return this.closer.add(RedisServer.start("--tls-port", String.valueOf(tlsPort), "--tls-cert-file",
-					certificates.serverCertificate().toString(), "--tls-key-file",
-					certificates.serverKey().toString(), "--tls-ca-cert-file",
-					certificates.caCertificate().toString(), "--tls-auth-clients", "no"));
+					certificates.serverCertificate().toString(), "--tls-key-file", certificates.serverKey().toString(),
+					"--tls-ca-cert-file", certificates.caCertificate().toString(), "--tls-auth-clients", "no"));
 		}
 		catch (IllegalStateException ex) {
-			assumeTrue(false, () -> "redis-server " + RedisServerBinary.get().version() + " at "
-					+ RedisServerBinary.get().path() + " does not support TLS: " + ex.getMessage().lines()
-						.filter((line) -> line.contains("tls") || line.contains("TLS") || line.contains("Bad directive"))
-						.findFirst()
-						.orElse(ex.getMessage()));
+			assumeTrue(false,
+					() -> "redis-server " + RedisServerBinary.get().version() + " at " + RedisServerBinary.get().path()
+							+ " does not support TLS: "
+							+ ex.getMessage()
+								.lines()
+								.filter((line) -> line.contains("tls") || line.contains("TLS")
+										|| line.contains("Bad directive"))
+								.findFirst()
+								.orElse(ex.getMessage()));
 			throw ex;
 		}
 	}

@@ -39,19 +39,19 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The hand-rolled Redis lock recipes 1 to 4 of DESIGN.md ("Why the usual recipes fail"),
- * each written with plain Lettuce commands and driven step by step into its failure against
- * a real {@code redis-server}, next to distlock in the same scenario, where the failure
- * does not happen:
+ * each written with plain Lettuce commands and driven step by step into its failure
+ * against a real {@code redis-server}, next to distlock in the same scenario, where the
+ * failure does not happen:
  * <ol>
- * <li>{@code SETNX} then {@code EXPIRE}: a holder killed between the two leaves a lock that
- * never expires; a killed distlock holder's lock frees after its lease.
- * <li>{@code SETNX} of a timestamp and {@code DEL} of "expired" locks: two clients that saw
- * the same stale lock both take it; of eight registries racing for a dead holder's lock,
- * exactly one wins.
+ * <li>{@code SETNX} then {@code EXPIRE}: a holder killed between the two leaves a lock
+ * that never expires; a killed distlock holder's lock frees after its lease.
+ * <li>{@code SETNX} of a timestamp and {@code DEL} of "expired" locks: two clients that
+ * saw the same stale lock both take it; of eight registries racing for a dead holder's
+ * lock, exactly one wins.
  * <li>Plain {@code DEL} to release: a stalled holder deletes the next holder's lock; a
  * stalled distlock holder's release throws and leaves the next holder's key alone.
- * <li>Fixed expiry without renewal: a job longer than its lease lets a second client in; the
- * watchdog keeps a long job's lock for three times its lease.
+ * <li>Fixed expiry without renewal: a job longer than its lease lets a second client in;
+ * the watchdog keeps a long job's lock for three times its lease.
  * </ol>
  */
 @Timeout(60)
@@ -123,7 +123,8 @@ class FailureRecipeTests {
 	}
 
 	/**
-	 * Recipe 2: {@code SETNX} with a Unix-timestamp value and {@code DEL} of "expired" locks.
+	 * Recipe 2: {@code SETNX} with a Unix-timestamp value and {@code DEL} of "expired"
+	 * locks.
 	 */
 	@Nested
 	class TimestampValueAndDel {
@@ -282,8 +283,8 @@ class FailureRecipeTests {
 		}
 
 		/**
-		 * Run a job that takes the given time; all along, a rival tries every 50 ms to take
-		 * the job's lock.
+		 * Run a job that takes the given time; all along, a rival tries every 50 ms to
+		 * take the job's lock.
 		 */
 		private RivalAttempts runJob(Duration jobTime, BooleanSupplier rivalAttempt) throws InterruptedException {
 			long start = System.nanoTime();
@@ -328,10 +329,10 @@ class FailureRecipeTests {
 	}
 
 	/**
-	 * A rival that takes a lock the naive way: {@code SETNX}, then {@code PEXPIRE} once it
-	 * reads a line from standard input, so that a test can kill it in between. Arguments:
-	 * Redis URI, key, intended expiry in milliseconds. Prints {@code SETNX <reply>} after the
-	 * {@code SETNX}.
+	 * A rival that takes a lock the naive way: {@code SETNX}, then {@code PEXPIRE} once
+	 * it reads a line from standard input, so that a test can kill it in between.
+	 * Arguments: Redis URI, key, intended expiry in milliseconds. Prints
+	 * {@code SETNX <reply>} after the {@code SETNX}.
 	 */
 	static class SetnxThenExpireHolder {
 

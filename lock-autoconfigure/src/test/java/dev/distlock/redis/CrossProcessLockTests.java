@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Behaviour of {@link RedisLockRegistry} across processes: a real {@code redis-server} and
- * rival JVMs ({@link LockWorkerMain}) that contend for a lock, die holding it
+ * Behaviour of {@link RedisLockRegistry} across processes: a real {@code redis-server}
+ * and rival JVMs ({@link LockWorkerMain}) that contend for a lock, die holding it
  * ({@code SIGKILL}) or stall holding it ({@code SIGSTOP}) until their lease has run out.
  */
 @Timeout(60)
@@ -37,7 +37,9 @@ class CrossProcessLockTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
 
-	/** Slack for scheduling on a busy machine, added to every bound that follows a lease. */
+	/**
+	 * Slack for scheduling on a busy machine, added to every bound that follows a lease.
+	 */
 	private static final Duration MARGIN = Duration.ofSeconds(3);
 
 	/** How long a rival JVM may take to start and report, or to answer a command. */
@@ -127,8 +129,8 @@ class CrossProcessLockTests {
 		assertThat(registry.tryAcquire("job", Duration.ZERO)).isEmpty();
 		Optional<LockLease> acquired = registry.tryAcquire("job", LEASE.plus(MARGIN));
 		Duration waited = Duration.ofNanos(System.nanoTime() - beforeTtlRead);
-		assertThat(acquired).hasValueSatisfying(
-				(lease) -> assertThat(lease.fencingToken()).isGreaterThan(killedHoldersToken));
+		assertThat(acquired)
+			.hasValueSatisfying((lease) -> assertThat(lease.fencingToken()).isGreaterThan(killedHoldersToken));
 		// Redis counts TTLs in whole milliseconds: allow for the rounding of two of them
 		assertThat(waited).as("wait for the killed holder's lease of %d ms left", remainingMillis)
 			.isGreaterThanOrEqualTo(Duration.ofMillis(remainingMillis - 2))

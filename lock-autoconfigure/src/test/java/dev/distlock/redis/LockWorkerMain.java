@@ -13,19 +13,19 @@ import dev.distlock.testsupport.TestLockRegistry;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * A rival lock user that {@link CrossProcessLockTests} runs in its own JVM, driven through
- * standard input and output. Two modes:
+ * A rival lock user that {@link CrossProcessLockTests} runs in its own JVM, driven
+ * through standard input and output. Two modes:
  * <ul>
- * <li>{@code increment <redis-uri> <threads> <iterations>}: prints {@code READY}, waits for
- * the line {@code go}, increments the {@link SharedCounter} under its lock, prints
+ * <li>{@code increment <redis-uri> <threads> <iterations>}: prints {@code READY}, waits
+ * for the line {@code go}, increments the {@link SharedCounter} under its lock, prints
  * {@code DONE} and exits.</li>
  * <li>{@code hold <redis-uri> <lock-name> <watchdog|fixed> <lease-millis>}: acquires the
  * lock (in watchdog mode with that lease time, or with that fixed lease), prints
  * {@code ACQUIRED <fencing token>} and then answers commands, one per line:
  * {@code valid}, {@code write <value>} (to a {@link FencedStorage} named
  * {@value #FENCED_STORAGE}, with the lease's fencing token; answers
- * {@code WRITE <value> ACCEPTED} or {@code REJECTED}), {@code write-naive <value>} (a plain
- * {@code SET} of {@value #NAIVE_STORAGE}) and {@code release}.</li>
+ * {@code WRITE <value> ACCEPTED} or {@code REJECTED}), {@code write-naive <value>} (a
+ * plain {@code SET} of {@value #NAIVE_STORAGE}) and {@code release}.</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -112,10 +112,8 @@ final class LockWorkerMain {
 		catch (LockLostException ex) {
 			System.out.println("RELEASE THREW " + ex.getClass().getSimpleName() + " " + ex.getFencingToken());
 		}
-		System.out.println("LOST EVENTS " + locks.lostEvents()
-			.stream()
-			.map((event) -> event.name() + "#" + event.fencingToken())
-			.toList());
+		System.out.println("LOST EVENTS "
+				+ locks.lostEvents().stream().map((event) -> event.name() + "#" + event.fencingToken()).toList());
 	}
 
 	private static BufferedReader stdin() {

@@ -94,7 +94,8 @@ class RedisLockRegistryTests {
 		long previous = 0;
 		for (int i = 0; i < 5; i++) {
 			RedisLockRegistry registry = (i % 2 == 0) ? first : second;
-			LockLease expiring = registry.tryAcquire("report", Duration.ofSeconds(5), LeaseOptions.fixed(Duration.ofMillis(50)))
+			LockLease expiring = registry
+				.tryAcquire("report", Duration.ofSeconds(5), LeaseOptions.fixed(Duration.ofMillis(50)))
 				.orElseThrow();
 			assertThat(expiring.fencingToken()).isGreaterThan(previous);
 			previous = expiring.fencingToken();
@@ -383,7 +384,8 @@ class RedisLockRegistryTests {
 		assertThatExceptionOfType(DistributedLockException.class)
 			.isThrownBy(() -> registry.tryAcquire("order", Duration.ZERO));
 		redis.server().restart();
-		await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+		await().atMost(Duration.ofSeconds(10))
+			.ignoreExceptions()
 			.until(() -> registry.tryAcquire("order", Duration.ZERO), Optional::isPresent);
 	}
 

@@ -4,8 +4,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Closes what a test opened (servers, proxies, registries, clients, rival JVMs) in reverse
- * order, keeping the first failure and adding the later ones to it as suppressed.
+ * Closes what a test opened (servers, proxies, registries, clients, rival JVMs) in
+ * reverse order, keeping the first failure and adding the later ones to it as suppressed.
  * <pre class="code">
  * private final Closer closer = new Closer();
  *

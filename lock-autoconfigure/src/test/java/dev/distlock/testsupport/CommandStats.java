@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * Counts the commands a Redis server executed, from {@code INFO commandstats}, leaving out
- * the {@code INFO} and {@code CONFIG} calls this class makes itself.
+ * Counts the commands a Redis server executed, from {@code INFO commandstats}, leaving
+ * out the {@code INFO} and {@code CONFIG} calls this class makes itself.
  */
 public final class CommandStats {
 

@@ -22,10 +22,8 @@ import java.util.Map;
  */
 final class EmbeddedRedisBinary {
 
-	private static final Map<String, String> RESOURCES = Map.of(
-			"linux-amd64", "redis-server-6.2.6-v5-linux-amd64",
-			"linux-arm64", "redis-server-6.2.7-linux-arm64",
-			"darwin-amd64", "redis-server-6.2.6-v5-darwin-amd64",
+	private static final Map<String, String> RESOURCES = Map.of("linux-amd64", "redis-server-6.2.6-v5-linux-amd64",
+			"linux-arm64", "redis-server-6.2.7-linux-arm64", "darwin-amd64", "redis-server-6.2.6-v5-darwin-amd64",
 			"darwin-arm64", "redis-server-6.2.6-v5-darwin-arm64");
 
 	private EmbeddedRedisBinary() {

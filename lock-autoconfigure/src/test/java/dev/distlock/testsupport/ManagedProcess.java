@@ -92,8 +92,8 @@ public final class ManagedProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Freezes the process with {@code SIGSTOP} and, where {@code /proc} tells, waits until
-	 * all its threads have stopped.
+	 * Freezes the process with {@code SIGSTOP} and, where {@code /proc} tells, waits
+	 * until all its threads have stopped.
 	 */
 	public void pause() {
 		signal("STOP");
@@ -130,8 +130,8 @@ public final class ManagedProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Kills the process with {@code SIGKILL} and waits until it is gone; does nothing if it
-	 * has already exited. A paused process is killed as well.
+	 * Kills the process with {@code SIGKILL} and waits until it is gone; does nothing if
+	 * it has already exited. A paused process is killed as well.
 	 */
 	public void kill() {
 		this.process.destroyForcibly();

@@ -24,7 +24,8 @@ final class ProcessReaper {
 
 	static {
 		Runtime.getRuntime()
-			.addShutdownHook(new Thread(() -> LIVE.forEach(ManagedProcess::destroyOnShutdown), "distlock-process-reaper"));
+			.addShutdownHook(
+					new Thread(() -> LIVE.forEach(ManagedProcess::destroyOnShutdown), "distlock-process-reaper"));
 	}
 
 	private ProcessReaper() {

@@ -13,9 +13,9 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sends one Redis command over a raw socket, so that no client library is needed.
- * Only the first line of the reply is read, which suits simple-string and error replies
- * such as {@code +PONG}, {@code +OK} or {@code -NOAUTH ...}.
+ * Sends one Redis command over a raw socket, so that no client library is needed. Only
+ * the first line of the reply is read, which suits simple-string and error replies such
+ * as {@code +PONG}, {@code +OK} or {@code -NOAUTH ...}.
  */
 final class RawRedisCommand {
 
@@ -23,13 +23,12 @@ final class RawRedisCommand {
 	}
 
 	/**
-	 * Sends {@code command} to the server on the given loopback port, authenticating first
-	 * if a password is given.
+	 * Sends {@code command} to the server on the given loopback port, authenticating
+	 * first if a password is given.
 	 * @return the first line of the reply, or of the {@code AUTH} reply if that was not
 	 * {@code +OK}
 	 */
-	static String send(int port, @Nullable String password, Duration timeout, String... command)
-			throws IOException {
+	static String send(int port, @Nullable String password, Duration timeout, String... command) throws IOException {
 		int millis = Math.toIntExact(timeout.toMillis());
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(RedisServer.HOST, port), millis);

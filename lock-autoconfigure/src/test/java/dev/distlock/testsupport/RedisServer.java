@@ -177,8 +177,8 @@ public final class RedisServer implements AutoCloseable {
 	public synchronized void restart() {
 		process().kill();
 		if (!launch(this.port)) {
-			throw new IllegalStateException("Cannot restart redis-server: port " + this.port + " is taken; log "
-					+ logFile() + ":\n" + log());
+			throw new IllegalStateException(
+					"Cannot restart redis-server: port " + this.port + " is taken; log " + logFile() + ":\n" + log());
 		}
 	}
 
@@ -230,9 +230,9 @@ public final class RedisServer implements AutoCloseable {
 		this.port = port;
 		this.launches++;
 		Path dataDir = emptyDataDir();
-		List<String> command = new ArrayList<>(List.of(this.binary.path().toString(), "--port", String.valueOf(port),
-				"--bind", HOST, "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir",
-				dataDir.toString()));
+		List<String> command = new ArrayList<>(
+				List.of(this.binary.path().toString(), "--port", String.valueOf(port), "--bind", HOST,
+						"--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", dataDir.toString()));
 		command.addAll(this.extraArgs);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(Redirect.to(logFile().toFile()));
@@ -268,8 +268,8 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	private IllegalStateException startFailure(String reason) {
-		return new IllegalStateException(this.binary.path() + " on port " + this.port + " " + reason + "; log "
-				+ logFile() + ":\n" + log());
+		return new IllegalStateException(
+				this.binary.path() + " on port " + this.port + " " + reason + "; log " + logFile() + ":\n" + log());
 	}
 
 	private String log() {

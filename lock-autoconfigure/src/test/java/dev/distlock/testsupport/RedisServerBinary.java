@@ -99,8 +99,8 @@ public final class RedisServerBinary {
 
 	private static RedisServerBinary inspect(Path path, String origin) {
 		RedisServerBinary binary = new RedisServerBinary(path, readVersion(path));
-		System.err.println("[distlock-testsupport] Using redis-server " + binary.version + " from " + origin + ": "
-				+ path);
+		System.err
+			.println("[distlock-testsupport] Using redis-server " + binary.version + " from " + origin + ": " + path);
 		return binary;
 	}
 
@@ -109,12 +109,14 @@ public final class RedisServerBinary {
 			Process process = new ProcessBuilder(path.toString(), "--version").redirectErrorStream(true).start();
 			if (!process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
 				process.destroyForcibly();
-				throw new IllegalStateException(path + " --version did not exit within " + VERSION_TIMEOUT_SECONDS + "s");
+				throw new IllegalStateException(
+						path + " --version did not exit within " + VERSION_TIMEOUT_SECONDS + "s");
 			}
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
 			Matcher matcher = VERSION.matcher(output);
 			if (process.exitValue() != 0 || !matcher.find()) {
-				throw new IllegalStateException(path + " --version failed (exit code " + process.exitValue() + "): " + output);
+				throw new IllegalStateException(
+						path + " --version failed (exit code " + process.exitValue() + "): " + output);
 			}
 			return matcher.group(1);
 		}

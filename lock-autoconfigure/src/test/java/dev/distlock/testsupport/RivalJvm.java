@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * Runs another JVM with the test classpath, for example a rival lock holder, and talks
- * to it through its standard streams.
+ * Runs another JVM with the test classpath, for example a rival lock holder, and talks to
+ * it through its standard streams.
  * <p>
  * Standard output is collected line by line; standard error goes to a log file. The JVM
  * never outlives the test JVM (see {@link ManagedProcess}).
@@ -87,11 +87,13 @@ public final class RivalJvm implements AutoCloseable {
 	}
 
 	/**
-	 * Waits for the first line printed to standard output that starts with {@code prefix}.
+	 * Waits for the first line printed to standard output that starts with
+	 * {@code prefix}.
 	 * @param prefix the start of the wanted line
 	 * @param timeout how long to wait
 	 * @return the line
-	 * @throws AssertionError if no such line appears in time; the message holds all output
+	 * @throws AssertionError if no such line appears in time; the message holds all
+	 * output
 	 */
 	public String awaitLine(String prefix, Duration timeout) {
 		return awaitLine((line) -> line.startsWith(prefix), timeout);
@@ -117,8 +119,10 @@ public final class RivalJvm implements AutoCloseable {
 				}
 				long remaining = deadline - System.nanoTime();
 				if (this.outputClosed || remaining <= 0) {
-					throw new AssertionError(this + (this.outputClosed ? " closed its output" : " printed nothing in "
-							+ timeout.toMillis() + " ms") + " that matches; output so far:\n" + output());
+					throw new AssertionError(this
+							+ (this.outputClosed ? " closed its output"
+									: " printed nothing in " + timeout.toMillis() + " ms")
+							+ " that matches; output so far:\n" + output());
 				}
 				waitForOutput(remaining);
 			}
@@ -237,8 +241,7 @@ public final class RivalJvm implements AutoCloseable {
 		catch (IOException ex) {
 			stderr = "(unreadable: " + ex + ")";
 		}
-		return "--- stdout ---\n" + String.join("\n", lines()) + "\n--- stderr (" + this.stderrLog + ") ---\n"
-				+ stderr;
+		return "--- stdout ---\n" + String.join("\n", lines()) + "\n--- stderr (" + this.stderrLog + ") ---\n" + stderr;
 	}
 
 	/**
@@ -311,7 +314,8 @@ public final class RivalJvm implements AutoCloseable {
 			}
 			ProcessBuilder builder = new ProcessBuilder(command).redirectError(Redirect.appendTo(stderrLog.toFile()));
 			builder.environment().put("CLASSPATH", System.getProperty("java.class.path"));
-			return new RivalJvm(ManagedProcess.start("rival JVM " + this.mainClass.getName(), builder, stderrLog), stderrLog);
+			return new RivalJvm(ManagedProcess.start("rival JVM " + this.mainClass.getName(), builder, stderrLog),
+					stderrLog);
 		}
 
 	}

@@ -96,8 +96,8 @@ class RivalJvmTests {
 	}
 
 	/**
-	 * Prints its arguments, the {@code rival.name} property and {@code READY}, then echoes
-	 * standard input until it reads {@code exit}.
+	 * Prints its arguments, the {@code rival.name} property and {@code READY}, then
+	 * echoes standard input until it reads {@code exit}.
 	 */
 	static class Echo {
 

@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
  * traffic between a client and the server, for tests of what a client does when the
  * network misbehaves.
  * <p>
- * Every accepted connection gets one connection to the server and, per direction, a reader
- * thread and a writer thread, so that a latency delays each chunk by that much after it
- * arrived rather than adding up. Threads are daemons and all of them stop on
+ * Every accepted connection gets one connection to the server and, per direction, a
+ * reader thread and a writer thread, so that a latency delays each chunk by that much
+ * after it arrived rather than adding up. Threads are daemons and all of them stop on
  * {@link #close()}; a stall holds the bytes in memory (a test's traffic is small).
  * <pre class="code">
  * try (TcpProxy proxy = TcpProxy.start(redis.port())) {
@@ -116,8 +116,8 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Stops forwarding bytes in both directions, keeping the connections open: the peers see
-	 * a silent network. Bytes that arrive meanwhile are held until {@link #heal()}.
+	 * Stops forwarding bytes in both directions, keeping the connections open: the peers
+	 * see a silent network. Bytes that arrive meanwhile are held until {@link #heal()}.
 	 */
 	public void stall() {
 		synchronized (this.lock) {
@@ -159,7 +159,8 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Closes the proxy port and every connection, and waits for the proxy's threads to end.
+	 * Closes the proxy port and every connection, and waits for the proxy's threads to
+	 * end.
 	 */
 	@Override
 	public void close() {

@@ -71,7 +71,9 @@ public record TestCertificates(Path caCertificate, Path serverCertificate, Path 
 		List<String> command = new java.util.ArrayList<>(List.of("openssl"));
 		command.addAll(List.of(args));
 		try {
-			Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+			Process process = new ProcessBuilder(command).directory(directory.toFile())
+				.redirectErrorStream(true)
+				.start();
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 			if (!process.waitFor(OPENSSL_TIMEOUT_SECONDS, TimeUnit.SECONDS) || process.exitValue() != 0) {
 				process.destroyForcibly();

@@ -11,8 +11,8 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
 /**
- * A {@link RedisLockRegistry} on its own Lettuce client, as one application instance would
- * have it, recording the {@link LockLostEvent}s it publishes.
+ * A {@link RedisLockRegistry} on its own Lettuce client, as one application instance
+ * would have it, recording the {@link LockLostEvent}s it publishes.
  */
 public final class TestLockRegistry implements AutoCloseable {
 

@@ -11,8 +11,8 @@ import java.util.stream.Stream;
  * Reads the scheduling states of a process's threads from Linux's {@code /proc}.
  * <p>
  * {@code SIGSTOP} stops a multi-threaded process asynchronously: {@code kill} returns
- * before every thread has stopped, and a thread woken by input in the meantime still runs.
- * This class lets a caller wait for the stop to complete.
+ * before every thread has stopped, and a thread woken by input in the meantime still
+ * runs. This class lets a caller wait for the stop to complete.
  */
 final class ThreadStates {
 
@@ -49,7 +49,8 @@ final class ThreadStates {
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not read " + thread, ex);
 		}
-		// The state follows the command name, which is in parentheses and may hold any character
+		// The state follows the command name, which is in parentheses and may hold any
+		// character
 		char state = stat.charAt(stat.lastIndexOf(')') + 2);
 		return NOT_RUNNING.indexOf(state) >= 0;
 	}

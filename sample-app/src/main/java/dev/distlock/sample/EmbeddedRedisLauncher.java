@@ -26,8 +26,8 @@ import org.springframework.core.env.MapPropertySource;
  * Starts a bundled {@code redis-server} on a free loopback port when
  * {@code sample.embedded-redis.enabled} is true and nothing answers at
  * {@code spring.data.redis.host}/{@code port}, points {@code spring.data.redis.*} at it,
- * and stops it after the application context closed. For trying the sample on a machine without
- * Redis; never part of the starter.
+ * and stops it after the application context closed. For trying the sample on a machine
+ * without Redis; never part of the starter.
  *
  * @author distlock
  */

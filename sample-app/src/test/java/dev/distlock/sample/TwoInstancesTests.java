@@ -54,8 +54,8 @@ class TwoInstancesTests {
 
 	/**
 	 * How much earlier than the minimum hold time a run may appear to start after the one
-	 * before: the hold is counted from when the acquiring command was sent, the start time
-	 * is taken a moment after its answer.
+	 * before: the hold is counted from when the acquiring command was sent, the start
+	 * time is taken a moment after its answer.
 	 */
 	private static final Duration START_TIME_TOLERANCE = Duration.ofMillis(50);
 
@@ -207,7 +207,8 @@ class TwoInstancesTests {
 			CleanupRun run = runs.get(i);
 			assertThat(run.fencingToken()).as("token of run %d", i).isGreaterThan(previous.fencingToken());
 			assertThat(run.startedAt()).as("start of run %d", i).isAfterOrEqualTo(previous.finishedAt());
-			assertThat(Duration.between(previous.startedAt(), run.startedAt())).as("time between runs %d and %d", i - 1, i)
+			assertThat(Duration.between(previous.startedAt(), run.startedAt()))
+				.as("time between runs %d and %d", i - 1, i)
 				.isGreaterThanOrEqualTo(CLEANUP_MIN_HOLD.minus(START_TIME_TOLERANCE));
 		}
 		assertThat(runs).extracting(CleanupRun::instance).isSubsetOf("a", "b");

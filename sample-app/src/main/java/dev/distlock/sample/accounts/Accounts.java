@@ -9,7 +9,8 @@ import org.springframework.stereotype.Service;
  * Account balances kept in Redis as plain strings. A transfer reads both balances and
  * writes both back; it locks both accounts with one multi-key {@link DistributedLock}
  * ({@code key = "{#from, #to}"}). distlock takes the two locks in one global order, so a
- * transfer from {@code a} to {@code b} and one from {@code b} to {@code a} never deadlock.
+ * transfer from {@code a} to {@code b} and one from {@code b} to {@code a} never
+ * deadlock.
  *
  * @author distlock
  */

@@ -22,7 +22,8 @@ import org.springframework.stereotype.Component;
  * {@code sample.cleanup.min-hold} after it started, so that an instance whose clock or
  * schedule is a little late finds it still taken and skips too.
  *
- * <p>Each run records itself (fencing token, instance, start and end) in the Redis list
+ * <p>
+ * Each run records itself (fencing token, instance, start and end) in the Redis list
  * {@value #RUNS_KEY} and trims that list to the newest {@code sample.cleanup.keep}
  * entries, its only cleaning.
  *
@@ -55,8 +56,10 @@ public class CleanupJob {
 	 * Run the cleanup, if no other instance is running it or ran it less than the minimum
 	 * hold time ago.
 	 */
-	@Scheduled(fixedRateString = "${sample.cleanup.interval:10s}", initialDelayString = "${sample.cleanup.interval:10s}")
-	@DistributedLock(name = "cleanup", onFailure = LockFailureAction.SKIP, minHoldTime = "${sample.cleanup.min-hold:5s}")
+	@Scheduled(fixedRateString = "${sample.cleanup.interval:10s}",
+			initialDelayString = "${sample.cleanup.interval:10s}")
+	@DistributedLock(name = "cleanup", onFailure = LockFailureAction.SKIP,
+			minHoldTime = "${sample.cleanup.min-hold:5s}")
 	public void run() {
 		Instant startedAt = Instant.now();
 		long token = LockContext.currentLease().orElseThrow().fencingToken();

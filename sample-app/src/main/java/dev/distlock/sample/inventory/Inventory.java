@@ -11,9 +11,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Service;
 
 /**
- * Stock levels kept in Redis as plain strings, changed with a read-modify-write ({@code GET}
- * then {@code SET}) that would lose updates without the lock: two instances reading the
- * same stock at once would both write back their own result. The per-SKU
+ * Stock levels kept in Redis as plain strings, changed with a read-modify-write
+ * ({@code GET} then {@code SET}) that would lose updates without the lock: two instances
+ * reading the same stock at once would both write back their own result. The per-SKU
  * {@link DistributedLock} makes the two commands one step for every instance.
  *
  * @author distlock

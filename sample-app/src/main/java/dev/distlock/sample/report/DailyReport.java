@@ -22,8 +22,8 @@ public record DailyReport(LocalDate date, int skus, long totalStock, String writ
 	static DailyReport of(FencedStore.Entry entry) {
 		Map<String, String> fields = entry.fields();
 		return new DailyReport(LocalDate.parse(fields.get("date")), Integer.parseInt(fields.get("skus")),
-				Long.parseLong(fields.get("totalStock")), fields.get("writtenBy"), Instant.parse(fields.get("writtenAt")),
-				entry.fencingToken());
+				Long.parseLong(fields.get("totalStock")), fields.get("writtenBy"),
+				Instant.parse(fields.get("writtenAt")), entry.fencingToken());
 	}
 
 	Map<String, String> fields() {

@@ -58,7 +58,8 @@ public class FencedStore {
 	/**
 	 * Read an entry.
 	 * @param key the entry's Redis key
-	 * @return its fields and the token it was last written with, or empty if never written
+	 * @return its fields and the token it was last written with, or empty if never
+	 * written
 	 */
 	public Optional<Entry> read(String key) {
 		Map<Object, Object> hash = this.redis.opsForHash().entries(key);

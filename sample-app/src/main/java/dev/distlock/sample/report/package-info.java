@@ -1,5 +1,6 @@
 /**
- * A daily report written through the {@code LockRegistry} to a store that checks fencing tokens.
+ * A daily report written through the {@code LockRegistry} to a store that checks fencing
+ * tokens.
  */
 @NullMarked
 package dev.distlock.sample.report;

@@ -14,8 +14,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Turns distlock's exceptions into HTTP answers: a lock that was not acquired in time is
- * {@code 503 Service Unavailable} with {@code Retry-After}, so that clients try again; any
- * other lock failure (Redis unreachable, a lost lock) is {@code 503} without it.
+ * {@code 503 Service Unavailable} with {@code Retry-After}, so that clients try again;
+ * any other lock failure (Redis unreachable, a lost lock) is {@code 503} without it.
  *
  * @author distlock
  */
