@@ -1,7 +1,6 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -155,8 +154,8 @@ final class RedisAcquirer {
 
 	private void releaseQuietly(LocalLock lock, String token) {
 		try {
-			CompletableFuture<Boolean> released = this.commands.release(lock.key, token, 0);
-			released.exceptionally((ex) -> false);
+			// Fire and forget: the reply, or its failure, changes nothing here.
+			this.commands.release(lock.key, token, 0);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not send release of unconfirmed acquisition of lock '" + lock.name + "'", ex);
