@@ -1,12 +1,11 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
 import dev.distlock.LockLease;
+import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.RivalJvm;
@@ -51,37 +50,20 @@ class CrossProcessLockTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private final List<AutoCloseable> closeables = new ArrayList<>();
+	private final Closer closer = new Closer();
 
 	private RedisCommands<String, String> commands;
 
 	@BeforeEach
 	void connect() {
 		RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5));
-		this.closeables.add(client);
+		this.closer.add(client);
 		this.commands = client.sync();
 	}
 
 	@AfterEach
 	void close() throws Exception {
-		Collections.reverse(this.closeables);
-		Exception failure = null;
-		for (AutoCloseable closeable : this.closeables) {
-			try {
-				closeable.close();
-			}
-			catch (Exception ex) {
-				if (failure == null) {
-					failure = ex;
-				}
-				else {
-					failure.addSuppressed(ex);
-				}
-			}
-		}
-		if (failure != null) {
-			throw failure;
-		}
+		this.closer.close();
 	}
 
 	@Test
@@ -189,13 +171,13 @@ class CrossProcessLockTests {
 			.jvmOptions(RIVAL_JVM_OPTIONS)
 			.args(List.of(args).stream().map(String::valueOf).toArray(String[]::new))
 			.start();
-		this.closeables.add(rival);
+		this.closer.add(rival);
 		return rival;
 	}
 
 	private RedisLockRegistry registry() {
 		TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30));
-		this.closeables.add(registry);
+		this.closer.add(registry);
 		return registry.registry();
 	}
 

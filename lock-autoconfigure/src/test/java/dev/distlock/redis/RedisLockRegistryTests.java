@@ -18,6 +18,7 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -43,24 +44,18 @@ class RedisLockRegistryTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private final List<AutoCloseable> closeables = new ArrayList<>();
-
-	private RedisTestClient client;
+	private final Closer closer = new Closer();
 
 	private RedisCommands<String, String> commands;
 
 	@BeforeEach
 	void connect() {
-		this.client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5));
-		this.commands = this.client.sync();
+		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))).sync();
 	}
 
 	@AfterEach
 	void close() throws Exception {
-		for (AutoCloseable closeable : this.closeables) {
-			closeable.close();
-		}
-		this.client.close();
+		this.closer.close();
 	}
 
 	@Test
@@ -405,13 +400,13 @@ class RedisLockRegistryTests {
 	private RedisLockRegistry registry(Duration leaseTime, Duration commandTimeout) {
 		TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(),
 				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(commandTimeout));
-		this.closeables.add(registry);
+		this.closer.add(registry);
 		return registry.registry();
 	}
 
 	private TestLockRegistry testRegistry(Duration leaseTime) {
 		TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), leaseTime);
-		this.closeables.add(registry);
+		this.closer.add(registry);
 		return registry;
 	}
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.distlock.testsupport.Closer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -89,25 +90,12 @@ final class SampleInstance implements AutoCloseable {
 	 * @param resources the instances and servers, possibly {@code null}
 	 */
 	static void closeAll(@Nullable AutoCloseable... resources) throws Exception {
-		Exception failure = null;
-		for (AutoCloseable resource : resources) {
-			if (resource == null) {
-				continue;
-			}
-			try {
-				resource.close();
-			}
-			catch (Exception ex) {
-				if (failure == null) {
-					failure = ex;
-				}
-				else {
-					failure.addSuppressed(ex);
+		try (Closer closer = new Closer()) {
+			for (int i = resources.length - 1; i >= 0; i--) {
+				if (resources[i] != null) {
+					closer.add(resources[i]);
 				}
 			}
-		}
-		if (failure != null) {
-			throw failure;
 		}
 	}
 
