@@ -1,15 +1,23 @@
 package dev.distlock.redis;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.LeaseOptions;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The offer of the thread of this JVM that waits in Redis for a lock: a local holder that
- * releases it may claim the offer and hand its hold over in one round trip. The waiter
- * withdraws the offer when it stops waiting; a claimed offer is always completed, with
- * the new hold or with nothing when the hand-over failed.
+ * releases it may claim the offer and hand its hold over. A claimed offer is always
+ * completed, with the new hold or with nothing when the hand-over failed, and the waiter
+ * is unparked then.
+ *
+ * <p>
+ * A waiter that stops waiting withdraws its offer. A waiter that stops by an exception
+ * abandons it instead: an open offer is withdrawn, a claimed one is left to the releasing
+ * thread ({@link #complete} then fails and the releaser keeps what it would have handed
+ * over), and a hold already handed over is returned for the waiter to give back. So a
+ * handed-over hold always has an owner.
  */
 final class Handoff {
 
@@ -21,14 +29,21 @@ final class Handoff {
 
 	private static final int WITHDRAWN = 3;
 
+	private static final int ABANDONED = 4;
+
 	final LeaseOptions options;
 
 	final long leaseMillis;
+
+	private final Thread waiter = Thread.currentThread();
 
 	private final AtomicInteger state = new AtomicInteger(OPEN);
 
 	private volatile @Nullable RedisHold hold;
 
+	/**
+	 * Create the offer of the current thread.
+	 */
 	Handoff(LeaseOptions options, long leaseMillis) {
 		this.options = options;
 		this.leaseMillis = leaseMillis;
@@ -42,11 +57,16 @@ final class Handoff {
 	}
 
 	/**
-	 * Complete a claimed offer with the handed-over hold, or {@code null} if it failed.
+	 * Complete a claimed offer with the handed-over hold, or {@code null} if the
+	 * hand-over failed, and wake the waiter.
+	 * @return whether the waiter takes the hold; {@code false} when it abandoned the
+	 * offer meanwhile, so that the hold stays with the caller
 	 */
-	void complete(@Nullable RedisHold handedOver) {
+	boolean complete(@Nullable RedisHold handedOver) {
 		this.hold = handedOver;
-		this.state.set(COMPLETED);
+		boolean taken = this.state.compareAndSet(CLAIMED, COMPLETED);
+		LockSupport.unpark(this.waiter);
+		return taken;
 	}
 
 	/**
@@ -57,6 +77,26 @@ final class Handoff {
 		return this.state.compareAndSet(OPEN, WITHDRAWN);
 	}
 
+	/**
+	 * Abandon the offer because the waiter stops by an exception.
+	 * @return a hold handed over already, which the caller must give back, or
+	 * {@code null}
+	 */
+	@Nullable RedisHold abandon() {
+		while (true) {
+			int current = this.state.get();
+			if (current == COMPLETED) {
+				return this.hold;
+			}
+			if (current != OPEN && current != CLAIMED) {
+				return null;
+			}
+			if (this.state.compareAndSet(current, (current == OPEN) ? WITHDRAWN : ABANDONED)) {
+				return null;
+			}
+		}
+	}
+
 	boolean isClaimed() {
 		return this.state.get() == CLAIMED;
 	}
@@ -65,7 +105,21 @@ final class Handoff {
 		return this.state.get() == COMPLETED;
 	}
 
-	@Nullable RedisHold hold() {
+	/**
+	 * Wait, parked, until a claimed offer is completed, and return the handed-over hold.
+	 * The releasing thread completes it within its command timeout, so this wait does not
+	 * end on interrupt; the interrupt flag is set again afterwards.
+	 * @return the hold, or {@code null} if the hand-over failed
+	 */
+	@Nullable RedisHold awaitCompletion() {
+		boolean interrupted = false;
+		while (this.state.get() == CLAIMED) {
+			LockSupport.park(this);
+			interrupted |= Thread.interrupted();
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
 		return this.hold;
 	}
 

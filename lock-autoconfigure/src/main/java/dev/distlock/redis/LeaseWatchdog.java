@@ -22,7 +22,8 @@ import org.apache.commons.logging.LogFactory;
  * all sent before any reply is awaited, so the round trips per period grow with the Redis
  * nodes and not with the held locks. A renewal that finds the lock expired or taken marks
  * it lost; a renewal that fails marks it lost once its lease would run out before the
- * next attempt.
+ * next attempt. Nothing that goes wrong in a round, not even an {@link Error} thrown by a
+ * loss listener, ends the schedule: it is logged, and the next round runs.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
@@ -102,7 +103,12 @@ final class LeaseWatchdog implements AutoCloseable {
 			}
 		}
 		for (int i = 0; i < batches.size(); i++) {
-			settle(batches.get(i), replies.get(i), sentNanos);
+			try {
+				settle(batches.get(i), replies.get(i), sentNanos);
+			}
+			catch (RuntimeException | Error ex) {
+				logger.error("Settling the renewal of " + batches.get(i).size() + " lock leases failed", ex);
+			}
 		}
 		this.lastRoundNanos = System.nanoTime();
 	}
@@ -133,13 +139,13 @@ final class LeaseWatchdog implements AutoCloseable {
 			renewed = this.commands.await(reply, "renew " + batch.size() + " lock leases");
 		}
 		catch (DistributedLockException ex) {
+			logger.warn("Renewing " + batch.size() + " lock leases failed; retrying", ex);
 			long nextAttempt = System.nanoTime() + this.periodNanos;
 			for (RedisHold hold : batch) {
 				if (hold.validUntilNanos() - nextAttempt < 0) {
 					this.lossHandler.lost(hold, "its renewal failed (" + ex.getMessage() + ") and its lease runs out");
 				}
 			}
-			logger.warn("Renewing " + batch.size() + " lock leases failed; retrying", ex);
 			return;
 		}
 		for (int i = 0; i < batch.size(); i++) {
@@ -153,23 +159,17 @@ final class LeaseWatchdog implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Run a scheduled round. Whatever it throws is logged and kept from the scheduler,
+	 * which would otherwise never run the task again.
+	 */
 	private void renewSafely() {
 		try {
 			renew();
 		}
-		catch (RuntimeException ex) {
-			logger.error("Lock lease renewal failed", ex);
+		catch (RuntimeException | Error ex) {
+			logger.error("Lock lease renewal round failed; the next round runs in " + period(), ex);
 		}
-	}
-
-	/**
-	 * Told when a renewal reveals that a hold is lost.
-	 */
-	@FunctionalInterface
-	interface LossHandler {
-
-		void lost(RedisHold hold, String reason);
-
 	}
 
 }

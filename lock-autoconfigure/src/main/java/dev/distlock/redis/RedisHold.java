@@ -3,6 +3,8 @@ package dev.distlock.redis;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.LeaseOptions;
 import org.jspecify.annotations.Nullable;
@@ -58,6 +60,12 @@ final class RedisHold {
 	/** Reentry count of the owning thread; read and written by that thread only. */
 	int reentries;
 
+	/**
+	 * Held while a loss of this hold is reported, so that a release waits for the report
+	 * to be published.
+	 */
+	final Lock reporting = new ReentrantLock();
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	private volatile long validUntilNanos;
@@ -96,7 +104,14 @@ final class RedisHold {
 	}
 
 	boolean isValid() {
-		return this.state.get() == State.HELD && System.nanoTime() - this.validUntilNanos < 0;
+		return this.state.get() == State.HELD && hasTimeLeft();
+	}
+
+	/**
+	 * Return whether the lease has time left, whatever the state.
+	 */
+	boolean hasTimeLeft() {
+		return System.nanoTime() - this.validUntilNanos < 0;
 	}
 
 	State state() {

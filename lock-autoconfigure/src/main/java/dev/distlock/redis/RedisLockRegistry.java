@@ -51,6 +51,8 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	private final RedisAcquirer acquirer;
 
+	private final HandOver handOver;
+
 	private final LocalLocks locks;
 
 	private final LeaseWatchdog watchdog;
@@ -92,9 +94,10 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		Assert.notNull(lossListener, "'lossListener' must not be null");
 		Assert.notNull(observer, "'observer' must not be null");
 		this.observer = observer;
-		this.commands = new RedisLockCommands(client, settings.commandTimeout());
+		this.commands = new RedisLockCommands(client, settings);
 		this.signals = new ReleaseSignals(this.commands);
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
+		this.handOver = new HandOver(this.commands, this.signals, this::lost);
 		this.locks = new LocalLocks(new LockKeys(settings.keyPrefix()));
 		this.watchdog = new LeaseWatchdog(this.commands, settings.leaseTime(), this::lost);
 		this.lossListener = lossListener;
@@ -226,19 +229,27 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
-	 * Release a hold, keeping the key until its minimum hold time has passed. A hold
-	 * whose lease ran out before the release counts as lost, even if Redis still had its
-	 * key.
+	 * Release a hold, keeping the key until its minimum hold time has passed. The hold is
+	 * released in this JVM first (no longer renewed, no longer the thread's), then handed
+	 * to a waiting thread of this JVM or released in Redis. A hold whose lease ran out
+	 * before the release counts as lost, even if Redis still had its key. An interrupt
+	 * does not end the wait for Redis' answer.
 	 * @throws LockLostException if the hold had been lost
+	 * @throws DistributedLockException if Redis did not answer; the key then expires with
+	 * its lease
 	 */
 	void release(RedisHold hold) {
 		boolean expired;
 		RedisHold.State before;
-		// Under the hold's monitor: a loss being reported now is published before we go
-		// on.
-		synchronized (hold) {
+		// Under the hold's reporting lock: a loss being reported now is published before
+		// we go on.
+		hold.reporting.lock();
+		try {
 			expired = !hold.isValid();
 			before = hold.markReleased();
+		}
+		finally {
+			hold.reporting.unlock();
 		}
 		if (before == RedisHold.State.RELEASED) {
 			return;
@@ -248,9 +259,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		this.observer.released(hold.lock.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
 		boolean stillHeld;
 		try {
-			Boolean handedOver = (before == RedisHold.State.HELD && !expired) ? this.acquirer.handOver(hold) : null;
-			stillHeld = (handedOver != null) ? handedOver
-					: this.commands.await(this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
+			HandOver.Outcome handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold)
+					: HandOver.Outcome.NONE;
+			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
+					: this.commands.awaitUninterruptibly(
+							this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
 							"release lock '" + hold.lock.name + "'");
 		}
 		finally {
@@ -303,11 +316,15 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	private void lost(RedisHold hold, String reason) {
-		synchronized (hold) {
+		hold.reporting.lock();
+		try {
 			if (hold.markLost()) {
 				this.watchdog.remove(hold);
 				report(hold, reason);
 			}
+		}
+		finally {
+			hold.reporting.unlock();
 		}
 	}
 

@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -17,6 +19,10 @@ import org.jspecify.annotations.Nullable;
  * shared by reference count) and sleeps until a message arrives or its fallback re-check
  * is due. The subscriptions of the {@value #MAX_IDLE} locks waited for last are kept when
  * nobody waits, so that a lock waited for again and again costs no subscribe round trip.
+ *
+ * <p>
+ * Waiting and connecting happen under {@code java.util.concurrent} locks, never inside a
+ * monitor, so that a virtual thread that waits here does not pin its carrier.
  */
 final class ReleaseSignals implements AutoCloseable {
 
@@ -25,8 +31,11 @@ final class ReleaseSignals implements AutoCloseable {
 
 	private final RedisLockCommands commands;
 
+	/** Guards the subscriptions and the connection. */
+	private final Lock lock = new ReentrantLock();
+
 	/**
-	 * Read by the pub/sub listener without locking; changed under this object's monitor.
+	 * Read by the pub/sub listener without locking; changed under {@link #lock}.
 	 */
 	private final Map<String, Signal> signals = new ConcurrentHashMap<>();
 
@@ -46,7 +55,8 @@ final class ReleaseSignals implements AutoCloseable {
 	 */
 	Subscription subscribe(String channel) {
 		Signal signal;
-		synchronized (this) {
+		this.lock.lock();
+		try {
 			signal = this.signals.get(channel);
 			if (signal == null) {
 				signal = new Signal(pubSub().async().subscribe(channel).toCompletableFuture());
@@ -56,6 +66,9 @@ final class ReleaseSignals implements AutoCloseable {
 				this.idle.remove(channel);
 			}
 			signal.users++;
+		}
+		finally {
+			this.lock.unlock();
 		}
 		Subscription subscription = new Subscription(channel, signal);
 		try {
@@ -80,35 +93,45 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	/**
-	 * Close the pub/sub connection. Not under this object's monitor: closing waits for
-	 * Lettuce's event loop, which may be delivering a message to the listener.
+	 * Close the pub/sub connection. Not under {@link #lock}: closing waits for Lettuce's
+	 * event loop, which may be delivering a message to the listener.
 	 */
 	@Override
 	public void close() {
 		StatefulRedisPubSubConnection<String, String> closing;
-		synchronized (this) {
+		this.lock.lock();
+		try {
 			closing = this.connection;
 			this.connection = null;
+		}
+		finally {
+			this.lock.unlock();
 		}
 		if (closing != null) {
 			closing.close();
 		}
 	}
 
-	private synchronized void unsubscribe(String channel, Signal signal) {
-		if (--signal.users > 0) {
-			return;
+	private void unsubscribe(String channel, Signal signal) {
+		this.lock.lock();
+		try {
+			if (--signal.users > 0) {
+				return;
+			}
+			if (signal.subscribed.isCompletedExceptionally()) {
+				drop(channel, signal);
+				return;
+			}
+			this.idle.put(channel, signal);
+			if (this.idle.size() > MAX_IDLE) {
+				Iterator<Map.Entry<String, Signal>> eldest = this.idle.entrySet().iterator();
+				Map.Entry<String, Signal> dropped = eldest.next();
+				eldest.remove();
+				drop(dropped.getKey(), dropped.getValue());
+			}
 		}
-		if (signal.subscribed.isCompletedExceptionally()) {
-			drop(channel, signal);
-			return;
-		}
-		this.idle.put(channel, signal);
-		if (this.idle.size() > MAX_IDLE) {
-			Iterator<Map.Entry<String, Signal>> eldest = this.idle.entrySet().iterator();
-			Map.Entry<String, Signal> dropped = eldest.next();
-			eldest.remove();
-			drop(dropped.getKey(), dropped.getValue());
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -182,6 +205,11 @@ final class ReleaseSignals implements AutoCloseable {
 
 		private final CompletableFuture<Void> subscribed;
 
+		private final Lock lock = new ReentrantLock();
+
+		private final Condition fired = this.lock.newCondition();
+
+		/** Subscribers; guarded by the enclosing {@code ReleaseSignals}' lock. */
 		private int users;
 
 		private long generation;
@@ -190,21 +218,37 @@ final class ReleaseSignals implements AutoCloseable {
 			this.subscribed = subscribed;
 		}
 
-		synchronized long generation() {
-			return this.generation;
+		long generation() {
+			this.lock.lock();
+			try {
+				return this.generation;
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
-		synchronized void fire() {
-			this.generation++;
-			notifyAll();
+		void fire() {
+			this.lock.lock();
+			try {
+				this.generation++;
+				this.fired.signalAll();
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
-		synchronized void await(long seen, long nanos) throws InterruptedException {
-			long deadline = System.nanoTime() + nanos;
-			long remaining = nanos;
-			while (this.generation == seen && remaining > 0) {
-				TimeUnit.NANOSECONDS.timedWait(this, remaining);
-				remaining = deadline - System.nanoTime();
+		void await(long seen, long nanos) throws InterruptedException {
+			this.lock.lock();
+			try {
+				long remaining = nanos;
+				while (this.generation == seen && remaining > 0) {
+					remaining = this.fired.awaitNanos(remaining);
+				}
+			}
+			finally {
+				this.lock.unlock();
 			}
 		}
 

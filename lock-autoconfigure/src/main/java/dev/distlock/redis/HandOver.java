@@ -1,0 +1,141 @@
+package dev.distlock.redis;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Hands a released hold straight to the thread of this JVM that waits for the lock in
+ * Redis, at most {@value #MAX_IN_A_ROW} times in a row so that other processes get their
+ * turn. A hold with a minimum hold time left is never handed over.
+ *
+ * <p>
+ * <b>Pass-on</b>: when the hold reserved fencing tokens for the threads queued behind it
+ * and both sides renew through the watchdog, the waiter takes the same Redis key and
+ * token with the next reserved fencing token, and starts at once. The releasing thread
+ * confirms in Redis that the token was still held, with a renewal sent before the waiter
+ * can act and awaited after; if Redis no longer had it (it lost its data, say), both
+ * holds are reported lost and the release throws. <b>Transfer</b>: otherwise the transfer
+ * script swaps the token in one round trip and issues the next fencing token; with
+ * {@code replicas-to-ack}, a transfer that too few replicas acknowledged is given back
+ * and the waiter goes on waiting.
+ */
+final class HandOver {
+
+	/** Hand-overs to a waiter of this JVM in a row before the lock goes back to Redis. */
+	static final int MAX_IN_A_ROW = 8;
+
+	/** What became of a release offered to the local waiter. */
+	enum Outcome {
+
+		/** Not handed over: release the lock in Redis. */
+		NONE,
+
+		/** Still held until now, and gone from this holder. */
+		DONE,
+
+		/** Redis no longer had the hold: it was lost. */
+		LOST
+
+	}
+
+	private final RedisLockCommands commands;
+
+	private final ReleaseSignals signals;
+
+	private final LossHandler lossHandler;
+
+	HandOver(RedisLockCommands commands, ReleaseSignals signals, LossHandler lossHandler) {
+		this.commands = commands;
+		this.signals = signals;
+		this.lossHandler = lossHandler;
+	}
+
+	/**
+	 * Hand a released hold to the waiting thread of this JVM, if there is one and fewer
+	 * than {@value #MAX_IN_A_ROW} hand-overs happened in a row.
+	 * @param hold a hold just marked released, whose lease had time left
+	 * @return what became of it
+	 */
+	Outcome offer(RedisHold hold) {
+		LocalLock lock = hold.lock;
+		Handoff handoff = lock.waiter.get();
+		if (hold.keepMillis() > 0 || lock.handoffs >= MAX_IN_A_ROW || handoff == null || !handoff.claim()) {
+			lock.handoffs = 0;
+			return Outcome.NONE;
+		}
+		return (hold.canPassOn(handoff.options)) ? passOn(hold, handoff) : transfer(hold, handoff);
+	}
+
+	private Outcome passOn(RedisHold hold, Handoff handoff) {
+		if (!hold.hasTimeLeft()) {
+			complete(handoff, hold.lock, null);
+			return Outcome.NONE;
+		}
+		LocalLock lock = hold.lock;
+		long sentNanos = System.nanoTime();
+		CompletableFuture<List<Long>> confirmation;
+		try {
+			confirmation = this.commands.renew(List.of(lock.key), List.of(hold.token), hold.leaseMillis);
+		}
+		catch (RuntimeException ex) {
+			complete(handoff, lock, null);
+			throw ex;
+		}
+		RedisHold next = hold.passOn(handoff.options);
+		if (!complete(handoff, lock, next)) {
+			return Outcome.NONE;
+		}
+		lock.handoffs++;
+		boolean held = this.commands
+			.awaitUninterruptibly(confirmation, "confirm the hand-over of lock '" + lock.name + "'")
+			.get(0) == 1L;
+		if (!held) {
+			this.lossHandler.lost(next, "it was handed over within this JVM after Redis had lost it");
+			return Outcome.LOST;
+		}
+		next.extend(sentNanos);
+		return Outcome.DONE;
+	}
+
+	private Outcome transfer(RedisHold hold, Handoff handoff) {
+		LocalLock lock = hold.lock;
+		String token = LockTokens.next();
+		RedisHold next = null;
+		RedisLockCommands.Grant grant = null;
+		try {
+			long sentNanos = System.nanoTime();
+			grant = this.commands.awaitUninterruptibly(
+					this.commands.transfer(lock.key, lock.fenceKey, hold.token, token, handoff.leaseMillis),
+					"hand lock '" + lock.name + "' over");
+			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
+				next = new RedisHold(lock, token, grant.reply(), grant.reply(), sentNanos, handoff.leaseMillis,
+						handoff.options);
+			}
+		}
+		finally {
+			boolean taken = complete(handoff, lock, next);
+			if (next == null || !taken) {
+				// Failed, refused for want of replicas, or the waiter gave up meanwhile
+				this.commands.giveBack(lock.name, lock.key, token);
+			}
+		}
+		if (next != null) {
+			lock.handoffs++;
+		}
+		return (grant.reply() > 0) ? Outcome.DONE : Outcome.LOST;
+	}
+
+	/**
+	 * Complete a claimed offer and wake the waiter at once, whether it sleeps on the
+	 * offer or on the lock's release signal.
+	 * @return whether the waiter takes the hold
+	 */
+	private boolean complete(Handoff handoff, LocalLock lock, @Nullable RedisHold next) {
+		boolean taken = handoff.complete(next);
+		this.signals.fire(lock.key);
+		return taken;
+	}
+
+}
