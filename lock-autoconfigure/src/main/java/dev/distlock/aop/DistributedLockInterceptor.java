@@ -7,7 +7,6 @@ import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
-import dev.distlock.LockLostException;
 import dev.distlock.LockRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -86,10 +85,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		catch (Throwable ex) {
 			failure = ex;
 		}
-		Throwable thrown = this.lostLockPolicy.apply(spec, TransactionAwareRelease.release(locks, spec), failure);
-		if (thrown != null) {
-			throw thrown;
-		}
+		throwIfFailed(TransactionAwareRelease.release(locks, spec), spec, failure);
 		return result;
 	}
 
@@ -99,24 +95,29 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
-		CompletionStage<?> stage;
+		CompletionStage<?> stage = null;
+		Throwable failure = null;
 		try (LockContext.Binding binding = LockContext.bind(leases.innermost())) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {
-			throw orLoss(spec, leases.release(), ex);
+			failure = ex;
 		}
 		if (stage == null) {
-			LockLostException lost = leases.release();
-			Throwable thrown = this.lostLockPolicy.apply(spec, lost, null);
-			if (thrown != null) {
-				throw thrown;
-			}
+			throwIfFailed(leases.release(), spec, failure);
 			return null;
 		}
+		return releasingOnCompletion(stage, leases, spec);
+	}
+
+	/**
+	 * Return a future that completes as the stage does once the leases were released, or
+	 * with what the release found out; cancelling it cancels the stage.
+	 */
+	private CompletableFuture<Object> releasingOnCompletion(CompletionStage<?> stage, CallLocks leases, LockSpec spec) {
 		CompletableFuture<Object> result = new CompletableFuture<>();
 		stage.whenComplete((value, failure) -> {
-			Throwable thrown = this.lostLockPolicy.apply(spec, leases.release(), failure);
+			Throwable thrown = leases.release().thrown(this.lostLockPolicy, spec, failure);
 			if (thrown != null) {
 				result.completeExceptionally(thrown);
 			}
@@ -132,9 +133,15 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return result;
 	}
 
-	private Throwable orLoss(LockSpec spec, @Nullable LockLostException lost, Throwable failure) {
-		Throwable thrown = this.lostLockPolicy.apply(spec, lost, failure);
-		return (thrown != null) ? thrown : failure;
+	/**
+	 * Throw what a call throws once its locks were released: its own failure, a lost lock
+	 * as the policy says, or a failed release.
+	 */
+	private void throwIfFailed(ReleaseOutcome released, LockSpec spec, @Nullable Throwable failure) throws Throwable {
+		Throwable thrown = released.thrown(this.lostLockPolicy, spec, failure);
+		if (thrown != null) {
+			throw thrown;
+		}
 	}
 
 	private @Nullable CallLocks acquireLeases(LockSpec spec, List<String> lockNames) {

@@ -55,7 +55,7 @@ final class ReactiveResults {
 
 	private static Mono<Void> release(CallLocks held, LostLockPolicy policy, LockSpec spec) {
 		return Mono.defer(() -> {
-			Throwable failure = policy.apply(spec, held.release(), null);
+			Throwable failure = held.release().thrown(policy, spec, null);
 			return (failure != null) ? Mono.error(failure) : Mono.empty();
 		});
 	}
