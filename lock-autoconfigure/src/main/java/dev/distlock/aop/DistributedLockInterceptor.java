@@ -13,6 +13,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 
 /**
@@ -152,9 +153,15 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return leases;
 	}
 
+	/**
+	 * Run the rest of the advice chain and the method for one subscription, on a clone of
+	 * the invocation: a proceeded invocation would skip the advice after this one.
+	 */
 	private static Publisher<?> publisherOf(MethodInvocation invocation) {
+		MethodInvocation call = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
+				: invocation;
 		try {
-			return (Publisher<?>) invocation.proceed();
+			return (Publisher<?>) call.proceed();
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;

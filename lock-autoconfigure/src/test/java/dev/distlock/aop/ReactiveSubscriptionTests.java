@@ -3,6 +3,7 @@ package dev.distlock.aop;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.DistributedLock;
@@ -10,6 +11,8 @@ import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,11 +20,16 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.Ordered;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,6 +70,18 @@ class ReactiveSubscriptionTests {
 		});
 	}
 
+	@Test
+	void everyResubscriptionRunsTheAdviceAfterTheLockAndTheMethod() {
+		this.contextRunner.run((context) -> {
+			ReactiveService service = context.getBean(ReactiveService.class);
+			InnerAdvice inner = (InnerAdvice) context.getBean("innerAdvisor", DefaultPointcutAdvisor.class).getAdvice();
+			assertThat(service.counted().repeat(2).collectList().block(Duration.ofSeconds(10))).containsExactly(1, 2,
+					3);
+			assertThat(inner.runs).hasValue(3);
+			assertThat(lockKeys()).isEmpty();
+		});
+	}
+
 	private static List<String> lockKeys() {
 		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
 			return client.sync().keys("lock:*");
@@ -76,9 +96,35 @@ class ReactiveSubscriptionTests {
 			return new ReactiveService();
 		}
 
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static DefaultPointcutAdvisor innerAdvisor() {
+			DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
+					new AnnotationMatchingPointcut(null, DistributedLock.class, true), new InnerAdvice());
+			advisor.setOrder(Ordered.LOWEST_PRECEDENCE);
+			return advisor;
+		}
+
+	}
+
+	/**
+	 * Advice ordered after the locking one, counting its runs.
+	 */
+	static class InnerAdvice implements MethodInterceptor {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@Override
+		public Object invoke(MethodInvocation invocation) throws Throwable {
+			this.runs.incrementAndGet();
+			return invocation.proceed();
+		}
+
 	}
 
 	static class ReactiveService {
+
+		private final AtomicInteger bodies = new AtomicInteger();
 
 		@DistributedLock(name = "mono", key = "#id")
 		public Mono<Integer> mono(int id) {
@@ -88,6 +134,11 @@ class ReactiveSubscriptionTests {
 		@DistributedLock(name = "flux", key = "#id")
 		public Flux<Integer> flux(int id) {
 			return Flux.range(id, 3);
+		}
+
+		@DistributedLock(name = "counted")
+		public Mono<Integer> counted() {
+			return Mono.just(this.bodies.incrementAndGet());
 		}
 
 	}
