@@ -21,6 +21,10 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -29,8 +33,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Releasing the locks of an intercepted call when Redis does not answer: every lock of
  * the call is released whatever happens to one of them, and the caller learns of the
- * failure. Redis is frozen with {@code SIGSTOP} while the call releases; the command
- * timeout is short.
+ * failure. Redis is frozen with {@code SIGSTOP} while the call releases, also after the
+ * caller's transaction; the command timeout is short.
  */
 @Timeout(60)
 class InterceptedReleaseTests {
@@ -80,6 +84,25 @@ class InterceptedReleaseTests {
 	}
 
 	@Test
+	void releaseDeferredToTheCallersCommitReleasesEveryLockWhenRedisStalls() {
+		this.contextRunner.withBean(PlatformTransactionManager.class, InterceptedReleaseTests::transactionManager)
+			.run((context) -> {
+				BatchService batches = context.getBean(BatchService.class);
+				TransactionTemplate transaction = new TransactionTemplate(
+						context.getBean(PlatformTransactionManager.class));
+				try {
+					Integer processed = transaction
+						.execute((status) -> batches.processThenFreezeRedis(List.of(1, 2, 3)));
+					assertThat(processed).isEqualTo(3);
+				}
+				finally {
+					redis.server().resume();
+				}
+				assertEveryBatchLockReleased(context);
+			});
+	}
+
+	@Test
 	void interruptLeftSetByTheMethodNeitherFailsNorHaltsTheReleaseAndStaysSet() {
 		this.contextRunner.run((context) -> {
 			BatchService batches = context.getBean(BatchService.class);
@@ -120,6 +143,11 @@ class InterceptedReleaseTests {
 		assertThat(registry.heldLocks()).isEmpty();
 		assertThat(BATCH_LOCKS).noneMatch((name) -> registry.obtain(name).isHeldByCurrentThread());
 		await().atMost(Duration.ofSeconds(10)).until(() -> redisKeys("lock:batch:*").isEmpty());
+	}
+
+	private static PlatformTransactionManager transactionManager() {
+		return new DataSourceTransactionManager(
+				new SimpleDriverDataSource(new org.h2.Driver(), "jdbc:h2:mem:release-" + System.nanoTime()));
 	}
 
 	private static List<String> redisKeys(String pattern) {
