@@ -49,21 +49,37 @@ final class CallLocks {
 	 */
 	private static @Nullable CallLocks acquire(List<String> names, Function<String, @Nullable LockLease> acquireOne) {
 		CallLocks acquired = new CallLocks(new ArrayList<>(names.size()));
-		try {
-			for (String name : names) {
-				LockLease lease = acquireOne.apply(name);
-				if (lease == null) {
-					acquired.release();
-					return null;
-				}
-				acquired.leases.add(lease);
+		for (String name : names) {
+			LockLease lease;
+			try {
+				lease = acquireOne.apply(name);
 			}
-		}
-		catch (RuntimeException ex) {
-			acquired.release();
-			throw ex;
+			catch (RuntimeException ex) {
+				acquired.releaseAfterFailedAcquisition(ex);
+				throw ex;
+			}
+			if (lease == null) {
+				acquired.releaseAfterFailedAcquisition(null);
+				return null;
+			}
+			acquired.leases.add(lease);
 		}
 		return acquired;
+	}
+
+	/**
+	 * Release the locks acquired before one was not. A release failure is thrown, or
+	 * added to the acquisition's failure; a loss does not matter, the method did not run.
+	 */
+	private void releaseAfterFailedAcquisition(@Nullable RuntimeException acquisitionFailure) {
+		RuntimeException releaseFailure = release().failure();
+		if (releaseFailure == null) {
+			return;
+		}
+		if (acquisitionFailure == null) {
+			throw releaseFailure;
+		}
+		acquisitionFailure.addSuppressed(releaseFailure);
 	}
 
 	/**
@@ -87,11 +103,12 @@ final class CallLocks {
 	}
 
 	/**
-	 * Release every lock, in reverse order.
-	 * @return the loss found, if any lock had been lost
+	 * Release every lock, in reverse order, whatever happens to one of them.
+	 * @return the loss found, if any lock had been lost, and the first other failure
 	 */
-	@Nullable LockLostException release() {
+	ReleaseOutcome release() {
 		LockLostException lost = lossSoFar();
+		RuntimeException failure = null;
 		for (int i = this.leases.size() - 1; i >= 0; i--) {
 			try {
 				this.leases.get(i).release();
@@ -99,8 +116,16 @@ final class CallLocks {
 			catch (LockLostException ex) {
 				lost = ex;
 			}
+			catch (RuntimeException ex) {
+				if (failure == null) {
+					failure = ex;
+				}
+				else {
+					failure.addSuppressed(ex);
+				}
+			}
 		}
-		return lost;
+		return new ReleaseOutcome(lost, failure);
 	}
 
 }

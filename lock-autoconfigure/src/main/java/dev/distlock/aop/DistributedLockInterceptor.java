@@ -7,13 +7,13 @@ import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
-import dev.distlock.LockLostException;
 import dev.distlock.LockRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 
 /**
@@ -86,10 +86,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		catch (Throwable ex) {
 			failure = ex;
 		}
-		Throwable thrown = this.lostLockPolicy.apply(spec, TransactionAwareRelease.release(locks, spec), failure);
-		if (thrown != null) {
-			throw thrown;
-		}
+		throwIfFailed(TransactionAwareRelease.release(locks, spec), spec, failure);
 		return result;
 	}
 
@@ -99,24 +96,29 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
-		CompletionStage<?> stage;
+		CompletionStage<?> stage = null;
+		Throwable failure = null;
 		try (LockContext.Binding binding = LockContext.bind(leases.innermost())) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {
-			throw orLoss(spec, leases.release(), ex);
+			failure = ex;
 		}
 		if (stage == null) {
-			LockLostException lost = leases.release();
-			Throwable thrown = this.lostLockPolicy.apply(spec, lost, null);
-			if (thrown != null) {
-				throw thrown;
-			}
+			throwIfFailed(leases.release(), spec, failure);
 			return null;
 		}
+		return releasingOnCompletion(stage, leases, spec);
+	}
+
+	/**
+	 * Return a future that completes as the stage does once the leases were released, or
+	 * with what the release found out; cancelling it cancels the stage.
+	 */
+	private CompletableFuture<Object> releasingOnCompletion(CompletionStage<?> stage, CallLocks leases, LockSpec spec) {
 		CompletableFuture<Object> result = new CompletableFuture<>();
 		stage.whenComplete((value, failure) -> {
-			Throwable thrown = this.lostLockPolicy.apply(spec, leases.release(), failure);
+			Throwable thrown = leases.release().thrown(this.lostLockPolicy, spec, failure);
 			if (thrown != null) {
 				result.completeExceptionally(thrown);
 			}
@@ -132,9 +134,15 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return result;
 	}
 
-	private Throwable orLoss(LockSpec spec, @Nullable LockLostException lost, Throwable failure) {
-		Throwable thrown = this.lostLockPolicy.apply(spec, lost, failure);
-		return (thrown != null) ? thrown : failure;
+	/**
+	 * Throw what a call throws once its locks were released: its own failure, a lost lock
+	 * as the policy says, or a failed release.
+	 */
+	private void throwIfFailed(ReleaseOutcome released, LockSpec spec, @Nullable Throwable failure) throws Throwable {
+		Throwable thrown = released.thrown(this.lostLockPolicy, spec, failure);
+		if (thrown != null) {
+			throw thrown;
+		}
 	}
 
 	private @Nullable CallLocks acquireLeases(LockSpec spec, List<String> lockNames) {
@@ -145,9 +153,15 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return leases;
 	}
 
+	/**
+	 * Run the rest of the advice chain and the method for one subscription, on a clone of
+	 * the invocation: a proceeded invocation would skip the advice after this one.
+	 */
 	private static Publisher<?> publisherOf(MethodInvocation invocation) {
+		MethodInvocation call = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
+				: invocation;
 		try {
-			return (Publisher<?>) invocation.proceed();
+			return (Publisher<?>) call.proceed();
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;

@@ -32,36 +32,61 @@ final class ReactiveResults {
 
 	/**
 	 * Return a publisher that acquires the locks on subscription, then subscribes to the
-	 * method's result and releases the locks when it terminates or is cancelled.
+	 * method's result and releases the locks when it terminates or is cancelled. Each
+	 * subscription acquires its own locks, released whenever the subscription ends, also
+	 * while they are being acquired.
 	 * @param kind {@code MONO} or {@code FLUX}
 	 * @param acquire acquires the locks, returning {@code null} when they were not
-	 * acquired
-	 * @param skipped what to emit when the locks were not acquired and the call is
-	 * skipped
+	 * acquired and the call is skipped
 	 * @param call runs the method and returns its publisher
 	 * @param policy what to do about a lock lost meanwhile
 	 * @param spec the method's spec
 	 */
 	static Object hold(ResultKind kind, Supplier<@Nullable CallLocks> acquire, Supplier<Publisher<?>> call,
 			LostLockPolicy policy, LockSpec spec) {
-		Mono<CallLocks> locks = Mono.fromSupplier(acquire).subscribeOn(Schedulers.boundedElastic());
 		if (kind == ResultKind.MONO) {
-			return Mono.usingWhen(locks, (held) -> Mono.from(call.get()), (held) -> release(held, policy, spec),
-					(held, error) -> releaseAfterError(held), ReactiveResults::releaseAfterError);
+			return Mono.defer(() -> {
+				SubscriptionLocks locks = new SubscriptionLocks(spec);
+				return Mono
+					.usingWhen(acquisition(locks, acquire), (held) -> Mono.from(call.get()),
+							(held) -> release(held, policy, spec, null),
+							(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
+					.doFinally((signal) -> locks.end());
+			});
 		}
-		return Flux.usingWhen(locks, (held) -> Flux.from(call.get()), (held) -> release(held, policy, spec),
-				(held, error) -> releaseAfterError(held), ReactiveResults::releaseAfterError);
-	}
-
-	private static Mono<Void> release(CallLocks held, LostLockPolicy policy, LockSpec spec) {
-		return Mono.defer(() -> {
-			Throwable failure = policy.apply(spec, held.release(), null);
-			return (failure != null) ? Mono.error(failure) : Mono.empty();
+		return Flux.defer(() -> {
+			SubscriptionLocks locks = new SubscriptionLocks(spec);
+			return Flux
+				.usingWhen(acquisition(locks, acquire), (held) -> Flux.from(call.get()),
+						(held) -> release(held, policy, spec, null),
+						(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
+				.doFinally((signal) -> locks.end());
 		});
 	}
 
-	private static Mono<Void> releaseAfterError(CallLocks held) {
-		return Mono.fromRunnable(held::release);
+	/**
+	 * Acquire the subscription's locks on the bounded elastic scheduler; empty when they
+	 * were not acquired.
+	 */
+	private static Mono<SubscriptionLocks> acquisition(SubscriptionLocks locks, Supplier<@Nullable CallLocks> acquire) {
+		return Mono.fromSupplier(() -> locks.acquire(acquire) ? locks : null).subscribeOn(Schedulers.boundedElastic());
+	}
+
+	/**
+	 * Release the locks after the result completed or failed. A loss or a failed release
+	 * fails a completed result as the policy says; a failed result keeps its error, which
+	 * carries them as suppressed.
+	 */
+	private static Mono<Void> release(SubscriptionLocks held, LostLockPolicy policy, LockSpec spec,
+			@Nullable Throwable error) {
+		return Mono.defer(() -> {
+			Throwable thrown = held.release().thrown(policy, spec, error);
+			return (thrown != null && thrown != error) ? Mono.error(thrown) : Mono.empty();
+		});
+	}
+
+	private static Mono<Void> releaseOnCancel(SubscriptionLocks held) {
+		return Mono.fromRunnable(held::end);
 	}
 
 }

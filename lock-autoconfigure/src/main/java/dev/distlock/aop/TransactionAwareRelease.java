@@ -1,10 +1,5 @@
 package dev.distlock.aop;
 
-import dev.distlock.LockLostException;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
@@ -15,8 +10,6 @@ import org.springframework.util.ClassUtils;
  */
 final class TransactionAwareRelease {
 
-	private static final Log logger = LogFactory.getLog(TransactionAwareRelease.class);
-
 	private static final boolean TX_PRESENT = ClassUtils.isPresent(
 			"org.springframework.transaction.support.TransactionSynchronizationManager",
 			TransactionAwareRelease.class.getClassLoader());
@@ -26,23 +19,19 @@ final class TransactionAwareRelease {
 
 	/**
 	 * Release the locks now or after the surrounding transaction.
-	 * @return the loss found now, if any
+	 * @return what the release found out, or the loss known so far when it is deferred
 	 */
-	static @Nullable LockLostException release(CallLocks locks, LockSpec spec) {
+	static ReleaseOutcome release(CallLocks locks, LockSpec spec) {
 		if (TX_PRESENT && TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
 				@Override
 				public void afterCompletion(int status) {
-					LockLostException lost = locks.release();
-					if (lost != null) {
-						logger.warn("Lock of " + spec.description()
-								+ " was lost before the surrounding transaction completed", lost);
-					}
+					locks.release().log(spec, "after the surrounding transaction completed");
 				}
 
 			});
-			return locks.lossSoFar();
+			return new ReleaseOutcome(locks.lossSoFar(), null);
 		}
 		return locks.release();
 	}

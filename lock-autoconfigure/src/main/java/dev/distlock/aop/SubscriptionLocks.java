@@ -1,0 +1,95 @@
+package dev.distlock.aop;
+
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The locks of one subscription to a Reactor result. The acquisition and the end of the
+ * subscription may come in either order, on different threads; whichever comes second
+ * releases the locks, so that a subscription cancelled while its locks were being
+ * acquired does not keep them. Each lock is released once.
+ */
+final class SubscriptionLocks {
+
+	private final LockSpec spec;
+
+	private @Nullable CallLocks locks;
+
+	private boolean ended;
+
+	SubscriptionLocks(LockSpec spec) {
+		this.spec = spec;
+	}
+
+	/**
+	 * Acquire the locks for this subscription, releasing them at once if it ended
+	 * meanwhile. An acquisition that fails after the subscription ended, typically
+	 * interrupted by the cancellation, fails quietly: nobody waits for it.
+	 * @param acquisition acquires the locks, returning {@code null} when they were not
+	 * acquired
+	 * @return whether the locks are held for the subscription
+	 */
+	boolean acquire(Supplier<@Nullable CallLocks> acquisition) {
+		CallLocks acquired;
+		try {
+			acquired = acquisition.get();
+		}
+		catch (RuntimeException ex) {
+			if (hasEnded()) {
+				return false;
+			}
+			throw ex;
+		}
+		if (acquired == null) {
+			return false;
+		}
+		synchronized (this) {
+			if (!this.ended) {
+				this.locks = acquired;
+				return true;
+			}
+		}
+		releaseAfterEnd(acquired);
+		return false;
+	}
+
+	/**
+	 * Release the locks if they are still held.
+	 * @return what the release found out
+	 */
+	ReleaseOutcome release() {
+		CallLocks held = take();
+		return (held != null) ? held.release() : ReleaseOutcome.NONE;
+	}
+
+	/**
+	 * End the subscription: release the locks if they are still held, and those of an
+	 * acquisition still running when it finishes.
+	 */
+	void end() {
+		CallLocks held;
+		synchronized (this) {
+			this.ended = true;
+			held = take();
+		}
+		if (held != null) {
+			releaseAfterEnd(held);
+		}
+	}
+
+	private synchronized boolean hasEnded() {
+		return this.ended;
+	}
+
+	private synchronized @Nullable CallLocks take() {
+		CallLocks held = this.locks;
+		this.locks = null;
+		return held;
+	}
+
+	private void releaseAfterEnd(CallLocks held) {
+		held.release().log(this.spec, "after the subscription ended");
+	}
+
+}

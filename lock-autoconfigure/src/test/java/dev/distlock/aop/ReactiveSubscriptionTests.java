@@ -1,0 +1,146 @@
+package dev.distlock.aop;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import dev.distlock.DistributedLock;
+import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.Ordered;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Each subscription to a {@code Mono} or {@code Flux} result of a {@link DistributedLock}
+ * method holds its own locks, released however the subscription ends, and runs the rest
+ * of the method's advice chain.
+ */
+@Timeout(120)
+class ReactiveSubscriptionTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
+				"spring.data.redis.timeout=5s", "distlock.lease-time=3s")
+		.withUserConfiguration(ReactiveConfiguration.class);
+
+	@Test
+	void subscriptionsCancelledAtAnyMomentLeaveNoLockBehind() {
+		this.contextRunner.run((context) -> {
+			ReactiveService service = context.getBean(ReactiveService.class);
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			for (int id = 0; id < 3000; id++) {
+				Flux<Integer> result = (id % 2 == 0) ? service.mono(id).flux() : service.flux(id);
+				Disposable subscription = result.subscribe();
+				LockSupport.parkNanos(random.nextLong(600_000));
+				subscription.dispose();
+			}
+			RedisLockRegistry registry = context.getBean(RedisLockRegistry.class);
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				assertThat(registry.heldLocks()).isEmpty();
+				assertThat(lockKeys()).isEmpty();
+			});
+		});
+	}
+
+	@Test
+	void everyResubscriptionRunsTheAdviceAfterTheLockAndTheMethod() {
+		this.contextRunner.run((context) -> {
+			ReactiveService service = context.getBean(ReactiveService.class);
+			InnerAdvice inner = (InnerAdvice) context.getBean("innerAdvisor", DefaultPointcutAdvisor.class).getAdvice();
+			assertThat(service.counted().repeat(2).collectList().block(Duration.ofSeconds(10))).containsExactly(1, 2,
+					3);
+			assertThat(inner.runs).hasValue(3);
+			assertThat(lockKeys()).isEmpty();
+		});
+	}
+
+	private static List<String> lockKeys() {
+		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
+			return client.sync().keys("lock:*");
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReactiveConfiguration {
+
+		@Bean
+		ReactiveService reactiveService() {
+			return new ReactiveService();
+		}
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static DefaultPointcutAdvisor innerAdvisor() {
+			DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
+					new AnnotationMatchingPointcut(null, DistributedLock.class, true), new InnerAdvice());
+			advisor.setOrder(Ordered.LOWEST_PRECEDENCE);
+			return advisor;
+		}
+
+	}
+
+	/**
+	 * Advice ordered after the locking one, counting its runs.
+	 */
+	static class InnerAdvice implements MethodInterceptor {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@Override
+		public Object invoke(MethodInvocation invocation) throws Throwable {
+			this.runs.incrementAndGet();
+			return invocation.proceed();
+		}
+
+	}
+
+	static class ReactiveService {
+
+		private final AtomicInteger bodies = new AtomicInteger();
+
+		@DistributedLock(name = "mono", key = "#id")
+		public Mono<Integer> mono(int id) {
+			return Mono.just(id);
+		}
+
+		@DistributedLock(name = "flux", key = "#id")
+		public Flux<Integer> flux(int id) {
+			return Flux.range(id, 3);
+		}
+
+		@DistributedLock(name = "counted")
+		public Mono<Integer> counted() {
+			return Mono.just(this.bodies.incrementAndGet());
+		}
+
+	}
+
+}
