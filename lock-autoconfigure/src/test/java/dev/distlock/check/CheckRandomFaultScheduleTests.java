@@ -94,8 +94,9 @@ class CheckRandomFaultScheduleTests {
 		long operations = history.calls.values().stream().mapToLong(Long::longValue).sum();
 		System.out.println("[check] seed=" + seed + " seconds=" + seconds + " faults="
 				+ nemesis.injected().values().stream().mapToInt(Integer::intValue).sum() + " " + nemesis.injected()
-				+ " operations=" + operations + " holds=" + history.holds.size() + " criticalSections="
-				+ history.ops.size() + " violations=" + violations.count() + " " + violations.counts());
+				+ " cancellations=" + history.calls.getOrDefault("monoCancel:OK", 0L) + " operations=" + operations
+				+ " holds=" + history.holds.size() + " criticalSections=" + history.ops.size() + " violations="
+				+ violations.count() + " " + violations.counts());
 		System.out.println("[check] calls " + history.calls);
 		if (!violations.isEmpty()) {
 			System.out.println("[check] violations of seed " + seed + ":\n" + violations.report());

@@ -15,6 +15,10 @@ import dev.distlock.check.CheckHistory.Op;
  * fencing tokens that order the holds. Redis losing its data (restart, flush) is the
  * documented limit that excuses the first two and token reuse; a holder paused past its
  * lease needs no excuse because it is only counted while its own lease check said valid.
+ * A fenced write refused while its holder believed it valid is excused by any earlier
+ * data loss: a holder from before the loss may have left a higher token in the register
+ * than the restarted counter issues, and the register then refuses every new holder, as
+ * documented.
  */
 final class SafetyChecks {
 
@@ -117,8 +121,7 @@ final class SafetyChecks {
 
 	private void checkRefusedWhileValid() {
 		for (Op op : this.history.ops) {
-			if (op.fenced().startsWith("REFUSED") && op.confirmed()
-					&& !this.history.dataLossBetween(holdStart(op), op.end())) {
+			if (op.fenced().startsWith("REFUSED") && op.confirmed() && this.history.dataLossesBefore(op.end()) == 0) {
 				this.violations.add("refused-while-valid", op.toString());
 			}
 		}
