@@ -48,13 +48,17 @@ final class CheckHistory {
 					if (hold != null && Boolean.parseBoolean(line.get("valid"))) {
 						hold.confirmedUntil = Math.max(hold.confirmedUntil, num(line, "before"));
 					}
+					else if (hold != null) {
+						hold.seenInvalid = true;
+					}
 				}
 				case "REL" -> {
 					Hold hold = this.holds.get(line.get("hold"));
 					if (hold != null) {
 						hold.releaseStart = num(line, "start");
 						hold.releaseOutcome = line.get("outcome");
-						if (hold.releaseOutcome.equals("OK")) {
+						boolean reportedLost = this.lostEvents.contains(lostKey(incarnation, hold.name, hold.token));
+						if (hold.releaseOutcome.equals("OK") && !hold.seenInvalid && !reportedLost) {
 							hold.confirmedUntil = Math.max(hold.confirmedUntil, hold.releaseStart);
 						}
 					}
@@ -171,6 +175,12 @@ final class CheckHistory {
 		long releaseStart;
 
 		String releaseOutcome = "";
+
+		/**
+		 * Whether a validity check said invalid: a later successful release proves
+		 * nothing.
+		 */
+		boolean seenInvalid;
 
 		Hold(String id, String incarnation, String name, long token, String api, long start, long acquired) {
 			this.id = id;
