@@ -1,0 +1,226 @@
+package dev.distlock.check;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The histories of every worker incarnation and of the nemesis, read back for the checks:
+ * holds with their validity checks and releases, operations, lost events, faults and the
+ * workers' own reports.
+ */
+final class CheckHistory {
+
+	final Map<String, Hold> holds = new LinkedHashMap<>();
+
+	final List<Op> ops = new ArrayList<>();
+
+	final Set<String> lostEvents = new java.util.HashSet<>();
+
+	final List<Fault> faults = new ArrayList<>();
+
+	final Map<String, Long> killedAt = new HashMap<>();
+
+	final List<String> reports = new ArrayList<>();
+
+	final Map<String, Long> calls = new java.util.TreeMap<>();
+
+	/**
+	 * Read a worker incarnation's history.
+	 * @param incarnation the incarnation's id
+	 * @param file its history file
+	 */
+	void readWorker(String incarnation, Path file) {
+		for (Map<String, String> line : lines(file)) {
+			switch (line.get("kind")) {
+				case "ACQ" -> this.holds.put(line.get("hold"), new Hold(line.get("hold"), incarnation, line.get("name"),
+						num(line, "token"), line.get("api"), num(line, "start"), num(line, "end")));
+				case "VALID" -> {
+					Hold hold = this.holds.get(line.get("hold"));
+					if (hold != null && Boolean.parseBoolean(line.get("valid"))) {
+						hold.confirmedUntil = Math.max(hold.confirmedUntil, num(line, "before"));
+					}
+					else if (hold != null) {
+						hold.seenInvalid = true;
+					}
+				}
+				case "REL" -> {
+					Hold hold = this.holds.get(line.get("hold"));
+					if (hold != null) {
+						hold.releaseStart = num(line, "start");
+						hold.releaseOutcome = line.get("outcome");
+						boolean reportedLost = this.lostEvents.contains(lostKey(incarnation, hold.name, hold.token));
+						if (hold.releaseOutcome.equals("OK") && !hold.seenInvalid && !reportedLost) {
+							hold.confirmedUntil = Math.max(hold.confirmedUntil, hold.releaseStart);
+						}
+					}
+				}
+				case "OP" -> this.ops.add(new Op(line.get("op"), line.get("hold"), line.get("name"), num(line, "token"),
+						line.get("fenced"), line.get("plain"), line.get("pred"), num(line, "start"), num(line, "end"),
+						Boolean.parseBoolean(line.get("validBefore")), Boolean.parseBoolean(line.get("validAfter"))));
+				case "LOST" -> this.lostEvents.add(lostKey(incarnation, line.get("name"), num(line, "token")));
+				case "CALL" -> this.calls.merge(line.get("api") + ":" + line.get("outcome"), 1L, Long::sum);
+				case "HUNG", "HELD" -> this.reports.add(incarnation + " " + line.get("line"));
+				case "THREADS" -> {
+					if (!line.get("extra").isEmpty()) {
+						this.reports.add(incarnation + " " + line.get("line"));
+					}
+				}
+				default -> throw new IllegalStateException("Unknown history line " + line.get("line"));
+			}
+		}
+	}
+
+	/**
+	 * Read the nemesis's history of faults.
+	 * @param file its history file
+	 */
+	void readFaults(Path file) {
+		for (Map<String, String> line : lines(file)) {
+			if (line.get("kind").equals("KILLED")) {
+				this.killedAt.put(line.get("incarnation"), num(line, "at"));
+			}
+			else {
+				this.faults.add(new Fault(line.get("fault"), num(line, "start"), num(line, "end"),
+						Boolean.parseBoolean(line.get("dataLoss"))));
+			}
+		}
+	}
+
+	static String lostKey(String incarnation, String name, long token) {
+		return incarnation + "/" + name + "#" + token;
+	}
+
+	/**
+	 * Tell whether Redis lost its data at some moment between the given times.
+	 * @param from the start, in microseconds
+	 * @param to the end, in microseconds
+	 * @return whether a restart or flush overlapped the interval
+	 */
+	boolean dataLossBetween(long from, long to) {
+		return this.faults.stream().anyMatch((fault) -> fault.dataLoss && fault.start <= to && fault.end >= from);
+	}
+
+	/**
+	 * Return how many data losses began before the given time.
+	 * @param time the time, in microseconds
+	 * @return the count
+	 */
+	int dataLossesBefore(long time) {
+		return (int) this.faults.stream().filter((fault) -> fault.dataLoss && fault.start < time).count();
+	}
+
+	private static List<Map<String, String>> lines(Path file) {
+		List<String> raw;
+		try {
+			raw = Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + file, ex);
+		}
+		List<Map<String, String>> lines = new ArrayList<>();
+		for (String text : raw) {
+			if (text.isBlank()) {
+				continue;
+			}
+			String[] fields = text.split(" ");
+			Map<String, String> line = new HashMap<>();
+			line.put("kind", fields[0]);
+			line.put("line", text);
+			for (int i = 1; i < fields.length; i++) {
+				int equals = fields[i].indexOf('=');
+				line.put(fields[i].substring(0, equals), fields[i].substring(equals + 1));
+			}
+			lines.add(line);
+		}
+		return lines;
+	}
+
+	private static long num(Map<String, String> line, String key) {
+		return Long.parseLong(line.get(key));
+	}
+
+	/**
+	 * One hold as its worker recorded it. Times are wall-clock microseconds:
+	 * {@code start} before the acquiring call, {@code acquired} after it returned,
+	 * {@code confirmedUntil} the latest moment the holder is known to have believed it
+	 * valid (0 if never confirmed).
+	 */
+	static final class Hold {
+
+		final String id;
+
+		final String incarnation;
+
+		final String name;
+
+		final long token;
+
+		final String api;
+
+		final long start;
+
+		final long acquired;
+
+		long confirmedUntil;
+
+		long releaseStart;
+
+		String releaseOutcome = "";
+
+		/**
+		 * Whether a validity check said invalid: a later successful release proves
+		 * nothing.
+		 */
+		boolean seenInvalid;
+
+		Hold(String id, String incarnation, String name, long token, String api, long start, long acquired) {
+			this.id = id;
+			this.incarnation = incarnation;
+			this.name = name;
+			this.token = token;
+			this.api = api;
+			this.start = start;
+			this.acquired = acquired;
+		}
+
+		boolean isConfirmed() {
+			return this.confirmedUntil >= this.acquired;
+		}
+
+		@Override
+		public String toString() {
+			return this.id + "(" + this.api + " " + this.name + " #" + this.token + " acquired@" + this.acquired
+					+ " confirmed@" + this.confirmedUntil + " release=" + this.releaseOutcome + ")";
+		}
+
+	}
+
+	/**
+	 * One critical-section operation on one hold.
+	 */
+	record Op(String op, String hold, String name, long token, String fenced, String plain, String predecessor,
+			long start, long end, boolean validBefore, boolean validAfter) {
+
+		boolean confirmed() {
+			return this.validBefore && this.validAfter;
+		}
+
+	}
+
+	/**
+	 * One injected fault, from its first to its last action.
+	 */
+	record Fault(String kind, long start, long end, boolean dataLoss) {
+
+	}
+
+}

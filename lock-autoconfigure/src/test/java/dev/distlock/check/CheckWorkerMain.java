@@ -1,0 +1,208 @@
+package dev.distlock.check;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.redis.HeldLock;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * One worker JVM of the checker:
+ * {@code <lock-redis-uri> <store-redis-uri> <history-file> <incarnation> <seed> <threads>}.
+ * Builds a Spring context whose {@code @DistributedLock} methods ({@link CheckedService})
+ * lock through a {@link RecordingLockRegistry}, prints {@code READY} and runs
+ * {@link WorkerOps} threads at once. Commands on standard input: {@code interrupt}
+ * (interrupts one worker thread), {@code stop} (stops the threads within a bound, records
+ * every thread that did not finish as {@code HUNG} and every hold the registry still has
+ * as {@code HELD}, prints {@code STOPPED}), {@code close} (closes the context, the
+ * registry and the clients, records the threads that outlived them as {@code THREADS},
+ * prints {@code CLOSED}) and {@code exit}.
+ */
+final class CheckWorkerMain {
+
+	private static final Duration LEASE = Duration.ofMillis(1500);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+	private static final Duration STOP_BOUND = WorkerOps.BOUND.plusSeconds(15);
+
+	private static final Duration THREADS_SETTLE = Duration.ofSeconds(10);
+
+	private CheckWorkerMain() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		try {
+			((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.ERROR);
+			run(args[0], args[1], Path.of(args[2]), args[3], Long.parseLong(args[4]), Integer.parseInt(args[5]));
+		}
+		catch (Throwable ex) {
+			ex.printStackTrace();
+			System.exit(1);
+		}
+		System.exit(0);
+	}
+
+	private static void run(String lockUri, String storeUri, Path historyFile, String incarnation, long seed,
+			int threads) throws Exception {
+		Set<String> baseline = liveThreads();
+		History history = History.appendTo(historyFile);
+		RedisURI uri = RedisURI.create(lockUri);
+		uri.setTimeout(COMMAND_TIMEOUT);
+		RedisClient client = RedisClient.create(uri);
+		RedisLockRegistry engine = new RedisLockRegistry(client,
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT),
+				(event) -> history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
+						event.reason(), "at", History.now()));
+		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);
+		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
+		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), history);
+		ExecutorService async = Executors.newFixedThreadPool(threads);
+		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async);
+		CheckedService service = context.getBean(CheckedService.class);
+		Random random = new Random(seed);
+		AtomicBoolean stopping = new AtomicBoolean();
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			WorkerOps ops = new WorkerOps(recorder, service, critical, history, random.nextLong(), stopping::get);
+			Thread worker = new Thread(ops, "check-worker-" + t);
+			workers.add(worker);
+		}
+		workers.forEach(Thread::start);
+		System.out.println("READY");
+		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		for (String line = in.readLine(); line != null && !line.equals("exit"); line = in.readLine()) {
+			switch (line) {
+				case "interrupt" -> workers.get(random.nextInt(workers.size())).interrupt();
+				case "stop" -> {
+					stopping.set(true);
+					stop(workers, engine, history);
+					System.out.println("STOPPED");
+				}
+				case "close" -> {
+					context.close();
+					async.shutdownNow();
+					async.awaitTermination(10, TimeUnit.SECONDS);
+					engine.close();
+					client.shutdown(Duration.ZERO, Duration.ZERO);
+					store.close();
+					history.record("THREADS", "extra", String.join(",", threadsBeyond(baseline)));
+					System.out.println("CLOSED");
+				}
+				default -> throw new IllegalArgumentException("Unknown command " + line);
+			}
+		}
+		history.close();
+	}
+
+	private static void stop(List<Thread> workers, RedisLockRegistry engine, History history)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + STOP_BOUND.toNanos();
+		for (Thread worker : workers) {
+			worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+			if (worker.isAlive()) {
+				history.record("HUNG", "api", "thread", "thread", worker.getName(), "stack",
+						Arrays.stream(worker.getStackTrace())
+							.limit(12)
+							.map(StackTraceElement::toString)
+							.collect(Collectors.joining("<")));
+			}
+		}
+		for (HeldLock held : engine.heldLocks()) {
+			history.record("HELD", "name", held.name(), "token", held.fencingToken(), "owner", held.owner());
+		}
+	}
+
+	private static ConfigurableApplicationContext context(String lockUri, RecordingLockRegistry registry,
+			CriticalSection critical, ExecutorService async) {
+		RedisURI uri = RedisURI.create(lockUri);
+		return new SpringApplicationBuilder(WorkerConfiguration.class).web(WebApplicationType.NONE)
+			.logStartupInfo(false)
+			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + uri.getHost(),
+					"spring.data.redis.port=" + uri.getPort(), "spring.data.redis.timeout=1s",
+					"distlock.lease-time=" + LEASE.toMillis() + "ms")
+			.initializers((context) -> {
+				context.getBeanFactory().registerSingleton("lockRegistry", registry);
+				context.getBeanFactory().registerSingleton("criticalSection", critical);
+				context.getBeanFactory().registerSingleton("checkAsync", async);
+			})
+			.run();
+	}
+
+	private static Set<String> threadsBeyond(Set<String> baseline) throws InterruptedException {
+		long deadline = System.nanoTime() + THREADS_SETTLE.toNanos();
+		Set<String> extra;
+		do {
+			extra = liveThreads();
+			extra.removeAll(baseline);
+			if (extra.isEmpty()) {
+				return extra;
+			}
+			Thread.sleep(50);
+		}
+		while (System.nanoTime() < deadline);
+		return extra;
+	}
+
+	/**
+	 * Threads alive now, leaving out Reactor's shared schedulers, which belong to no
+	 * registry and end on their own after a minute idle.
+	 */
+	private static Set<String> liveThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter(Thread::isAlive)
+			.map(Thread::getName)
+			.filter((name) -> !name.startsWith("boundedElastic-") && !name.startsWith("parallel-"))
+			.collect(Collectors.toCollection(TreeSet::new));
+	}
+
+	/**
+	 * The worker's Spring context: Spring Boot's Redis and distlock auto-configuration,
+	 * with the recording registry, the critical section and the executor of asynchronous
+	 * bodies registered as singletons, and the annotated service as a bean.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class })
+	static class WorkerConfiguration {
+
+		@Bean
+		CheckedService checkedService(RecordingLockRegistry lockRegistry, CriticalSection criticalSection,
+				ExecutorService checkAsync) {
+			return new CheckedService(lockRegistry, criticalSection, checkAsync);
+		}
+
+	}
+
+}

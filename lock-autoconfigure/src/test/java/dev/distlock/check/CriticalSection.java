@@ -1,0 +1,74 @@
+package dev.distlock.check;
+
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What a worker does while it holds locks: for each hold, look at its validity, increment
+ * the fenced counter and the plain counter of its name with a short stall in between, and
+ * look at its validity again; one {@code OP} line records it all.
+ */
+final class CriticalSection {
+
+	private final FencedRegister register;
+
+	private final History history;
+
+	CriticalSection(FencedRegister register, History history) {
+		this.register = register;
+		this.history = history;
+	}
+
+	/**
+	 * Work under the given holds.
+	 * @param holds the holds, one per lock name
+	 * @return how many holds were worked under
+	 */
+	long run(List<RecordedHold> holds) {
+		for (RecordedHold hold : holds) {
+			runUnder(hold);
+		}
+		return holds.size();
+	}
+
+	private void runUnder(RecordedHold hold) {
+		String op = hold.nextOperation();
+		long start = History.now();
+		boolean validBefore = hold.checkValid();
+		String fenced;
+		try {
+			fenced = this.register.incrementFenced(hold.name(), hold.token(), op);
+		}
+		catch (RuntimeException ex) {
+			fenced = "ERROR";
+		}
+		String plain = "ERROR";
+		String predecessor = "unknown";
+		try {
+			String[] read = this.register.readPlain(hold.name());
+			predecessor = read[1];
+			stall();
+			this.register.writePlain(hold.name(), Long.parseLong(read[0]) + 1, op);
+			plain = "OK";
+		}
+		catch (RuntimeException ex) {
+			// Interrupted or Redis unreachable: the write may or may not have happened
+		}
+		boolean validAfter = hold.checkValid();
+		this.history.record("OP", "op", op, "hold", hold.id(), "name", hold.name(), "token", hold.token(), "fenced",
+				fenced, "plain", plain, "pred", predecessor, "start", start, "end", History.now(), "validBefore",
+				validBefore, "validAfter", validAfter);
+	}
+
+	/**
+	 * Stall between read and write, mostly briefly, sometimes longer than a lease.
+	 */
+	private static void stall() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long millis = (random.nextInt(20) == 0) ? 200 + random.nextInt(1500) : random.nextInt(10);
+		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+	}
+
+}

@@ -1,0 +1,130 @@
+package dev.distlock.check;
+
+import java.util.List;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * The resources the locks protect, kept in a store Redis that no fault touches: per lock
+ * name a fenced counter and a plain counter.
+ * <p>
+ * The fenced counter is a register that remembers the highest fencing token it has seen,
+ * on reads as well as writes, and refuses a lower one: a read-modify-write through it
+ * never loses an update between holders with different tokens. Every accepted write is
+ * appended to a log ({@code w <op> <token> <epoch> <old> <new>}). After Redis lost its
+ * data the fencing tokens start again from 1, so the register is reset as the documented
+ * limit says: a new epoch, highest token 0, and writes of operations that read in an
+ * earlier epoch are refused; the reset is logged too ({@code reset <epoch>}).
+ * <p>
+ * The plain counter is read with {@code GET} and written with {@code SET}, unfenced; its
+ * value names the operation that wrote it, so the checker can tell which operations read
+ * the same predecessor, i.e. lost an update.
+ */
+final class FencedRegister {
+
+	private static final String READ = """
+			local highest = tonumber(redis.call('hget', KEYS[1], 'highest') or '0')
+			if tonumber(ARGV[1]) < highest then
+				return {0, 0, 0}
+			end
+			redis.call('hset', KEYS[1], 'highest', ARGV[1])
+			return {1, tonumber(redis.call('hget', KEYS[1], 'value') or '0'),
+				tonumber(redis.call('hget', KEYS[1], 'epoch') or '0')}
+			""";
+
+	private static final String WRITE = """
+			local highest = tonumber(redis.call('hget', KEYS[1], 'highest') or '0')
+			local epoch = tonumber(redis.call('hget', KEYS[1], 'epoch') or '0')
+			if tonumber(ARGV[1]) < highest or tonumber(ARGV[2]) ~= epoch then
+				return 0
+			end
+			local new = tonumber(ARGV[3]) + 1
+			redis.call('hset', KEYS[1], 'highest', ARGV[1], 'value', new)
+			redis.call('rpush', KEYS[2], 'w ' .. ARGV[4] .. ' ' .. ARGV[1] .. ' ' .. epoch .. ' ' .. ARGV[3] .. ' ' .. new)
+			return 1
+			""";
+
+	private static final String RESET = """
+			local epoch = redis.call('hincrby', KEYS[1], 'epoch', 1)
+			redis.call('hset', KEYS[1], 'highest', 0)
+			redis.call('rpush', KEYS[2], 'reset ' .. epoch)
+			return epoch
+			""";
+
+	private final RedisCommands<String, String> store;
+
+	FencedRegister(RedisCommands<String, String> store) {
+		this.store = store;
+	}
+
+	static String logKey(String name) {
+		return "check:log:" + name;
+	}
+
+	static String plainKey(String name) {
+		return "check:plain:" + name;
+	}
+
+	private static String registerKey(String name) {
+		return "check:register:" + name;
+	}
+
+	/**
+	 * Increment the fenced counter of a lock name: a fenced read, then a fenced write.
+	 * @param name the lock's name
+	 * @param token the holder's fencing token
+	 * @param op the operation's id, for the log
+	 * @return {@code ACCEPTED}, or {@code REFUSED_READ} or {@code REFUSED_WRITE}
+	 */
+	String incrementFenced(String name, long token, String op) {
+		List<Long> read = this.store.eval(READ, ScriptOutputType.MULTI, new String[] { registerKey(name) },
+				Long.toString(token));
+		if (read.get(0) == 0L) {
+			return "REFUSED_READ";
+		}
+		Long written = this.store.eval(WRITE, ScriptOutputType.INTEGER,
+				new String[] { registerKey(name), logKey(name) }, Long.toString(token), Long.toString(read.get(2)),
+				Long.toString(read.get(1)), op);
+		return (written == 1L) ? "ACCEPTED" : "REFUSED_WRITE";
+	}
+
+	/**
+	 * Read the plain counter of a lock name.
+	 * @param name the lock's name
+	 * @return the count and the id of the operation that wrote it ({@code 0 none} when
+	 * never written)
+	 */
+	String[] readPlain(String name) {
+		String value = this.store.get(plainKey(name));
+		return (value != null) ? value.split(" ", 2) : new String[] { "0", "none" };
+	}
+
+	/**
+	 * Write the plain counter of a lock name.
+	 * @param name the lock's name
+	 * @param count the new count
+	 * @param op the id of the writing operation
+	 */
+	void writePlain(String name, long count, String op) {
+		this.store.set(plainKey(name), count + " " + op);
+	}
+
+	/**
+	 * Start a new epoch of the fenced counter of a lock name.
+	 * @param name the lock's name
+	 */
+	void reset(String name) {
+		this.store.eval(RESET, ScriptOutputType.INTEGER, registerKey(name), logKey(name));
+	}
+
+	/**
+	 * Return the log of the fenced counter of a lock name.
+	 * @param name the lock's name
+	 * @return the entries, oldest first
+	 */
+	List<String> log(String name) {
+		return this.store.lrange(logKey(name), 0, -1);
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.distlock.check;
+
+import java.time.Instant;
+
+import dev.distlock.LockLease;
+
+/**
+ * A {@link LockLease} that records its release in its {@link RecordedHold}.
+ */
+final class RecordedLease implements LockLease {
+
+	private final LockLease delegate;
+
+	private final RecordedHold hold;
+
+	RecordedLease(LockLease delegate, RecordedHold hold) {
+		this.delegate = delegate;
+		this.hold = hold;
+	}
+
+	RecordedHold hold() {
+		return this.hold;
+	}
+
+	@Override
+	public String name() {
+		return this.delegate.name();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.delegate.fencingToken();
+	}
+
+	@Override
+	public boolean isValid() {
+		return this.delegate.isValid();
+	}
+
+	@Override
+	public Instant acquiredAt() {
+		return this.delegate.acquiredAt();
+	}
+
+	@Override
+	public void release() {
+		this.hold.release(this.delegate::release);
+	}
+
+}

@@ -1,0 +1,83 @@
+package dev.distlock.check;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LockLease;
+
+/**
+ * A {@link FencedLock} that records every hold of the current thread through its
+ * {@link RecordingLockRegistry}. Only the bounded acquisitions are offered: a checker
+ * must never wait without a bound.
+ */
+final class RecordedLock implements FencedLock {
+
+	private final FencedLock delegate;
+
+	private final RecordingLockRegistry registry;
+
+	RecordedLock(FencedLock delegate, RecordingLockRegistry registry) {
+		this.delegate = delegate;
+		this.registry = registry;
+	}
+
+	@Override
+	public String name() {
+		return this.delegate.name();
+	}
+
+	@Override
+	public boolean tryLock(Duration waitTime) {
+		if (this.delegate.isHeldByCurrentThread()) {
+			return this.delegate.tryLock(waitTime);
+		}
+		long start = History.now();
+		if (!this.delegate.tryLock(waitTime)) {
+			return false;
+		}
+		this.registry.ownedAcquired(this.delegate, start);
+		return true;
+	}
+
+	@Override
+	public boolean tryLock() {
+		return tryLock(Duration.ZERO);
+	}
+
+	@Override
+	public boolean tryLock(long time, TimeUnit unit) {
+		return tryLock(Duration.ofNanos(unit.toNanos(time)));
+	}
+
+	@Override
+	public void lock() {
+		throw new UnsupportedOperationException("The checker waits with a bound only");
+	}
+
+	@Override
+	public void lockInterruptibly() {
+		throw new UnsupportedOperationException("The checker waits with a bound only");
+	}
+
+	@Override
+	public void unlock() {
+		this.registry.ownedReleased(this.delegate, this.delegate::unlock);
+	}
+
+	@Override
+	public boolean isHeldByCurrentThread() {
+		return this.delegate.isHeldByCurrentThread();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.delegate.fencingToken();
+	}
+
+	@Override
+	public LockLease currentHold() {
+		return new RecordedLease(this.delegate.currentHold(), this.registry.owned(this.delegate));
+	}
+
+}

@@ -1,0 +1,166 @@
+package dev.distlock.check;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import dev.distlock.check.CheckHistory.Hold;
+import dev.distlock.check.CheckHistory.Op;
+
+/**
+ * The safety checks: no two holds of a name believed valid at once, no lost update, and
+ * fencing tokens that order the holds. Redis losing its data (restart, flush) is the
+ * documented limit that excuses the first two and token reuse; a holder paused past its
+ * lease needs no excuse because it is only counted while its own lease check said valid.
+ * A fenced write refused while its holder believed it valid is excused by any earlier
+ * data loss: a holder from before the loss may have left a higher token in the register
+ * than the restarted counter issues, and the register then refuses every new holder, as
+ * documented.
+ */
+final class SafetyChecks {
+
+	/** Microseconds two confirmed intervals may overlap: the clock is shared. */
+	private static final long TOLERANCE = 1_000;
+
+	private final CheckHistory history;
+
+	private final Violations violations;
+
+	SafetyChecks(CheckHistory history, Violations violations) {
+		this.history = history;
+		this.violations = violations;
+	}
+
+	void run(Map<String, List<String>> registerLogs) {
+		Map<String, List<Hold>> byName = this.history.holds.values()
+			.stream()
+			.collect(Collectors.groupingBy((hold) -> hold.name));
+		byName.values().forEach((holds) -> {
+			checkOverlaps(holds);
+			checkTokenOrder(holds);
+		});
+		checkPlainCounters();
+		checkRefusedWhileValid();
+		registerLogs.forEach(this::checkRegisterLog);
+	}
+
+	private void checkOverlaps(List<Hold> holds) {
+		List<Hold> confirmed = holds.stream()
+			.filter(Hold::isConfirmed)
+			.sorted(Comparator.comparingLong((Hold hold) -> hold.acquired))
+			.toList();
+		List<Hold> active = new ArrayList<>();
+		for (Hold later : confirmed) {
+			active.removeIf((earlier) -> earlier.confirmedUntil <= later.acquired + TOLERANCE);
+			for (Hold earlier : active) {
+				long overlapEnd = Math.min(earlier.confirmedUntil, later.confirmedUntil);
+				if (later.acquired + TOLERANCE < overlapEnd
+						&& !this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)) {
+					this.violations.add("overlap", "both believed valid for " + (overlapEnd - later.acquired) + " us: "
+							+ earlier + " and " + later);
+				}
+			}
+			active.add(later);
+		}
+	}
+
+	private void checkTokenOrder(List<Hold> holds) {
+		Map<Integer, List<Hold>> byGeneration = holds.stream()
+			.filter((hold) -> !this.history.dataLossBetween(hold.start, hold.acquired))
+			.collect(Collectors.groupingBy((hold) -> this.history.dataLossesBefore(hold.start)));
+		for (List<Hold> generation : byGeneration.values()) {
+			Map<Long, Hold> byToken = new HashMap<>();
+			for (Hold hold : generation) {
+				Hold other = byToken.putIfAbsent(hold.token, hold);
+				if (other != null) {
+					this.violations.add("duplicate-token", other + " and " + hold);
+				}
+			}
+			List<Hold> byAcquired = generation.stream()
+				.sorted(Comparator.comparingLong((Hold h) -> h.acquired))
+				.toList();
+			List<Hold> byStart = generation.stream().sorted(Comparator.comparingLong((Hold h) -> h.start)).toList();
+			int next = 0;
+			Hold highest = null;
+			for (Hold later : byStart) {
+				while (next < byAcquired.size() && byAcquired.get(next).acquired < later.start) {
+					Hold earlier = byAcquired.get(next++);
+					if (highest == null || earlier.token > highest.token) {
+						highest = earlier;
+					}
+				}
+				if (highest != null && later.token <= highest.token) {
+					this.violations.add("token-order", later + " began after " + highest + " was acquired");
+				}
+			}
+		}
+	}
+
+	private void checkPlainCounters() {
+		Map<String, List<Op>> byPredecessor = this.history.ops.stream()
+			.filter((op) -> op.plain().equals("OK") && !op.predecessor().equals("unknown"))
+			.collect(Collectors.groupingBy((op) -> op.name() + "<-" + op.predecessor()));
+		for (List<Op> readers : byPredecessor.values()) {
+			for (int i = 0; i < readers.size(); i++) {
+				for (int j = i + 1; j < readers.size(); j++) {
+					Op first = readers.get(i);
+					Op second = readers.get(j);
+					if (first.confirmed() && second.confirmed()
+							&& !this.history.dataLossBetween(Math.min(holdStart(first), holdStart(second)),
+									Math.max(first.end(), second.end()))) {
+						this.violations.add("lost-update", "both read " + first.name() + " as written by "
+								+ first.predecessor() + ": " + first + " and " + second);
+					}
+				}
+			}
+		}
+	}
+
+	private void checkRefusedWhileValid() {
+		for (Op op : this.history.ops) {
+			if (op.fenced().startsWith("REFUSED") && op.confirmed() && this.history.dataLossesBefore(op.end()) == 0) {
+				this.violations.add("refused-while-valid", op.toString());
+			}
+		}
+	}
+
+	private void checkRegisterLog(String name, List<String> log) {
+		Map<String, Op> opsById = this.history.ops.stream()
+			.filter((op) -> op.name().equals(name))
+			.collect(Collectors.toMap(Op::op, (op) -> op, (a, b) -> a));
+		String[] previous = null;
+		for (String entry : log) {
+			String[] fields = entry.split(" ");
+			if (fields[0].equals("reset")) {
+				continue;
+			}
+			if (previous != null) {
+				long previousToken = Long.parseLong(previous[2]);
+				long token = Long.parseLong(fields[2]);
+				if (previous[3].equals(fields[3]) && token < previousToken) {
+					this.violations.add("fenced-order",
+							name + ": " + String.join(" ", fields) + " accepted after " + String.join(" ", previous));
+				}
+				if (!previous[5].equals(fields[4])) {
+					Op op = opsById.get(fields[1]);
+					boolean reusedToken = token == previousToken && op != null
+							&& this.history.dataLossesBefore(op.end()) > 0;
+					if (!reusedToken) {
+						this.violations.add("fenced-lost-update",
+								name + ": " + String.join(" ", fields) + " follows " + String.join(" ", previous));
+					}
+				}
+			}
+			previous = fields;
+		}
+	}
+
+	private long holdStart(Op op) {
+		Hold hold = this.history.holds.get(op.hold());
+		return (hold != null) ? hold.start : op.start();
+	}
+
+}

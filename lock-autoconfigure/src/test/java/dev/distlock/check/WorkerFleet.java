@@ -1,0 +1,184 @@
+package dev.distlock.check;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServer;
+import dev.distlock.testsupport.RivalJvm;
+import dev.distlock.testsupport.TcpProxy;
+
+/**
+ * The worker JVMs ({@link CheckWorkerMain}), each in a slot with its own {@link TcpProxy}
+ * in front of the lock Redis, so that faults can hit one worker's network. A killed
+ * worker is replaced by a new incarnation with its own history file.
+ */
+final class WorkerFleet {
+
+	private static final Duration START_BOUND = Duration.ofSeconds(90);
+
+	private static final Duration STOP_BOUND = Duration.ofSeconds(90);
+
+	private final Closer closer;
+
+	private final String storeUri;
+
+	private final Path directory;
+
+	private final long seed;
+
+	private final int threads;
+
+	private final List<Slot> slots = new ArrayList<>();
+
+	private final Map<String, Path> histories = new LinkedHashMap<>();
+
+	WorkerFleet(Closer closer, RedisServer lockRedis, String storeUri, Path directory, long seed, int workers,
+			int threads) {
+		this.closer = closer;
+		this.storeUri = storeUri;
+		this.directory = directory;
+		this.seed = seed;
+		this.threads = threads;
+		for (int i = 0; i < workers; i++) {
+			Slot slot = new Slot(i, closer.add(TcpProxy.start(lockRedis.port())));
+			this.slots.add(slot);
+			spawn(slot);
+		}
+	}
+
+	int size() {
+		return this.slots.size();
+	}
+
+	TcpProxy proxy(int slot) {
+		return this.slots.get(slot).proxy;
+	}
+
+	RivalJvm jvm(int slot) {
+		return this.slots.get(slot).jvm;
+	}
+
+	String incarnation(int slot) {
+		return this.slots.get(slot).incarnation;
+	}
+
+	/**
+	 * Return every incarnation so far with its history file.
+	 * @return the history files by incarnation
+	 */
+	Map<String, Path> histories() {
+		return this.histories;
+	}
+
+	/**
+	 * Kill a worker with {@code SIGKILL} and start its next incarnation.
+	 * @param slot the worker's slot
+	 */
+	void killAndRespawn(int slot) {
+		Slot killed = this.slots.get(slot);
+		killed.jvm.kill();
+		spawn(killed);
+	}
+
+	/**
+	 * Send a command to a worker; a worker that is gone is left to the final checks.
+	 * @param slot the worker's slot
+	 * @param command the command
+	 */
+	void send(int slot, String command) {
+		try {
+			this.slots.get(slot).jvm.send(command);
+		}
+		catch (RuntimeException ex) {
+			// Reported when the worker does not answer at the end
+		}
+	}
+
+	/**
+	 * Wait for every worker to be ready.
+	 * @param failures told of every worker that did not start
+	 */
+	void awaitReady(Consumer<String> failures) {
+		forEachAwaiting(null, "READY", START_BOUND, failures);
+	}
+
+	/**
+	 * Stop the workers' threads and wait until each reported what it still held.
+	 * @param failures told of every worker that did not answer
+	 */
+	void stopAll(Consumer<String> failures) {
+		awaitReady(failures);
+		forEachAwaiting("stop", "STOPPED", STOP_BOUND, failures);
+	}
+
+	/**
+	 * Close every worker's registry, context and clients, and let it exit.
+	 * @param failures told of every worker that did not answer or exit
+	 */
+	void closeAll(Consumer<String> failures) {
+		forEachAwaiting("close", "CLOSED", STOP_BOUND, failures);
+		for (Slot slot : this.slots) {
+			send(slot.index, "exit");
+			try {
+				slot.jvm.awaitExit(STOP_BOUND);
+			}
+			catch (AssertionError ex) {
+				failures.accept(slot.incarnation + " did not exit: " + ex.getMessage());
+			}
+		}
+	}
+
+	private void forEachAwaiting(String command, String answer, Duration bound, Consumer<String> failures) {
+		for (Slot slot : this.slots) {
+			if (command != null) {
+				send(slot.index, command);
+			}
+			try {
+				slot.jvm.awaitLine(answer, bound);
+			}
+			catch (AssertionError ex) {
+				failures.accept(slot.incarnation + " did not answer " + answer + ": " + ex.getMessage());
+			}
+		}
+	}
+
+	private void spawn(Slot slot) {
+		slot.incarnation = "w" + slot.index + "." + (++slot.incarnations);
+		Path history = this.directory.resolve(slot.incarnation + ".log");
+		this.histories.put(slot.incarnation, history);
+		slot.jvm = this.closer.add(RivalJvm.builder(CheckWorkerMain.class)
+			.jvmOptions("-Xmx192m", "-XX:TieredStopAtLevel=1")
+			.args(slot.proxy.uri(), this.storeUri, history.toString(), slot.incarnation,
+					Long.toString(this.seed + 7919L * slot.index + slot.incarnations), Integer.toString(this.threads))
+			.start());
+	}
+
+	/**
+	 * One worker's place: its proxy and its current JVM.
+	 */
+	private static final class Slot {
+
+		final int index;
+
+		final TcpProxy proxy;
+
+		RivalJvm jvm;
+
+		String incarnation = "";
+
+		int incarnations;
+
+		Slot(int index, TcpProxy proxy) {
+			this.index = index;
+			this.proxy = proxy;
+		}
+
+	}
+
+}

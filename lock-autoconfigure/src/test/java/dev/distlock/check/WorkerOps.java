@@ -1,0 +1,147 @@
+package dev.distlock.check;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LockLease;
+import reactor.core.Disposable;
+
+/**
+ * One worker thread's loop: random operations through every API on a few lock names, each
+ * bounded in time, with its outcome recorded as a {@code CALL} line. A call still
+ * unanswered after {@link #BOUND} is recorded as {@code HUNG}.
+ */
+final class WorkerOps implements Runnable {
+
+	/** Longest any call may take, far above every wait time, lease and fault. */
+	static final Duration BOUND = Duration.ofSeconds(30);
+
+	/** Keys of the locks; lock names are {@code c:<key>}. */
+	static final List<String> KEYS = List.of("r0", "r1", "r2", "r3");
+
+	private static final Duration[] WAITS = { Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(1) };
+
+	private final RecordingLockRegistry registry;
+
+	private final CheckedService service;
+
+	private final CriticalSection critical;
+
+	private final History history;
+
+	private final Random random;
+
+	private final BooleanSupplier stopping;
+
+	WorkerOps(RecordingLockRegistry registry, CheckedService service, CriticalSection critical, History history,
+			long seed, BooleanSupplier stopping) {
+		this.registry = registry;
+		this.service = service;
+		this.critical = critical;
+		this.history = history;
+		this.random = new Random(seed);
+		this.stopping = stopping;
+	}
+
+	@Override
+	public void run() {
+		while (!this.stopping.getAsBoolean()) {
+			Thread.interrupted();
+			String api = pickApi();
+			String outcome = "OK";
+			try {
+				call(api);
+			}
+			catch (TimeoutException ex) {
+				outcome = "HUNG";
+				this.history.record("HUNG", "api", api, "thread", Thread.currentThread().getName());
+			}
+			catch (Exception ex) {
+				outcome = isBlockTimeout(ex) ? "HUNG" : ex.getClass().getSimpleName();
+				if (outcome.equals("HUNG")) {
+					this.history.record("HUNG", "api", api, "thread", Thread.currentThread().getName());
+				}
+			}
+			this.history.record("CALL", "api", api, "outcome", outcome);
+		}
+	}
+
+	private String pickApi() {
+		String[] apis = { "lock", "lock", "lease", "lease", "sync", "fixedLease", "minHold", "multi", "future", "mono",
+				"monoCancel" };
+		return apis[this.random.nextInt(apis.length)];
+	}
+
+	private void call(String api) throws Exception {
+		String key = KEYS.get(this.random.nextInt(KEYS.size()));
+		switch (api) {
+			case "lock" -> lock(key);
+			case "lease" -> lease(key);
+			case "sync" -> this.service.sync(key);
+			case "fixedLease" -> this.service.fixedLease(key);
+			case "minHold" -> this.service.minHold(key);
+			case "multi" -> this.service.multi(twoKeys(key));
+			case "future" -> this.service.future(twoKeys(key)).get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+			case "mono" -> this.service.mono(key).block(BOUND);
+			case "monoCancel" -> monoCancel(key);
+			default -> throw new IllegalArgumentException(api);
+		}
+	}
+
+	private void lock(String key) {
+		FencedLock lock = this.registry.obtain("c:" + key);
+		if (!lock.tryLock(waitTime())) {
+			return;
+		}
+		try {
+			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	private void lease(String key) {
+		Optional<LockLease> lease = this.registry.tryAcquire("c:" + key, waitTime());
+		if (lease.isEmpty()) {
+			return;
+		}
+		try {
+			this.critical.run(List.of(((RecordedLease) lease.get()).hold()));
+		}
+		finally {
+			lease.get().release();
+		}
+	}
+
+	private void monoCancel(String key) {
+		Disposable subscription = this.service.mono(key).subscribe((count) -> {
+		}, (failure) -> {
+		});
+		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(this.random.nextInt(30)));
+		subscription.dispose();
+	}
+
+	private List<String> twoKeys(String first) {
+		List<String> keys = new ArrayList<>(KEYS);
+		keys.remove(first);
+		return List.of(first, keys.get(this.random.nextInt(keys.size())));
+	}
+
+	private Duration waitTime() {
+		return WAITS[this.random.nextInt(WAITS.length)];
+	}
+
+	private static boolean isBlockTimeout(Exception ex) {
+		return ex instanceof IllegalStateException && String.valueOf(ex.getMessage()).startsWith("Timeout on blocking");
+	}
+
+}
