@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.FencedLock;
@@ -27,7 +26,13 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	private final AtomicLong sequence = new AtomicLong();
 
-	private final Map<String, RecordedHold> latestByName = new ConcurrentHashMap<>();
+	/**
+	 * The hold of each name acquired last by each thread: the interceptor acquires a
+	 * call's locks on the thread that then runs its body (the calling thread, or for a
+	 * {@code Mono} the thread that acquired on subscription), so the body finds its own
+	 * holds, not those of another call of the same JVM.
+	 */
+	private final ThreadLocal<Map<String, RecordedHold>> latestByThread = ThreadLocal.withInitial(HashMap::new);
 
 	private final ThreadLocal<Map<String, RecordedHold>> ownedByThread = ThreadLocal.withInitial(HashMap::new);
 
@@ -50,13 +55,13 @@ final class RecordingLockRegistry implements LockRegistry {
 	}
 
 	/**
-	 * Return the hold of the given name acquired last in this JVM, for the body of an
-	 * annotated method that needs the fencing token of each of its locks.
+	 * Return the hold of the given name acquired last by the current thread, for the body
+	 * of an annotated method that needs the fencing token of each of its locks.
 	 * @param name the lock's name
 	 * @return the hold
 	 */
 	RecordedHold latest(String name) {
-		RecordedHold hold = this.latestByName.get(name);
+		RecordedHold hold = this.latestByThread.get().get(name);
 		if (hold == null) {
 			throw new IllegalStateException("No hold of '" + name + "' recorded");
 		}
@@ -96,7 +101,7 @@ final class RecordingLockRegistry implements LockRegistry {
 		RecordedHold hold = new RecordedHold(this.history, id, name, view.fencingToken(), view);
 		this.history.record("ACQ", "hold", id, "name", name, "token", view.fencingToken(), "api", api, "start", start,
 				"end", History.now(), "thread", Thread.currentThread().getName());
-		this.latestByName.put(name, hold);
+		this.latestByThread.get().put(name, hold);
 		return hold;
 	}
 
