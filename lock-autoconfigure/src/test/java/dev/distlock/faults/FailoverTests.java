@@ -8,6 +8,7 @@ import dev.distlock.redis.RedisLockSettings;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.Replication;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestLockRegistry;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -74,7 +75,7 @@ class FailoverTests {
 		for (int i = 0; i < 3; i++) {
 			first.registry().acquire("payment", Duration.ZERO).release();
 		}
-		awaitReplicated(this.primary);
+		Replication.awaitAcknowledged(this.primary, SYNC_TIMEOUT);
 		this.replicationLink.stall();
 		LockLease firstHold = first.registry().acquire("payment", Duration.ZERO);
 		assertThat(firstHold.fencingToken()).isEqualTo(4);
@@ -94,7 +95,7 @@ class FailoverTests {
 		TestLockRegistry first = registry(this.primary,
 				RedisLockSettings.of("lock:", LEASE).withReplicasToAck(1, Duration.ofMillis(100)));
 		first.registry().acquire("payment", Duration.ZERO).release();
-		awaitReplicated(this.primary);
+		Replication.awaitAcknowledged(this.primary, SYNC_TIMEOUT);
 		this.replicationLink.stall();
 		assertThatExceptionOfType(DistributedLockException.class)
 			.isThrownBy(() -> first.registry().acquire("payment", Duration.ZERO))
@@ -146,12 +147,6 @@ class FailoverTests {
 
 	private TestLockRegistry registry(RedisServer server, RedisLockSettings settings) {
 		return this.closer.add(TestLockRegistry.create(server.uri(), settings.withCommandTimeout(COMMAND_TIMEOUT)));
-	}
-
-	private static void awaitReplicated(RedisServer primary) {
-		try (RedisTestClient client = RedisTestClient.connect(primary.uri(), COMMAND_TIMEOUT)) {
-			assertThat(client.sync().waitForReplication(1, SYNC_TIMEOUT.toMillis())).isOne();
-		}
 	}
 
 	private static void promote(RedisServer replica) {
