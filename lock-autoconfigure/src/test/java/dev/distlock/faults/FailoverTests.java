@@ -1,15 +1,20 @@
 package dev.distlock.faults;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.distlock.DistributedLockException;
+import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
 import dev.distlock.redis.RedisLockSettings;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.Replication;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestLockRegistry;
+import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,6 +49,11 @@ class FailoverTests {
 
 	private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(20);
 
+	private static final Duration ACK_TIMEOUT = Duration.ofMillis(100);
+
+	private static final String REFUSED = "Lock 'payment' was refused: 0 of 1 replicas acknowledged it within PT0.1S"
+			+ " (distlock.redis.replicas-to-ack)";
+
 	private final Closer closer = new Closer();
 
 	private RedisServer primary;
@@ -74,7 +84,7 @@ class FailoverTests {
 		for (int i = 0; i < 3; i++) {
 			first.registry().acquire("payment", Duration.ZERO).release();
 		}
-		awaitReplicated(this.primary);
+		Replication.awaitAcknowledged(this.primary, SYNC_TIMEOUT);
 		this.replicationLink.stall();
 		LockLease firstHold = first.registry().acquire("payment", Duration.ZERO);
 		assertThat(firstHold.fencingToken()).isEqualTo(4);
@@ -91,15 +101,13 @@ class FailoverTests {
 
 	@Test
 	void replicasToAckRefusesAnAcquisitionNoReplicaConfirmedSoFailoverCannotGrantItTwice() {
-		TestLockRegistry first = registry(this.primary,
-				RedisLockSettings.of("lock:", LEASE).withReplicasToAck(1, Duration.ofMillis(100)));
+		TestLockRegistry first = acknowledgedRegistry(LEASE);
 		first.registry().acquire("payment", Duration.ZERO).release();
-		awaitReplicated(this.primary);
+		Replication.awaitAcknowledged(this.primary, SYNC_TIMEOUT);
 		this.replicationLink.stall();
 		assertThatExceptionOfType(DistributedLockException.class)
 			.isThrownBy(() -> first.registry().acquire("payment", Duration.ZERO))
-			.withMessage("Lock 'payment' was refused: 0 of 1 replicas acknowledged it within PT0.1S"
-					+ " (distlock.redis.replicas-to-ack)");
+			.withMessage(REFUSED);
 		assertThat(first.registry().heldLocks()).isEmpty();
 		try (RedisTestClient client = RedisTestClient.connect(this.primary.uri(), COMMAND_TIMEOUT)) {
 			await().atMost(Duration.ofSeconds(5))
@@ -119,8 +127,7 @@ class FailoverTests {
 
 	@Test
 	void replicasToAckAcquisitionsSucceedAndAreOnTheReplicaWhenTheyReturn() {
-		TestLockRegistry registry = registry(this.primary,
-				RedisLockSettings.of("lock:", LEASE).withReplicasToAck(1, Duration.ofMillis(100)));
+		TestLockRegistry registry = acknowledgedRegistry(LEASE);
 		try (RedisTestClient onReplica = RedisTestClient.connect(this.replica.uri(), COMMAND_TIMEOUT)) {
 			RedisCommands<String, String> replicaCommands = onReplica.sync();
 			long previous = 0;
@@ -136,6 +143,65 @@ class FailoverTests {
 	}
 
 	/**
+	 * A hand-over within one JVM is a grant too. Thread A holds "payment", acquired while
+	 * replication ran and with nobody queued, so that its release hands over with the
+	 * transfer script; the replication link stalls; thread W of the same registry waits
+	 * for the lock and A unlocks. The transfer must wait for a replica like an
+	 * acquisition: refused, it is given back, and W's own acquisition is refused in turn.
+	 * After the failover another registry takes the lock on the promoted replica (once
+	 * A's replicated lease ran out) while W holds nothing.
+	 */
+	@Test
+	void replicasToAckRefusesAHandOverNoReplicaConfirmedSoFailoverCannotGrantItTwice() throws Exception {
+		TestThread holder = this.closer.add(TestThread.start("holder"));
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		TestLockRegistry first = acknowledgedRegistry(Duration.ofSeconds(3));
+		first.registry().acquire("payment", Duration.ZERO).release();
+		FencedLock lock = first.registry().obtain("payment");
+		holder.run(lock::lock).get(10, TimeUnit.SECONDS);
+		Replication.awaitAcknowledged(this.primary, SYNC_TIMEOUT);
+		this.replicationLink.stall();
+		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(5)));
+		waiter.awaitIn("dev.distlock.redis.ReleaseSignals$Subscription.await", Duration.ofSeconds(5));
+		holder.run(lock::unlock).get(10, TimeUnit.SECONDS);
+		assertThat(waiting).failsWithin(Duration.ofSeconds(10))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(DistributedLockException.class)
+			.withMessage(REFUSED);
+		assertThat(first.registry().heldLocks()).isEmpty();
+		failOver();
+		TestLockRegistry second = registry(this.replica, RedisLockSettings.of("lock:", LEASE));
+		LockLease secondHold = second.registry().tryAcquire("payment", Duration.ofSeconds(10)).orElseThrow();
+		assertThat(secondHold.isValid()).isTrue();
+		assertThat(first.registry().heldLocks()).as("nobody else holds 'payment'").isEmpty();
+	}
+
+	/**
+	 * Redis forgot its scripts ({@code SCRIPT FLUSH}, as after a restart), everything
+	 * written so far is replicated, then the replication link stalls: the acquire script
+	 * runs with {@code EVAL} after {@code EVALSHA} failed. The {@code WAIT} must count
+	 * the replicas that have what that {@code EVAL} wrote, not return at once because
+	 * everything before it was replicated. (That early {@code WAIT} also made
+	 * {@link #replicasToAckAcquisitionsSucceedAndAreOnTheReplicaWhenTheyReturn} fail now
+	 * and then: its first acquisition on a fresh server was not on the replica yet.)
+	 */
+	@Test
+	void replicasToAckCountsTheReplicasOfAScriptResentAfterRedisForgotIt() {
+		TestLockRegistry first = acknowledgedRegistry(LEASE);
+		first.registry().acquire("payment", Duration.ZERO).release();
+		try (RedisTestClient client = RedisTestClient.connect(this.primary.uri(), COMMAND_TIMEOUT)) {
+			assertThat(client.sync().scriptFlush()).isEqualTo("OK");
+		}
+		Replication.awaitAcknowledged(this.primary, SYNC_TIMEOUT);
+		this.replicationLink.stall();
+		assertThatExceptionOfType(DistributedLockException.class)
+			.isThrownBy(() -> first.registry().acquire("payment", Duration.ZERO))
+			.withMessage(REFUSED);
+		assertThat(first.registry().heldLocks()).isEmpty();
+	}
+
+	/**
 	 * Kill the primary, drop what the replication link still held, promote the replica.
 	 */
 	private void failOver() {
@@ -144,14 +210,15 @@ class FailoverTests {
 		promote(this.replica);
 	}
 
-	private TestLockRegistry registry(RedisServer server, RedisLockSettings settings) {
-		return this.closer.add(TestLockRegistry.create(server.uri(), settings.withCommandTimeout(COMMAND_TIMEOUT)));
+	/**
+	 * A registry on the primary that waits for one replica to acknowledge every grant.
+	 */
+	private TestLockRegistry acknowledgedRegistry(Duration leaseTime) {
+		return registry(this.primary, RedisLockSettings.of("lock:", leaseTime).withReplicasToAck(1, ACK_TIMEOUT));
 	}
 
-	private static void awaitReplicated(RedisServer primary) {
-		try (RedisTestClient client = RedisTestClient.connect(primary.uri(), COMMAND_TIMEOUT)) {
-			assertThat(client.sync().waitForReplication(1, SYNC_TIMEOUT.toMillis())).isOne();
-		}
+	private TestLockRegistry registry(RedisServer server, RedisLockSettings settings) {
+		return this.closer.add(TestLockRegistry.create(server.uri(), settings.withCommandTimeout(COMMAND_TIMEOUT)));
 	}
 
 	private static void promote(RedisServer replica) {

@@ -1,0 +1,247 @@
+package dev.distlock.redis;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.FencedLock;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TcpProxy;
+import dev.distlock.testsupport.TestLockRegistry;
+import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A lock handed over between two threads of one JVM while something goes wrong: Redis
+ * lost its data before a pass-on, the waiter was interrupted after a transfer took the
+ * lock for it, or the waiter's deadline passed while a transfer was on its way.
+ * <p>
+ * Every test takes the lock on a holder thread T1 and waits for it on a waiter thread T2
+ * of the same registry. The holder hands over with a <em>pass-on</em> when it reserved a
+ * fencing token for T2 (T2 was queued on the JVM-local permit when T1 acquired), and with
+ * the <em>transfer</em> script otherwise. A {@link TcpProxy} with latency stretches the
+ * round trips so that T2's interrupt or deadline falls inside the transfer.
+ */
+@Timeout(90)
+class HandOverFaultTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	private static final String SUBSCRIBE = "dev.distlock.redis.ReleaseSignals.subscribe";
+
+	private static final String SUBSCRIPTION_AWAIT = "dev.distlock.redis.ReleaseSignals$Subscription.await";
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final Closer closer = new Closer();
+
+	private TestThread holder;
+
+	private TestThread waiter;
+
+	private RedisCommands<String, String> commands;
+
+	@BeforeEach
+	void start() {
+		this.holder = this.closer.add(TestThread.start("holder"));
+		this.waiter = this.closer.add(TestThread.start("waiter"));
+		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), COMMAND_TIMEOUT)).sync();
+		// Cached scripts, so that every hand-over takes one round trip, not two
+		for (LuaScript script : List.of(LuaScript.ACQUIRE, LuaScript.RELEASE, LuaScript.RENEW, LuaScript.TRANSFER)) {
+			this.commands.scriptLoad(script.source());
+		}
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	/**
+	 * T1 acquires "job" with a fencing token reserved for T2, T2 waits in Redis, Redis
+	 * restarts empty, T1 unlocks: the pass-on must find out that Redis no longer had the
+	 * lock, so T1's unlock throws and both holds are reported lost.
+	 */
+	@Test
+	void handOverAfterRedisLostTheLockReportsBothHoldsLost() throws Exception {
+		TestLockRegistry registry = registry(redis.server().uri());
+		LockLease rival = registry(redis.server().uri()).registry().acquire("job", Duration.ZERO);
+		FencedLock lock = registry.registry().obtain("job");
+		CompletableFuture<Void> holding = this.holder.run(lock::lock);
+		this.holder.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+		CompletableFuture<Boolean> waiting = this.waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
+		this.waiter.awaitIn("java.util.concurrent.Semaphore", WAIT);
+		rival.release();
+		holding.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		long first = this.holder.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(this.commands.get("{lock:job}:fence")).as("a token reserved for the waiter")
+			.isEqualTo(Long.toString(first + 1));
+		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+		redis.server().restart();
+		await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> registry.registry().ping());
+		assertThat(this.holder.run(lock::unlock)).failsWithin(WAIT)
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(LockLostException.class)
+			.withMessage("Lock 'job' was lost before its release (fencing token " + first + ")");
+		assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("handed over").isTrue();
+		assertThat(this.waiter.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(first + 1);
+		assertThat(this.waiter.call(() -> lock.currentHold().isValid()).get(WAIT.toSeconds(), TimeUnit.SECONDS))
+			.as("the handed-over hold is known to be lost")
+			.isFalse();
+		assertThat(registry.lostEvents()).extracting(LockLostEvent::fencingToken)
+			.containsExactlyInAnyOrder(first, first + 1);
+	}
+
+	/**
+	 * T1 holds "job" with no token reserved, T2 starts waiting and T1 unlocks at once:
+	 * T1's transfer takes the lock for T2 and returns while T2 still waits for its
+	 * {@code SUBSCRIBE} reply. T2 is interrupted there, so nobody takes the transferred
+	 * lock: it must be given back rather than left in Redis for a whole lease. The window
+	 * is one round trip long; a run that misses it (T2 already past its subscription) is
+	 * repeated.
+	 */
+	@Test
+	void waiterInterruptedAfterAHandOverGivesTheLockBack() throws Exception {
+		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
+		TestLockRegistry registry = registry(proxy.uri());
+		TestLockRegistry rival = registry(redis.server().uri());
+		openReleaseSignals(registry, rival);
+		boolean hit = false;
+		for (int run = 0; run < 3 && !hit; run++) {
+			String name = "job-" + run;
+			hit = interruptWaiterInItsSubscription(registry, name, proxy);
+			proxy.heal();
+			if (hit) {
+				await().atMost(Duration.ofSeconds(5))
+					.pollInterval(Duration.ofMillis(20))
+					.untilAsserted(() -> assertThat(this.commands.exists("lock:" + name))
+						.as("the lock handed over to the interrupted waiter is given back")
+						.isZero());
+				assertThat(registry.registry().heldLocks()).isEmpty();
+				assertThat(rival.registry().tryAcquire(name, Duration.ZERO)).isPresent();
+			}
+		}
+		assertThat(hit).as("the waiter was interrupted in its subscription after the hand-over").isTrue();
+	}
+
+	/**
+	 * T2 waits 1.5 s for "job" in Redis; T1 unlocks through a network with 3 s round
+	 * trips, so T2's deadline passes while T1's transfer is on its way. T2 must sleep
+	 * until the transfer completes rather than spin, which the CPU time of its thread
+	 * shows.
+	 */
+	@Test
+	void waiterWhoseDeadlinePassesDuringAHandOverParksInsteadOfSpinning() throws Exception {
+		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
+		TestLockRegistry registry = registry(proxy.uri());
+		FencedLock lock = registry.registry().obtain("job");
+		this.holder.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		// Not measured: seeding the waiter's token generator, loading and compiling code
+		handOver(registry.registry().obtain("warm-up"));
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		CompletableFuture<long[]> waiting = this.waiter.call(() -> {
+			long before = threads.getCurrentThreadCpuTime();
+			boolean acquired = lock.tryLock(Duration.ofMillis(1500));
+			return new long[] { acquired ? 1 : 0, threads.getCurrentThreadCpuTime() - before };
+		});
+		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+		proxy.setLatency(Duration.ofMillis(1500));
+		CompletableFuture<Void> unlocking = this.holder.run(lock::unlock);
+		long[] outcome = waiting.get(20, TimeUnit.SECONDS);
+		unlocking.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		Duration cpu = Duration.ofNanos(outcome[1]);
+		System.out.println("[hand-over] waiter whose deadline passed during a transfer used " + cpu.toMillis()
+				+ " ms of CPU time");
+		assertThat(outcome[0]).as("handed over").isOne();
+		assertThat(cpu).as("CPU time of the waiter").isLessThan(Duration.ofMillis(200));
+		proxy.heal();
+		this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Hand the lock over from the holder to the waiter without a fault, and release it.
+	 */
+	private void handOver(FencedLock lock) throws Exception {
+		this.holder.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		CompletableFuture<Boolean> waiting = this.waiter.call(() -> lock.tryLock(WAIT));
+		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+		this.holder.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Run the interrupt scenario on a fresh lock (a lock waited for before keeps its
+	 * subscription, which leaves no round trip to interrupt).
+	 * @return whether T2 was interrupted in its subscription and failed
+	 */
+	private boolean interruptWaiterInItsSubscription(TestLockRegistry registry, String name, TcpProxy proxy)
+			throws Exception {
+		FencedLock lock = registry.registry().obtain(name);
+		this.holder.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		proxy.setLatency(Duration.ofMillis(500));
+		CompletableFuture<Boolean> waiting = this.waiter.call(() -> lock.tryLock(WAIT));
+		this.waiter.awaitIn("dev.distlock.redis.RedisAcquirer.attempt", WAIT);
+		this.holder.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		await().atMost(WAIT)
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> waiting.isDone() || this.waiter.isIn(SUBSCRIBE));
+		boolean subscribing = this.waiter.isIn(SUBSCRIBE);
+		if (subscribing) {
+			this.waiter.interrupt();
+		}
+		try {
+			assertThat(waiting.get(WAIT.toSeconds() * 2, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (ExecutionException ex) {
+			assertThat(subscribing).as("failed only when interrupted").isTrue();
+			assertThat(ex.getCause()).isInstanceOf(DistributedLockException.class);
+			return true;
+		}
+		System.out.println("[hand-over] waiter of '" + name + "' was already past its subscription; again");
+		proxy.heal();
+		this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		return false;
+	}
+
+	/**
+	 * Open the registry's pub/sub connection, so that a later subscription costs one
+	 * round trip and no connection handshake.
+	 */
+	private static void openReleaseSignals(TestLockRegistry registry, TestLockRegistry rival) {
+		try (LockLease held = rival.registry().acquire("warm-up", Duration.ZERO)) {
+			assertThat(registry.registry().tryAcquire("warm-up", Duration.ofMillis(50))).isEmpty();
+		}
+	}
+
+	private TestLockRegistry registry(String uri) {
+		return this.closer.add(
+				TestLockRegistry.create(uri, RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT)));
+	}
+
+}

@@ -1,0 +1,173 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TcpProxy;
+import dev.distlock.testsupport.TestLockRegistry;
+import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Releases and renewals that something gets in the way of: a pending interrupt, a renewal
+ * that reaches Redis after a release that keeps the key for its minimum hold time, a loss
+ * listener that throws an {@link Error} in the watchdog's thread.
+ */
+@Timeout(60)
+class ReleaseFaultTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final Closer closer = new Closer();
+
+	private RedisCommands<String, String> commands;
+
+	@BeforeEach
+	void connect() {
+		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), COMMAND_TIMEOUT)).sync();
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	/**
+	 * A thread with its interrupt flag set unlocks a lock and releases a lease, through a
+	 * network with 100 ms latency so that Redis' reply is not there yet when the release
+	 * starts waiting for it. Both must reach Redis and return normally, and the flag must
+	 * still be set afterwards for the application to see.
+	 */
+	@Test
+	void pendingInterruptNeitherFailsNorHaltsARelease() throws Exception {
+		TestThread thread = this.closer.add(TestThread.start("releasing"));
+		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
+		RedisLockRegistry registry = registry(proxy.uri(), LEASE);
+		FencedLock lock = registry.obtain("order");
+		LockLease lease = registry.acquire("report", Duration.ZERO);
+		thread.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		proxy.setLatency(Duration.ofMillis(100));
+		CompletableFuture<Boolean> interruptedAfterwards = thread.call(() -> {
+			Thread.currentThread().interrupt();
+			lock.unlock();
+			lease.release();
+			return Thread.currentThread().isInterrupted();
+		});
+		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
+		assertThat(this.commands.exists("lock:order", "lock:report")).as("both released in Redis").isZero();
+		assertThat(registry.heldLocks()).isEmpty();
+	}
+
+	/**
+	 * A lease with a minimum hold time of 2 s is released at once, so Redis keeps its key
+	 * for 2 s. A renewal of the lease that the watchdog sent before the release and that
+	 * arrives after it (sent here by hand, with the lease's token) must not extend it to
+	 * a full lease again.
+	 */
+	@Test
+	void renewalSentBeforeAMinHoldReleaseCannotExtendIt() {
+		RedisLockRegistry registry = registry(redis.server().uri(), LEASE);
+		LockLease lease = registry
+			.tryAcquire("nightly", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofSeconds(2)))
+			.orElseThrow();
+		String token = this.commands.get("lock:nightly");
+		lease.release();
+		List<Long> renewed = this.commands.eval(LuaScript.RENEW.source(), ScriptOutputType.MULTI,
+				new String[] { "lock:nightly" }, Long.toString(LEASE.toMillis()), token);
+		assertThat(renewed).as("renewal after the release").containsExactly(0L);
+		assertThat(this.commands.pttl("lock:nightly")).as("kept for the minimum hold time only").isBetween(1L, 2_000L);
+	}
+
+	/**
+	 * 2,000 leases with a minimum hold time of 2 s are taken and released one after the
+	 * other while another thread runs the watchdog's renewal round again and again, so
+	 * that renewals and releases race. Afterwards no key may be kept longer than the
+	 * minimum hold time.
+	 */
+	@Test
+	void renewalsRacingMinHoldReleasesNeverKeepAKeyLongerThanTheMinHoldTime() throws Exception {
+		RedisLockRegistry registry = registry(redis.server().uri(), LEASE);
+		LeaseOptions minHold = LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofSeconds(2));
+		AtomicBoolean releasing = new AtomicBoolean(true);
+		CompletableFuture<Void> renewing = CompletableFuture.runAsync(() -> {
+			while (releasing.get()) {
+				registry.renewLeases();
+			}
+		});
+		try {
+			for (int i = 0; i < 2_000; i++) {
+				registry.tryAcquire("batch-" + i, Duration.ZERO, minHold).orElseThrow().release();
+			}
+		}
+		finally {
+			releasing.set(false);
+		}
+		renewing.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		List<String> extended = this.commands.keys("lock:batch-*")
+			.stream()
+			.filter((key) -> this.commands.pttl(key) > 2_000)
+			.toList();
+		assertThat(extended).as("keys renewed after their release").isEmpty();
+	}
+
+	/**
+	 * The watchdog renews leases "a" and "b" every 200 ms. Another owner takes "a": the
+	 * watchdog reports it to a loss listener that throws an {@link AssertionError}. Then
+	 * another owner takes "b": the watchdog must still be running to report that too.
+	 */
+	@Test
+	void errorThrownByALossListenerDoesNotStopTheWatchdog() {
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		List<String> lost = new CopyOnWriteArrayList<>();
+		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(client,
+				RedisLockSettings.of("lock:", Duration.ofMillis(600)).withCommandTimeout(COMMAND_TIMEOUT),
+				(LockLostEvent event) -> {
+					lost.add(event.name());
+					throw new AssertionError("Loss listener failed for lock '" + event.name() + "'");
+				}));
+		registry.acquire("a", Duration.ZERO);
+		registry.acquire("b", Duration.ZERO);
+		this.commands.set("lock:a", "someone-else");
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(lost).containsExactly("a"));
+		this.commands.set("lock:b", "someone-else");
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(lost).as("reported after the listener failed").containsExactly("a", "b"));
+	}
+
+	private RedisLockRegistry registry(String uri, Duration leaseTime) {
+		return this.closer
+			.add(TestLockRegistry.create(uri,
+					RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT)))
+			.registry();
+	}
+
+}
