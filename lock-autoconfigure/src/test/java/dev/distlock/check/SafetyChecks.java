@@ -13,17 +13,27 @@ import dev.distlock.check.CheckHistory.Op;
 /**
  * The safety checks: no two holds of a name believed valid at once, no lost update, and
  * fencing tokens that order the holds. Redis losing its data (restart, flush) is the
- * documented limit that excuses the first two and token reuse; a holder paused past its
- * lease needs no excuse because it is only counted while its own lease check said valid.
- * A fenced write refused while its holder believed it valid is excused by any earlier
- * data loss: a holder from before the loss may have left a higher token in the register
- * than the restarted counter issues, and the register then refuses every new holder, as
- * documented.
+ * documented limit that excuses the first two and token reuse (also of a token reserved
+ * before the loss and handed over within a JVM just after it, which the engine reports
+ * lost); a holder paused past its lease needs no excuse because it is only counted while
+ * its own lease check said valid. A fenced write refused while its holder believed it
+ * valid is excused by any earlier data loss: a holder from before the loss may have left
+ * a higher token in the register than the restarted counter issues, and the register then
+ * refuses every new holder, as documented.
  */
 final class SafetyChecks {
 
 	/** Microseconds two confirmed intervals may overlap: the clock is shared. */
 	private static final long TOLERANCE = 1_000;
+
+	/**
+	 * Microseconds after a data loss in which a hold may still carry a fencing token
+	 * issued before it: a hand-over within a JVM passes on a reserved token until the
+	 * engine finds the loss, at the latest at the next renewal (a third of the workers'
+	 * 1.5 s lease) or when it times out (their 1 s command timeout); such a hold is
+	 * reported lost.
+	 */
+	private static final long RESERVED_TOKEN_WINDOW = 3_000_000;
 
 	private final CheckHistory history;
 
@@ -67,9 +77,19 @@ final class SafetyChecks {
 		}
 	}
 
+	/**
+	 * Return whether a hold may carry a token issued before a data loss: it was handed
+	 * over shortly after one, and reported lost for it.
+	 */
+	private boolean hasTokenFromBeforeALoss(Hold hold) {
+		return hold.releaseOutcome.equals("LOST")
+				&& this.history.dataLossBetween(hold.acquired - RESERVED_TOKEN_WINDOW, hold.acquired);
+	}
+
 	private void checkTokenOrder(List<Hold> holds) {
 		Map<Integer, List<Hold>> byGeneration = holds.stream()
-			.filter((hold) -> !this.history.dataLossBetween(hold.start, hold.acquired))
+			.filter((hold) -> !this.history.dataLossBetween(hold.start, hold.acquired)
+					&& !hasTokenFromBeforeALoss(hold))
 			.collect(Collectors.groupingBy((hold) -> this.history.dataLossesBefore(hold.start)));
 		for (List<Hold> generation : byGeneration.values()) {
 			Map<Long, Hold> byToken = new HashMap<>();
