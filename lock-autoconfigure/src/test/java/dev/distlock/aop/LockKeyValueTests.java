@@ -73,6 +73,24 @@ class LockKeyValueTests {
 		});
 	}
 
+	@Test
+	void unpairedSurrogatesAndAQuestionMarkAreThreeDistinctLocks() {
+		this.contextRunner.run((context) -> {
+			KeyedService service = context.getBean(KeyedService.class);
+			String high = service.byText("\uD800");
+			String low = service.byText("\uDFFF");
+			String questionMark = service.byText("?");
+			assertThat(questionMark).isEqualTo("lock:item:%3F");
+			assertThat(List.of(high, low, questionMark)).doesNotHaveDuplicates();
+			try (TestLockRegistry rival = rival();
+					LockLease held = rival.registry().acquire("item:%3F", Duration.ZERO)) {
+				assertThat(service.byText("\uD800")).isEqualTo(high);
+				assertThat(service.byText("\uDFFF")).isEqualTo(low);
+			}
+			assertThat(redisKeys("lock:item:*")).isEmpty();
+		});
+	}
+
 	private static List<String> redisKeys(String pattern) {
 		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
 			return client.sync().keys(pattern);
