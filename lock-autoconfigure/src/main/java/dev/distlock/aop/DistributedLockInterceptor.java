@@ -60,8 +60,9 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
-		Method method = invocation.getMethod();
-		LockSpec spec = this.specs.resolve(method, (target != null) ? AopUtils.getTargetClass(target) : null);
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
+		Method method = specificMethod(invocation.getMethod(), targetClass);
+		LockSpec spec = this.specs.resolve(method, targetClass);
 		List<String> lockNames = this.names.of(spec, (target != null) ? target : method.getDeclaringClass(),
 				invocation.getArguments());
 		return switch (spec.resultKind()) {
@@ -70,6 +71,15 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			case MONO, FLUX -> ReactiveResults.hold(spec.resultKind(), () -> acquireLeases(spec, lockNames),
 					() -> publisherOf(invocation), this.lostLockPolicy, spec);
 		};
+	}
+
+	/**
+	 * Return the method the target class implements for the called one, as the startup
+	 * check resolved it: a JDK proxy calls the interface method, whose parameter names
+	 * and (for a generic interface) return type may differ from the annotated one.
+	 */
+	private static Method specificMethod(Method method, @Nullable Class<?> targetClass) {
+		return (targetClass != null) ? AopUtils.getMostSpecificMethod(method, targetClass) : method;
 	}
 
 	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<String> lockNames)

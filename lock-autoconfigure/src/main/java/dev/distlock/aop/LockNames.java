@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 import dev.distlock.LockKeyException;
@@ -24,7 +25,8 @@ import org.springframework.util.StringUtils;
 /**
  * Evaluates a call's lock key into the names of the locks it takes: the spec's name
  * alone, or {@code name:value} per key value, sorted so that every call takes several
- * locks in the same global order.
+ * locks in the same global order. A key (or element) that is an {@link Optional} stands
+ * for the value it holds; an empty one, like {@code null}, fails the call.
  *
  * @author distlock
  * @since 0.1.0
@@ -63,10 +65,17 @@ public class LockNames {
 		}
 		TreeSet<String> names = new TreeSet<>();
 		for (Object element : values) {
-			String text = (element != null) ? element.toString() : null;
+			String ofElement = (values.size() > 1) ? " for one of its elements" : "";
+			Object held = element;
+			if (element instanceof Optional<?> optional) {
+				if (optional.isEmpty()) {
+					throw keyException(spec, "evaluated to an empty Optional" + ofElement);
+				}
+				held = optional.get();
+			}
+			String text = (held != null) ? held.toString() : null;
 			if (!StringUtils.hasText(text)) {
-				throw keyException(spec, "evaluated to " + ((text == null) ? "null" : "a blank value")
-						+ ((values.size() > 1) ? " for one of its elements" : ""));
+				throw keyException(spec, "evaluated to " + ((text == null) ? "null" : "a blank value") + ofElement);
 			}
 			names.add(LockKeys.keyedName(spec.name(), text));
 		}
@@ -89,6 +98,9 @@ public class LockNames {
 		}
 		if (value == null) {
 			throw keyException(spec, "evaluated to null");
+		}
+		if (value instanceof Optional<?> optional) {
+			return optional.orElseThrow(() -> keyException(spec, "evaluated to an empty Optional"));
 		}
 		return value;
 	}

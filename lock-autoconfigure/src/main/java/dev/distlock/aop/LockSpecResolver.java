@@ -77,7 +77,9 @@ public class LockSpecResolver {
 	}
 
 	/**
-	 * Return the spec of an annotated method called on the given target class.
+	 * Return the spec of an annotated method called on the given target class. The spec
+	 * describes the most specific method, the one the target class implements: its
+	 * parameter names, return type and annotation, not an interface method's.
 	 * @param method the method
 	 * @param targetClass the class of the target, or {@code null} for the declaring class
 	 * @return the spec
@@ -88,22 +90,23 @@ public class LockSpecResolver {
 				(key) -> create(method, targetClass));
 	}
 
-	private LockSpec create(Method method, @Nullable Class<?> targetClass) {
-		Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
-		Method specificMethod = AopUtils.getMostSpecificMethod(method, userClass);
-		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specificMethod, DistributedLock.class);
+	private LockSpec create(Method calledMethod, @Nullable Class<?> targetClass) {
+		Class<?> userClass = ClassUtils
+			.getUserClass((targetClass != null) ? targetClass : calledMethod.getDeclaringClass());
+		Method method = AopUtils.getMostSpecificMethod(calledMethod, userClass);
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
 		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+			annotation = AnnotatedElementUtils.findMergedAnnotation(calledMethod, DistributedLock.class);
 		}
 		if (annotation == null) {
-			throw new IllegalStateException("No @DistributedLock on " + method);
+			throw new IllegalStateException("No @DistributedLock on " + calledMethod);
 		}
 		String description = userClass.getSimpleName() + "." + method.getName() + "("
 				+ Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "))
 				+ ")";
 		Checker checker = new Checker(description);
 		String name = checker.name(annotation.name(), userClass.getSimpleName() + "." + method.getName());
-		Expression key = checker.key(annotation.key(), specificMethod);
+		Expression key = checker.key(annotation.key(), method);
 		Duration waitTime = checker.duration("waitTime", annotation.waitTime(), true);
 		Duration leaseTime = checker.duration("leaseTime", annotation.leaseTime(), false);
 		Duration minHoldTime = checker.duration("minHoldTime", annotation.minHoldTime(), false);

@@ -1,6 +1,6 @@
 package dev.distlock.redis;
 
-import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -15,9 +15,12 @@ import org.springframework.util.Assert;
  * name is {@code <name>:<encoded value>}: letters, digits, {@code -}, {@code _} and
  * {@code .} stay as they are, every other character is percent-encoded as UTF-8, so an
  * encoded value never contains {@code :}, braces or {@code #}, and distinct (name, value)
- * pairs never share a key. Values whose encoding is longer than
- * {@value #MAX_ENCODED_LENGTH} characters keep a readable head followed by {@code #} and
- * the SHA-256 of the value.
+ * pairs never share a key. Strings that are not well-formed UTF-16 are encoded too rather
+ * than rejected: an unpaired surrogate is percent-encoded as the three UTF-8 bytes of its
+ * code point ({@code U+D800} as {@code %ED%A0%80}), which no well-formed value encodes
+ * to, so it stays distinct from {@code ?} and from every other value. Values whose
+ * encoding is longer than {@value #MAX_ENCODED_LENGTH} characters keep a readable head
+ * followed by {@code #} and the SHA-256 of those bytes.
  *
  * <p>
  * A lock's fencing counter lives in a helper key in the lock key's Cluster hash slot:
@@ -89,8 +92,9 @@ public final class LockKeys {
 	 * @return the encoded value
 	 */
 	public static String encode(String value) {
-		StringBuilder encoded = new StringBuilder(value.length());
-		for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+		byte[] bytes = bytes(value);
+		StringBuilder encoded = new StringBuilder(bytes.length);
+		for (byte b : bytes) {
 			if (isPlain(b)) {
 				encoded.append((char) b);
 			}
@@ -101,7 +105,39 @@ public final class LockKeys {
 		if (encoded.length() <= MAX_ENCODED_LENGTH) {
 			return encoded.toString();
 		}
-		return encoded.substring(0, HEAD_LENGTH) + "#" + sha256(value);
+		return encoded.substring(0, HEAD_LENGTH) + "#" + sha256(bytes);
+	}
+
+	/**
+	 * Return the UTF-8 bytes of a value's code points, an unpaired surrogate encoded as
+	 * the three bytes of its code point ({@code U+D800} as {@code ED A0 80}) rather than
+	 * replaced by {@code ?} as {@link String#getBytes} does. Well-formed UTF-8 never
+	 * contains those bytes, so well-formed values keep their UTF-8 encoding and every
+	 * value its own.
+	 */
+	private static byte[] bytes(String value) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream(value.length());
+		value.codePoints().forEach((codePoint) -> {
+			if (codePoint < 0x80) {
+				out.write(codePoint);
+			}
+			else if (codePoint < 0x800) {
+				out.write(0xC0 | (codePoint >> 6));
+				out.write(0x80 | (codePoint & 0x3F));
+			}
+			else if (codePoint < 0x10000) {
+				out.write(0xE0 | (codePoint >> 12));
+				out.write(0x80 | ((codePoint >> 6) & 0x3F));
+				out.write(0x80 | (codePoint & 0x3F));
+			}
+			else {
+				out.write(0xF0 | (codePoint >> 18));
+				out.write(0x80 | ((codePoint >> 12) & 0x3F));
+				out.write(0x80 | ((codePoint >> 6) & 0x3F));
+				out.write(0x80 | (codePoint & 0x3F));
+			}
+		});
+		return out.toByteArray();
 	}
 
 	private static boolean isPlain(byte b) {
@@ -118,9 +154,9 @@ public final class LockKeys {
 		return close > open + 1;
 	}
 
-	private static String sha256(String value) {
+	private static String sha256(byte[] value) {
 		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(value);
 			return HexFormat.of().formatHex(digest);
 		}
 		catch (NoSuchAlgorithmException ex) {

@@ -37,6 +37,17 @@ class LockKeysTests {
 	}
 
 	@Test
+	void unpairedSurrogatesAreEncodedAsTheirCodePointsAndPairsAsUtf8() {
+		assertThat(LockKeys.encode("\uD800")).isEqualTo("%ED%A0%80");
+		assertThat(LockKeys.encode("\uDFFF")).isEqualTo("%ED%BF%BF");
+		assertThat(LockKeys.encode("?")).isEqualTo("%3F");
+		assertThat(LockKeys.encode("\uD83D\uDE00")).isEqualTo("%F0%9F%98%80");
+		assertThat(LockKeys.encode("\uDE00\uD83D")).isEqualTo("%ED%B8%80%ED%A0%BD");
+		String head = "a".repeat(200);
+		assertThat(LockKeys.encode(head + "\uD800")).isNotEqualTo(LockKeys.encode(head + "?"));
+	}
+
+	@Test
 	void distinctNameAndValuePairsNeverShareAKey() {
 		List<String[]> pairs = List.of(new String[] { "a", "b:c" }, new String[] { "a:b", "c" },
 				new String[] { "a", "b%3Ac" }, new String[] { "a", "b" }, new String[] { "a:b", "" },
