@@ -77,7 +77,7 @@ final class HandOver {
 		long sentNanos = System.nanoTime();
 		CompletableFuture<List<Long>> confirmation;
 		try {
-			confirmation = this.commands.renew(List.of(lock.key), List.of(hold.token), hold.leaseMillis);
+			confirmation = this.commands.renewInOrder(lock.key, hold.token, hold.leaseMillis);
 		}
 		catch (RuntimeException ex) {
 			complete(handoff, lock, null);

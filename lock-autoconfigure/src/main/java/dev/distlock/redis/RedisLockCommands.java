@@ -144,6 +144,21 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send the renew script for one lock with {@code EVAL} rather than {@code EVALSHA},
+	 * so that it reaches Redis before any command sent after it even when Redis does not
+	 * have the script cached: the fallback of {@code EVALSHA} would send it again only
+	 * after the {@code NOSCRIPT} reply, behind commands sent meanwhile.
+	 * @return one entry, 1 when renewed
+	 */
+	CompletableFuture<List<Long>> renewInOrder(String key, String token, long leaseMillis) {
+		RedisScriptingAsyncCommands<String, String> commands = scripting();
+		return commands
+			.<List<Long>>eval(LuaScript.RENEW.source(), ScriptOutputType.MULTI, new String[] { key },
+					Long.toString(leaseMillis), token)
+			.toCompletableFuture();
+	}
+
+	/**
 	 * Send a {@code PING} on the command connection.
 	 */
 	CompletableFuture<String> ping() {
