@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +22,7 @@ import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.redis.HeldLock;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -75,7 +75,7 @@ final class CheckWorkerMain {
 
 	private static void run(String lockUri, String storeUri, Path historyFile, String incarnation, long seed,
 			int threads) throws Exception {
-		Set<String> baseline = liveThreads();
+		Set<String> baseline = LiveThreads.now();
 		History history = History.appendTo(historyFile);
 		RedisURI uri = RedisURI.create(lockUri);
 		uri.setTimeout(COMMAND_TIMEOUT);
@@ -116,7 +116,7 @@ final class CheckWorkerMain {
 					engine.close();
 					client.shutdown(Duration.ZERO, Duration.ZERO);
 					store.close();
-					history.record("THREADS", "extra", String.join(",", threadsBeyond(baseline)));
+					history.record("THREADS", "extra", String.join(",", LiveThreads.beyond(baseline, THREADS_SETTLE)));
 					System.out.println("CLOSED");
 				}
 				default -> throw new IllegalArgumentException("Unknown command " + line);
@@ -157,35 +157,6 @@ final class CheckWorkerMain {
 				context.getBeanFactory().registerSingleton("checkAsync", async);
 			})
 			.run();
-	}
-
-	private static Set<String> threadsBeyond(Set<String> baseline) throws InterruptedException {
-		long deadline = System.nanoTime() + THREADS_SETTLE.toNanos();
-		Set<String> extra;
-		do {
-			extra = liveThreads();
-			extra.removeAll(baseline);
-			if (extra.isEmpty()) {
-				return extra;
-			}
-			Thread.sleep(50);
-		}
-		while (System.nanoTime() < deadline);
-		return extra;
-	}
-
-	/**
-	 * Threads alive now, leaving out Reactor's shared schedulers, which belong to no
-	 * registry and end on their own after a minute idle.
-	 */
-	private static Set<String> liveThreads() {
-		return Thread.getAllStackTraces()
-			.keySet()
-			.stream()
-			.filter(Thread::isAlive)
-			.map(Thread::getName)
-			.filter((name) -> !name.startsWith("boundedElastic-") && !name.startsWith("parallel-"))
-			.collect(Collectors.toCollection(TreeSet::new));
 	}
 
 	/**

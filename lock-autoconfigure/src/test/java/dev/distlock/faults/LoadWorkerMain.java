@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,6 +21,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.distlock.FencedLock;
 import dev.distlock.LockLostException;
+import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TestLockRegistry;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -80,7 +80,7 @@ final class LoadWorkerMain {
 	}
 
 	private static void run(String uri, int threads, int names, int seconds) throws Exception {
-		Set<String> baseline = liveThreads();
+		Set<String> baseline = LiveThreads.now();
 		AtomicLongArray counts = new AtomicLongArray(names);
 		List<long[]> waits = new ArrayList<>();
 		long failures = 0;
@@ -119,9 +119,9 @@ final class LoadWorkerMain {
 		System.out.println("STATS sections=" + allWaits.length + " failures=" + failures + " lost=" + lost
 				+ " p50WaitMicros=" + percentile(allWaits, 0.50) + " p99WaitMicros=" + percentile(allWaits, 0.99)
 				+ " maxWaitMicros=" + percentile(allWaits, 1.0));
-		Set<String> extra = awaitThreadsBackTo(baseline);
+		Set<String> extra = LiveThreads.beyond(baseline, THREADS_SETTLE);
 		System.out
-			.println("THREADS baseline=" + baseline.size() + " after=" + liveThreads().size() + " extra=" + extra);
+			.println("THREADS baseline=" + baseline.size() + " after=" + LiveThreads.now().size() + " extra=" + extra);
 		System.out.println("DONE");
 	}
 
@@ -131,30 +131,6 @@ final class LoadWorkerMain {
 		}
 		int index = (int) Math.min(sortedNanos.length - 1, Math.ceil(percentile * sortedNanos.length) - 1);
 		return TimeUnit.NANOSECONDS.toMicros(sortedNanos[Math.max(0, index)]);
-	}
-
-	private static Set<String> awaitThreadsBackTo(Set<String> baseline) throws InterruptedException {
-		long deadline = System.nanoTime() + THREADS_SETTLE.toNanos();
-		Set<String> extra;
-		do {
-			extra = new TreeSet<>(liveThreads());
-			extra.removeAll(baseline);
-			if (extra.isEmpty()) {
-				return extra;
-			}
-			Thread.sleep(50);
-		}
-		while (System.nanoTime() < deadline);
-		return extra;
-	}
-
-	private static Set<String> liveThreads() {
-		return Thread.getAllStackTraces()
-			.keySet()
-			.stream()
-			.filter(Thread::isAlive)
-			.map((thread) -> thread.getName() + "#" + thread.getId())
-			.collect(Collectors.toCollection(TreeSet::new));
 	}
 
 	/**
