@@ -97,12 +97,13 @@ final class Handoff {
 		}
 	}
 
+	/**
+	 * Return whether a releasing thread claimed the offer, whether or not it completed it
+	 * yet: the waiter then takes what {@link #awaitCompletion()} returns.
+	 */
 	boolean isClaimed() {
-		return this.state.get() == CLAIMED;
-	}
-
-	boolean isCompleted() {
-		return this.state.get() == COMPLETED;
+		int current = this.state.get();
+		return current == CLAIMED || current == COMPLETED;
 	}
 
 	/**

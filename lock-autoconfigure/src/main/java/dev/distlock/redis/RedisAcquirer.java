@@ -48,7 +48,7 @@ final class RedisAcquirer {
 		try {
 			while (true) {
 				long generation = (subscription != null) ? subscription.generation() : 0;
-				if (handoff.isClaimed() || handoff.isCompleted()) {
+				if (handoff.isClaimed()) {
 					RedisHold handedOver = handoff.awaitCompletion();
 					if (handedOver != null) {
 						return handedOver;
