@@ -25,8 +25,10 @@ import org.springframework.aop.support.AopUtils;
  * <p>
  * Synchronous methods hold thread-owned, reentrant locks, released when the method ends
  * or, inside a transaction the caller started, after that transaction completes. Methods
- * returning a {@code CompletionStage}, {@code Mono} or {@code Flux} hold owner-free
- * leases until the result completes, fails or is cancelled.
+ * returning a {@code CompletionStage} hold owner-free leases until the stage completes
+ * and, inside a caller's transaction, that transaction completes too. Methods returning a
+ * {@code Mono} or {@code Flux} hold owner-free leases for each subscription until it
+ * completes, fails or is cancelled.
  *
  * @author distlock
  * @since 0.1.0
@@ -88,6 +90,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (locks == null) {
 			return notAcquired(spec, lockNames);
 		}
+		TransactionAwareRelease release = TransactionAwareRelease.begin(locks, spec);
 		Object result = null;
 		Throwable failure = null;
 		try (LockContext.Binding binding = LockContext.bind(locks.innermost())) {
@@ -96,7 +99,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		catch (Throwable ex) {
 			failure = ex;
 		}
-		throwIfFailed(TransactionAwareRelease.release(locks, spec), spec, failure);
+		throwIfFailed(release.callEnded(), spec, failure);
 		return result;
 	}
 
@@ -106,6 +109,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
+		TransactionAwareRelease release = TransactionAwareRelease.begin(leases, spec);
 		CompletionStage<?> stage = null;
 		Throwable failure = null;
 		try (LockContext.Binding binding = LockContext.bind(leases.innermost())) {
@@ -115,20 +119,22 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			failure = ex;
 		}
 		if (stage == null) {
-			throwIfFailed(leases.release(), spec, failure);
+			throwIfFailed(release.callEnded(), spec, failure);
 			return null;
 		}
-		return releasingOnCompletion(stage, leases, spec);
+		return releasingOnCompletion(stage, release, spec);
 	}
 
 	/**
-	 * Return a future that completes as the stage does once the leases were released, or
-	 * with what the release found out; cancelling it cancels the stage.
+	 * Return a future that completes as the stage does once the leases were released (or,
+	 * inside a caller's transaction still running, once their release was deferred to its
+	 * end), or with what the release found out; cancelling it cancels the stage.
 	 */
-	private CompletableFuture<Object> releasingOnCompletion(CompletionStage<?> stage, CallLocks leases, LockSpec spec) {
+	private CompletableFuture<Object> releasingOnCompletion(CompletionStage<?> stage, TransactionAwareRelease release,
+			LockSpec spec) {
 		CompletableFuture<Object> result = new CompletableFuture<>();
 		stage.whenComplete((value, failure) -> {
-			Throwable thrown = leases.release().thrown(this.lostLockPolicy, spec, failure);
+			Throwable thrown = release.callEnded().thrown(this.lostLockPolicy, spec, failure);
 			if (thrown != null) {
 				result.completeExceptionally(thrown);
 			}

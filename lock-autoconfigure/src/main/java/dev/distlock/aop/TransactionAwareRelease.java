@@ -1,12 +1,17 @@
 package dev.distlock.aop;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
 
 /**
- * Releases a call's locks at once, or, when the call ran inside a transaction its caller
- * started, after that transaction completes, so that the lock still covers the commit.
+ * Releases a call's locks when the last of its parts ends: the call itself and, when it
+ * was made inside a transaction its caller started, that transaction, so that the lock
+ * still covers the commit. A synchronous call always ends before its caller's
+ * transaction; a call whose result completes later may end before or after it, and
+ * whichever ends second releases.
  */
 final class TransactionAwareRelease {
 
@@ -14,26 +19,54 @@ final class TransactionAwareRelease {
 			"org.springframework.transaction.support.TransactionSynchronizationManager",
 			TransactionAwareRelease.class.getClassLoader());
 
-	private TransactionAwareRelease() {
+	private final CallLocks locks;
+
+	private final LockSpec spec;
+
+	private final AtomicInteger partsRunning;
+
+	private TransactionAwareRelease(CallLocks locks, LockSpec spec, int partsRunning) {
+		this.locks = locks;
+		this.spec = spec;
+		this.partsRunning = new AtomicInteger(partsRunning);
 	}
 
 	/**
-	 * Release the locks now or after the surrounding transaction.
-	 * @return what the release found out, or the loss known so far when it is deferred
+	 * Start waiting for the end of a call whose locks were just acquired, and for the end
+	 * of the caller's transaction if the calling thread runs one.
+	 * @param locks the call's locks
+	 * @param spec the method's spec
+	 * @return the release, to be told when the call ended
 	 */
-	static ReleaseOutcome release(CallLocks locks, LockSpec spec) {
-		if (TX_PRESENT && TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+	static TransactionAwareRelease begin(CallLocks locks, LockSpec spec) {
+		if (!TX_PRESENT || !TransactionSynchronizationManager.isSynchronizationActive()) {
+			return new TransactionAwareRelease(locks, spec, 1);
+		}
+		TransactionAwareRelease release = new TransactionAwareRelease(locks, spec, 2);
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
-				@Override
-				public void afterCompletion(int status) {
+			@Override
+			public void afterCompletion(int status) {
+				if (release.partEnded()) {
 					locks.release().log(spec, "after the surrounding transaction completed");
 				}
+			}
 
-			});
-			return new ReleaseOutcome(locks.lossSoFar(), null);
-		}
-		return locks.release();
+		});
+		return release;
+	}
+
+	/**
+	 * The call ended: release the locks now, unless the caller's transaction is still
+	 * running, which then releases them when it completes.
+	 * @return what the release found out, or the loss known so far when it is deferred
+	 */
+	ReleaseOutcome callEnded() {
+		return partEnded() ? this.locks.release() : new ReleaseOutcome(this.locks.lossSoFar(), null);
+	}
+
+	private boolean partEnded() {
+		return this.partsRunning.decrementAndGet() == 0;
 	}
 
 }

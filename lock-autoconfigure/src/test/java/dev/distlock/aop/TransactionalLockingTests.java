@@ -90,6 +90,41 @@ class TransactionalLockingTests {
 		});
 	}
 
+	@Test
+	void futureCompletedInsideTheCallersTransactionKeepsTheLockUntilThatTransactionCommits() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			TransactionTemplate transaction = new TransactionTemplate(
+					context.getBean(PlatformTransactionManager.class));
+			List<String> keysAfterFuture = transaction.execute((status) -> {
+				CompletableFuture<Integer> pending = new CompletableFuture<>();
+				CompletableFuture<Integer> result = ledger.recordLater(pending);
+				pending.complete(200);
+				assertThat(result.join()).isEqualTo(200);
+				return redisKeys("lock:ledger-async");
+			});
+			assertThat(keysAfterFuture).as("keys once the future completed, before the commit")
+				.containsExactly("lock:ledger-async");
+			assertThat(redisKeys("lock:ledger-async")).isEmpty();
+		});
+	}
+
+	@Test
+	void futureCompletingAfterTheCallersTransactionKeepsTheLockUntilItCompletes() throws Exception {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			TransactionTemplate transaction = new TransactionTemplate(
+					context.getBean(PlatformTransactionManager.class));
+			CompletableFuture<Integer> pending = new CompletableFuture<>();
+			CompletableFuture<Integer> result = transaction.execute((status) -> ledger.recordLater(pending));
+			assertThat(redisKeys("lock:ledger-async")).as("keys once the transaction committed, future pending")
+				.containsExactly("lock:ledger-async");
+			pending.complete(300);
+			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo(300);
+			assertThat(redisKeys("lock:ledger-async")).isEmpty();
+		});
+	}
+
 	private static List<String> redisKeys(String pattern) {
 		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
 			return client.sync().keys(pattern);
@@ -154,6 +189,11 @@ class TransactionalLockingTests {
 		@Transactional
 		public void recordJoined(int id) {
 			this.jdbc.update("insert into ledger (id) values (?)", id);
+		}
+
+		@DistributedLock(name = "ledger-async")
+		public CompletableFuture<Integer> recordLater(CompletableFuture<Integer> pending) {
+			return pending;
 		}
 
 		private static void sleep(long millis) {
