@@ -9,8 +9,10 @@ import java.util.Optional;
  * {@code LockContext.currentLease().orElseThrow().fencingToken()}.
  *
  * <p>
- * Bound to the thread that runs the method, for the duration of the call; a reactive
- * pipeline running on other threads does not see it.
+ * Bound to the thread that runs the method, for the duration of the call. A method
+ * returning a {@code Mono} or {@code Flux} sees the lease of its subscription while it
+ * builds its publisher; operators of that publisher running later, on other threads, do
+ * not see it.
  *
  * @author distlock
  * @since 0.1.0

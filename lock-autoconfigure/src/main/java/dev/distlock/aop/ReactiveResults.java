@@ -31,10 +31,11 @@ final class ReactiveResults {
 	}
 
 	/**
-	 * Return a publisher that acquires the locks on subscription, then subscribes to the
-	 * method's result and releases the locks when it terminates or is cancelled. Each
-	 * subscription acquires its own locks, released whenever the subscription ends, also
-	 * while they are being acquired.
+	 * Return a publisher that acquires the locks on subscription, then calls the method
+	 * (with the innermost lease in {@link dev.distlock.LockContext}), subscribes to its
+	 * result and releases the locks when it terminates or is cancelled. Each subscription
+	 * acquires its own locks, released whenever the subscription ends, also while they
+	 * are being acquired.
 	 * @param kind {@code MONO} or {@code FLUX}
 	 * @param acquire acquires the locks, returning {@code null} when they were not
 	 * acquired and the call is skipped
@@ -48,7 +49,7 @@ final class ReactiveResults {
 			return Mono.defer(() -> {
 				SubscriptionLocks locks = new SubscriptionLocks(spec);
 				return Mono
-					.usingWhen(acquisition(locks, acquire), (held) -> Mono.from(call.get()),
+					.usingWhen(acquisition(locks, acquire), (held) -> Mono.from(held.run(call)),
 							(held) -> release(held, policy, spec, null),
 							(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
 					.doFinally((signal) -> locks.end());
@@ -57,7 +58,7 @@ final class ReactiveResults {
 		return Flux.defer(() -> {
 			SubscriptionLocks locks = new SubscriptionLocks(spec);
 			return Flux
-				.usingWhen(acquisition(locks, acquire), (held) -> Flux.from(call.get()),
+				.usingWhen(acquisition(locks, acquire), (held) -> Flux.from(held.run(call)),
 						(held) -> release(held, policy, spec, null),
 						(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
 				.doFinally((signal) -> locks.end());

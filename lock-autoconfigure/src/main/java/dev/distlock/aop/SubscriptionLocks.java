@@ -2,7 +2,10 @@ package dev.distlock.aop;
 
 import java.util.function.Supplier;
 
+import dev.distlock.LockContext;
+import dev.distlock.LockLease;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
 
 /**
  * The locks of one subscription to a Reactor result. The acquisition and the end of the
@@ -15,6 +18,8 @@ final class SubscriptionLocks {
 	private final LockSpec spec;
 
 	private @Nullable CallLocks locks;
+
+	private @Nullable LockLease innermost;
 
 	private boolean ended;
 
@@ -47,11 +52,31 @@ final class SubscriptionLocks {
 		synchronized (this) {
 			if (!this.ended) {
 				this.locks = acquired;
+				this.innermost = acquired.innermost();
 				return true;
 			}
 		}
 		releaseAfterEnd(acquired);
 		return false;
+	}
+
+	/**
+	 * Run the method for this subscription with the lease of the last lock it took as
+	 * {@link LockContext}'s current lease, as a synchronous method runs.
+	 * @param call runs the method and returns its result
+	 * @return the method's result
+	 */
+	Publisher<?> run(Supplier<Publisher<?>> call) {
+		LockLease lease;
+		synchronized (this) {
+			lease = this.innermost;
+		}
+		if (lease == null) {
+			return call.get();
+		}
+		try (LockContext.Binding binding = LockContext.bind(lease)) {
+			return call.get();
+		}
 	}
 
 	/**

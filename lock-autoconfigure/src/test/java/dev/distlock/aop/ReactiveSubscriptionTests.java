@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.DistributedLock;
+import dev.distlock.LockContext;
+import dev.distlock.LockLease;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -82,6 +84,17 @@ class ReactiveSubscriptionTests {
 		});
 	}
 
+	@Test
+	void methodBodySeesTheLeaseOfItsSubscriptionInLockContext() {
+		this.contextRunner.run((context) -> {
+			ReactiveService service = context.getBean(ReactiveService.class);
+			assertThat(service.currentLeaseName("a").block(Duration.ofSeconds(10))).isEqualTo("lease:a");
+			assertThat(service.currentLeaseNames("b").collectList().block(Duration.ofSeconds(10)))
+				.containsExactly("lease:b");
+			assertThat(LockContext.currentLease()).isEmpty();
+		});
+	}
+
 	private static List<String> lockKeys() {
 		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
 			return client.sync().keys("lock:*");
@@ -134,6 +147,16 @@ class ReactiveSubscriptionTests {
 		@DistributedLock(name = "flux", key = "#id")
 		public Flux<Integer> flux(int id) {
 			return Flux.range(id, 3);
+		}
+
+		@DistributedLock(name = "lease", key = "#id")
+		public Mono<String> currentLeaseName(String id) {
+			return Mono.just(LockContext.currentLease().map(LockLease::name).orElse("none"));
+		}
+
+		@DistributedLock(name = "lease", key = "#id")
+		public Flux<String> currentLeaseNames(String id) {
+			return Flux.just(LockContext.currentLease().map(LockLease::name).orElse("none"));
 		}
 
 		@DistributedLock(name = "counted")
