@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  * The seed is printed ({@code [check] seed=...}); replay a run with
  * {@code -Ddistlock.check.seed=<seed>}. Runs {@value #DEFAULT_SECONDS} s by default;
  * longer with {@code -Ddistlock.check.seconds=<n>}, or 20 minutes with
- * {@code ./mvnw -pl lock-autoconfigure verify -Pcheck-long}. Histories are kept under
+ * {@code ./mvnw -pl lock-autoconfigure -am verify -Pcheck-long}. Histories are kept under
  * {@code target/check/seed-<seed>}.
  */
 @Timeout(value = 45, unit = TimeUnit.MINUTES)

@@ -21,9 +21,9 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.distlock.FencedLock;
 import dev.distlock.LockLostException;
+import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisTestClient;
-import dev.distlock.testsupport.TestLockRegistry;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.slf4j.LoggerFactory;
 

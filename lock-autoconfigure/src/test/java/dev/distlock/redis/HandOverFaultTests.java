@@ -17,7 +17,6 @@ import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
-import dev.distlock.testsupport.TestLockRegistry;
 import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;

@@ -9,7 +9,6 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 import dev.distlock.testsupport.RedisTestClient;
-import dev.distlock.testsupport.TestLockRegistry;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**

@@ -1,12 +1,10 @@
-package dev.distlock.testsupport;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.distlock.LockLostEvent;
-import dev.distlock.redis.RedisLockRegistry;
-import dev.distlock.redis.RedisLockSettings;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 

@@ -1,0 +1,102 @@
+package dev.distlock.testsupport;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link TcpProxy} between a Lettuce client and a real {@code redis-server}.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TcpProxyTests {
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	@Test
+	void forwardsCommandsAndRepliesBothWays() {
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server.port());
+				RedisTestClient client = RedisTestClient.connect(proxy.uri(), COMMAND_TIMEOUT)) {
+			client.sync().set("key", "value");
+			assertThat(client.sync().get("key")).isEqualTo("value");
+			assertThat(proxy.openConnections()).isOne();
+		}
+	}
+
+	@Test
+	void latencyDelaysEachReplyByAtLeastTheLatencyBothWays() {
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server.port());
+				RedisTestClient client = RedisTestClient.connect(proxy.uri(), Duration.ofSeconds(5))) {
+			client.sync().ping();
+			proxy.setLatency(Duration.ofMillis(150));
+			long start = System.nanoTime();
+			client.sync().ping();
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+		}
+	}
+
+	@Test
+	void stallHoldsTheBytesUntilHealDeliversThem() {
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server.port());
+				RedisTestClient client = RedisTestClient.connect(proxy.uri(), COMMAND_TIMEOUT);
+				RedisTestClient direct = RedisTestClient.connect(server.uri(), COMMAND_TIMEOUT)) {
+			client.sync().ping();
+			proxy.stall();
+			assertThatExceptionOfType(RedisCommandTimeoutException.class)
+				.isThrownBy(() -> client.sync().set("held", "1"));
+			assertThat(direct.sync().exists("held")).as("a stalled command has not reached the server").isZero();
+			proxy.heal();
+			await().atMost(WAIT).untilAsserted(() -> assertThat(direct.sync().get("held")).isEqualTo("1"));
+			await().atMost(WAIT).untilAsserted(() -> assertThat(client.sync().ping()).isEqualTo("PONG"));
+		}
+	}
+
+	@Test
+	void cutClosesEveryConnectionAndRefusesNewOnesUntilHeal() {
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server.port());
+				RedisTestClient client = RedisTestClient.connect(proxy.uri(), COMMAND_TIMEOUT)) {
+			client.sync().ping();
+			proxy.cutConnections();
+			await().atMost(WAIT).until(() -> proxy.openConnections() == 0);
+			assertThatExceptionOfType(RedisException.class)
+				.isThrownBy(() -> RedisTestClient.connect(proxy.uri(), COMMAND_TIMEOUT).close());
+			proxy.heal();
+			await().atMost(WAIT).untilAsserted(() -> assertThat(client.sync().ping()).isEqualTo("PONG"));
+		}
+	}
+
+	@Test
+	void closeStopsEveryThreadOfTheProxy() {
+		String prefix;
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server.port());
+				RedisTestClient client = RedisTestClient.connect(proxy.uri(), COMMAND_TIMEOUT)) {
+			prefix = "tcp-proxy-" + proxy.port();
+			client.sync().ping();
+			assertThat(proxyThreads(prefix)).isPositive();
+		}
+		await().atMost(WAIT).until(() -> proxyThreads(prefix) == 0);
+	}
+
+	private static long proxyThreads(String prefix) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith(prefix))
+			.count();
+	}
+
+}
