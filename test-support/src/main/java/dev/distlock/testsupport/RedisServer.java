@@ -44,6 +44,8 @@ public final class RedisServer implements AutoCloseable {
 
 	private final @Nullable String password;
 
+	private final @Nullable String sentinelConfig;
+
 	private final Path workDir;
 
 	private int port;
@@ -52,10 +54,12 @@ public final class RedisServer implements AutoCloseable {
 
 	private @Nullable ManagedProcess process;
 
-	private RedisServer(RedisServerBinary binary, List<String> extraArgs, Path workDir) {
+	private RedisServer(RedisServerBinary binary, List<String> extraArgs, @Nullable String sentinelConfig,
+			Path workDir) {
 		this.binary = binary;
 		this.extraArgs = extraArgs;
 		this.password = passwordIn(extraArgs);
+		this.sentinelConfig = sentinelConfig;
 		this.workDir = workDir;
 	}
 
@@ -68,6 +72,25 @@ public final class RedisServer implements AutoCloseable {
 	 * output
 	 */
 	public static RedisServer start(String... extraArgs) {
+		return start(List.of(extraArgs), null);
+	}
+
+	/**
+	 * Starts a Sentinel on a free port that monitors {@code primary} under
+	 * {@code masterName} with a quorum of 2, deems it down after one second without an
+	 * answer and waits until it answers {@code PING}.
+	 * @param masterName the name Sentinel clients ask for, such as {@code mymaster}
+	 * @param primary the primary to monitor
+	 * @return the running Sentinel
+	 */
+	public static RedisServer startSentinel(String masterName, RedisServer primary) {
+		String config = String.join("\n", "sentinel monitor " + masterName + " " + HOST + " " + primary.port() + " 2",
+				"sentinel down-after-milliseconds " + masterName + " 1000",
+				"sentinel failover-timeout " + masterName + " 5000", "");
+		return start(List.of(), config);
+	}
+
+	private static RedisServer start(List<String> extraArgs, @Nullable String sentinelConfig) {
 		Path workDir;
 		try {
 			workDir = Files.createTempDirectory("distlock-redis-");
@@ -75,7 +98,7 @@ public final class RedisServer implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not create a work directory for redis-server", ex);
 		}
-		RedisServer server = new RedisServer(RedisServerBinary.get(), List.of(extraArgs), workDir);
+		RedisServer server = new RedisServer(RedisServerBinary.get(), extraArgs, sentinelConfig, workDir);
 		try {
 			for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
 				if (server.launch(FreePorts.find())) {
@@ -230,9 +253,12 @@ public final class RedisServer implements AutoCloseable {
 		this.port = port;
 		this.launches++;
 		Path dataDir = emptyDataDir();
-		List<String> command = new ArrayList<>(
-				List.of(this.binary.path().toString(), "--port", String.valueOf(port), "--bind", HOST,
-						"--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", dataDir.toString()));
+		List<String> command = new ArrayList<>(List.of(this.binary.path().toString()));
+		if (this.sentinelConfig != null) {
+			command.addAll(List.of(sentinelConfigFile().toString(), "--sentinel"));
+		}
+		command.addAll(List.of("--port", String.valueOf(port), "--bind", HOST, "--protected-mode", "no", "--save", "",
+				"--appendonly", "no", "--dir", dataDir.toString()));
 		command.addAll(this.extraArgs);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(Redirect.to(logFile().toFile()));
@@ -278,6 +304,23 @@ public final class RedisServer implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			return "(unreadable: " + ex + ")";
+		}
+	}
+
+	/**
+	 * Return the Sentinel's configuration file, written on its first launch; the Sentinel
+	 * rewrites it as it learns the group, so a restarted Sentinel knows what it learned.
+	 */
+	private Path sentinelConfigFile() {
+		Path file = this.workDir.resolve("sentinel.conf");
+		if (Files.exists(file)) {
+			return file;
+		}
+		try {
+			return Files.writeString(file, this.sentinelConfig, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not write " + file, ex);
 		}
 	}
 
