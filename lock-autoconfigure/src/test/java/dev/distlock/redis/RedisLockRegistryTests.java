@@ -6,18 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
-import dev.distlock.LeaseOptions;
-import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
-import dev.distlock.LockLostException;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -31,11 +26,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Behaviour of {@link RedisLockRegistry} against a real {@code redis-server}.
+ * Behaviour of {@link RedisLockRegistry} that is particular to a standalone
+ * {@code redis-server}: the commands each operation costs, the waiters' subscriptions,
+ * and a server that pauses or dies. The behaviour every deployment shares is in
+ * {@link LockRegistryContract}.
  */
 @Timeout(60)
 class RedisLockRegistryTests {
@@ -58,46 +55,6 @@ class RedisLockRegistryTests {
 	}
 
 	@Test
-	void leaseHoldsTheLockUntilReleased() {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		RedisLockRegistry rival = registry(Duration.ofSeconds(30));
-		LockLease lease = registry.acquire("order", Duration.ZERO);
-		assertThat(lease.isValid()).isTrue();
-		assertThat(lease.name()).isEqualTo("order");
-		assertThat(this.commands.exists("lock:order")).isOne();
-		assertThat(rival.tryAcquire("order", Duration.ZERO)).isEmpty();
-		lease.release();
-		assertThat(lease.isValid()).isFalse();
-		assertThat(this.commands.exists("lock:order")).isZero();
-		assertThat(rival.tryAcquire("order", Duration.ZERO)).isPresent();
-	}
-
-	@Test
-	void acquireOfAHeldLockThrowsAfterItsWaitTime() {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		registry.acquire("order", Duration.ZERO);
-		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> registry(Duration.ofSeconds(30)).acquire("order", Duration.ofMillis(100)))
-			.withMessage("Lock 'order' was not acquired within PT0.1S");
-	}
-
-	@Test
-	void fencingTokensIncreaseAcrossClientsAndExpiries() {
-		RedisLockRegistry first = registry(Duration.ofSeconds(30));
-		RedisLockRegistry second = registry(Duration.ofSeconds(30));
-		long previous = 0;
-		for (int i = 0; i < 5; i++) {
-			RedisLockRegistry registry = (i % 2 == 0) ? first : second;
-			LockLease expiring = registry
-				.tryAcquire("report", Duration.ofSeconds(5), LeaseOptions.fixed(Duration.ofMillis(50)))
-				.orElseThrow();
-			assertThat(expiring.fencingToken()).isGreaterThan(previous);
-			previous = expiring.fencingToken();
-		}
-		assertThat(this.commands.get("{lock:report}:fence")).isEqualTo(Long.toString(previous));
-	}
-
-	@Test
 	void acquireTakesOneRoundTripReleaseOneAndReentryNone() {
 		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
 		registry.acquire("warm-up", Duration.ZERO).release();
@@ -117,65 +74,6 @@ class RedisLockRegistryTests {
 		stats.reset();
 		lock.unlock();
 		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "get", 1L, "del", 1L, "publish", 1L));
-	}
-
-	@Test
-	void lockIsReentrantOnTheOwningThreadAndKeepsItsFencingToken() {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		FencedLock lock = registry.obtain("order");
-		lock.lock();
-		long token = lock.fencingToken();
-		FencedLock sameLock = registry.obtain("order");
-		assertThat(sameLock.tryLock()).isTrue();
-		assertThat(sameLock.fencingToken()).isEqualTo(token);
-		sameLock.unlock();
-		assertThat(lock.isHeldByCurrentThread()).isTrue();
-		assertThat(this.commands.exists("lock:order")).isOne();
-		lock.unlock();
-		assertThat(lock.isHeldByCurrentThread()).isFalse();
-		assertThat(this.commands.exists("lock:order")).isZero();
-	}
-
-	@Test
-	void unlockByAThreadThatDoesNotHoldTheLockThrows() throws Exception {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		FencedLock lock = registry.obtain("order");
-		lock.lock();
-		CompletableFuture<Void> foreignUnlock = CompletableFuture.runAsync(lock::unlock);
-		assertThat(foreignUnlock).failsWithin(Duration.ofSeconds(5))
-			.withThrowableThat()
-			.havingCause()
-			.isInstanceOf(IllegalMonitorStateException.class)
-			.withMessageContaining("Lock 'order' is not held by thread");
-		assertThatExceptionOfType(IllegalMonitorStateException.class)
-			.isThrownBy(() -> registry.obtain("other").fencingToken());
-		lock.unlock();
-	}
-
-	@Test
-	void leaseIsReleasedFromAnotherThreadAndReleasingTwiceDoesNothing() throws Exception {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		LockLease lease = registry.acquire("job", Duration.ZERO);
-		CompletableFuture.runAsync(lease::release).get(5, TimeUnit.SECONDS);
-		assertThat(this.commands.exists("lock:job")).isZero();
-		lease.release();
-		assertThat(registry.tryAcquire("job", Duration.ZERO)).isPresent();
-	}
-
-	@Test
-	void waiterIsWokenByTheReleaseLongBeforeTheLeaseRunsOut() throws Exception {
-		RedisLockRegistry holder = registry(Duration.ofSeconds(30));
-		RedisLockRegistry waiter = registry(Duration.ofSeconds(30));
-		LockLease held = holder.acquire("order", Duration.ZERO);
-		CompletableFuture<LockLease> waiting = CompletableFuture
-			.supplyAsync(() -> waiter.acquire("order", Duration.ofSeconds(20)));
-		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L);
-		long releasedAt = System.nanoTime();
-		held.release();
-		LockLease acquired = waiting.get(10, TimeUnit.SECONDS);
-		assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).isLessThan(Duration.ofSeconds(5));
-		assertThat(acquired.fencingToken()).isGreaterThan(held.fencingToken());
 	}
 
 	@Test
@@ -268,92 +166,8 @@ class RedisLockRegistryTests {
 		long first = held.fencingToken() + 1;
 		assertThat(tokens).containsExactly(first, first + 1, first + 2);
 		assertThat(keyValues).hasSize(3).containsOnly(keyValues.get(0));
-		assertThat(this.commands.get("{lock:order}:fence")).isEqualTo(Long.toString(first + 2));
+		assertThat(this.commands.get(LockKeys.fenceKey("lock:order"))).isEqualTo(Long.toString(first + 2));
 		assertThat(this.commands.exists("lock:order")).isZero();
-	}
-
-	@Test
-	void watchdogKeepsALockThroughThreeLeases() throws Exception {
-		TestLockRegistry holder = testRegistry(Duration.ofMillis(300));
-		RedisLockRegistry rival = registry(Duration.ofMillis(300));
-		LockLease lease = holder.registry().acquire("job", Duration.ZERO);
-		long end = System.nanoTime() + Duration.ofMillis(900).toNanos();
-		while (System.nanoTime() < end) {
-			assertThat(rival.tryAcquire("job", Duration.ZERO)).isEmpty();
-			Thread.sleep(50);
-		}
-		assertThat(lease.isValid()).isTrue();
-		lease.release();
-		assertThat(holder.lostEvents()).isEmpty();
-	}
-
-	@Test
-	void renewalThatFindsAnotherHolderMarksTheLeaseLostAndReleaseLeavesTheNewKey() {
-		TestLockRegistry holder = testRegistry(Duration.ofSeconds(30));
-		LockLease lease = holder.registry().acquire("job", Duration.ZERO);
-		this.commands.set("lock:job", "someone-else");
-		holder.registry().renewLeases();
-		assertThat(lease.isValid()).isFalse();
-		assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
-			assertThat(event.name()).isEqualTo("job");
-			assertThat(event.key()).isEqualTo("lock:job");
-			assertThat(event.fencingToken()).isEqualTo(lease.fencingToken());
-		});
-		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release)
-			.withMessageContaining("Lock 'job' was lost before its release");
-		assertThat(this.commands.get("lock:job")).isEqualTo("someone-else");
-		assertThat(holder.lostEvents()).hasSize(1);
-	}
-
-	@Test
-	void fixedLeaseExpiresAndItsReleaseReportsTheLoss() throws Exception {
-		TestLockRegistry holder = testRegistry(Duration.ofSeconds(30));
-		LockLease lease = holder.registry()
-			.tryAcquire("job", Duration.ZERO, LeaseOptions.fixed(Duration.ofMillis(100)))
-			.orElseThrow();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.commands.exists("lock:job") == 0L);
-		assertThat(lease.isValid()).isFalse();
-		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release);
-		assertThat(holder.lostEvents()).singleElement()
-			.satisfies((event) -> assertThat(event.reason()).contains("expired or held by another owner"));
-	}
-
-	@Test
-	void minHoldTimeKeepsTheLockAfterAnEarlyRelease() {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		LockLease lease = registry
-			.tryAcquire("nightly", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofSeconds(10)))
-			.orElseThrow();
-		lease.release();
-		assertThat(this.commands.pttl("lock:nightly")).isBetween(5_000L, 10_000L);
-		assertThat(registry(Duration.ofSeconds(30)).tryAcquire("nightly", Duration.ZERO)).isEmpty();
-	}
-
-	@Test
-	void interruptWhileWaitingThrowsAndKeepsTheInterruptFlag() throws Exception {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		registry(Duration.ofSeconds(30)).acquire("order", Duration.ZERO);
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		AtomicReference<Boolean> interruptFlag = new AtomicReference<>();
-		CountDownLatch done = new CountDownLatch(1);
-		Thread waiter = new Thread(() -> {
-			try {
-				registry.obtain("order").tryLock(Duration.ofSeconds(30));
-			}
-			catch (Throwable ex) {
-				failure.set(ex);
-				interruptFlag.set(Thread.currentThread().isInterrupted());
-			}
-			done.countDown();
-		});
-		waiter.start();
-		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L);
-		waiter.interrupt();
-		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
-		assertThat(failure.get()).isInstanceOf(LockAcquisitionException.class)
-			.hasMessage("Interrupted while waiting for lock 'order'");
-		assertThat(interruptFlag.get()).isTrue();
 	}
 
 	@Test
@@ -381,15 +195,6 @@ class RedisLockRegistryTests {
 		await().atMost(Duration.ofSeconds(10))
 			.ignoreExceptions()
 			.until(() -> registry.tryAcquire("order", Duration.ZERO), Optional::isPresent);
-	}
-
-	@Test
-	void emptyNamesAndNegativeWaitTimesAreRejected() {
-		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
-		assertThatIllegalArgumentException().isThrownBy(() -> registry.obtain(""))
-			.withMessage("'name' must not be empty");
-		assertThatIllegalArgumentException().isThrownBy(() -> registry.acquire("order", Duration.ofSeconds(-1)))
-			.withMessage("Wait time of lock 'order' must not be negative");
 	}
 
 	private RedisLockRegistry registry(Duration leaseTime) {

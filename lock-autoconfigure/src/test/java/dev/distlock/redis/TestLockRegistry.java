@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.distlock.LockLostEvent;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
 
 /**
  * A {@link RedisLockRegistry} on its own Lettuce client, as one application instance
@@ -14,13 +16,15 @@ import io.lettuce.core.RedisURI;
  */
 public final class TestLockRegistry implements AutoCloseable {
 
-	private final RedisClient client;
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	private final AbstractRedisClient client;
 
 	private final RedisLockRegistry registry;
 
 	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
 
-	private TestLockRegistry(RedisClient client, RedisLockSettings settings) {
+	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings) {
 		this.client = client;
 		this.registry = new RedisLockRegistry(client, settings, this.lostEvents::add);
 	}
@@ -28,7 +32,8 @@ public final class TestLockRegistry implements AutoCloseable {
 	/**
 	 * Create a registry on the server at {@code uri} with the given settings; the URI's
 	 * timeout is set to the settings' command timeout.
-	 * @param uri a Redis URI such as {@link RedisServer#uri()}
+	 * @param uri a Redis URI such as {@code RedisServer.uri()}, or a Sentinel URI such as
+	 * {@code SentinelGroup.uri()}
 	 * @param settings the registry settings
 	 * @return the registry
 	 */
@@ -41,12 +46,29 @@ public final class TestLockRegistry implements AutoCloseable {
 	/**
 	 * Create a registry with key prefix {@code lock:}, the given lease time and a command
 	 * timeout of 2 seconds.
-	 * @param uri a Redis URI such as {@link RedisServer#uri()}
+	 * @param uri a Redis URI such as {@code RedisServer.uri()}
 	 * @param leaseTime the lease time in watchdog mode
 	 * @return the registry
 	 */
 	public static TestLockRegistry create(String uri, Duration leaseTime) {
-		return create(uri, RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofSeconds(2)));
+		return create(uri, settings(leaseTime));
+	}
+
+	/**
+	 * Create a registry on the Redis Cluster whose nodes are at {@code uris}, with key
+	 * prefix {@code lock:}, the given lease time and a command timeout of 2 seconds.
+	 * @param uris the URIs of the cluster's nodes, such as {@code RedisCluster.uris()}
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the registry
+	 */
+	public static TestLockRegistry createOnCluster(List<String> uris, Duration leaseTime) {
+		List<RedisURI> nodes = uris.stream().map(RedisURI::create).toList();
+		nodes.forEach((node) -> node.setTimeout(COMMAND_TIMEOUT));
+		return new TestLockRegistry(RedisClusterClient.create(nodes), settings(leaseTime));
+	}
+
+	private static RedisLockSettings settings(Duration leaseTime) {
+		return RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT);
 	}
 
 	/**

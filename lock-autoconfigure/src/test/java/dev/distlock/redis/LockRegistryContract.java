@@ -1,0 +1,345 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.api.sync.RedisKeyCommands;
+import io.lettuce.core.api.sync.RedisStringCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The behavioural contract of the {@link RedisLockRegistry}, written once and run on
+ * every Redis deployment distlock supports: a subclass per deployment (standalone,
+ * Sentinel, Cluster) connects registries and a plain client to it. Each registry stands
+ * for one application instance.
+ */
+@Timeout(60)
+abstract class LockRegistryContract {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	private static final String WAITING_FOR_RELEASE = "dev.distlock.redis.ReleaseSignals$Subscription.await";
+
+	private final Closer closer = new Closer();
+
+	private Keys keys;
+
+	/**
+	 * Connect a registry, as one application instance would, to the deployment.
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the registry; the contract closes it
+	 */
+	protected abstract TestLockRegistry connect(Duration leaseTime);
+
+	/**
+	 * Empty the deployment of every key, and connect a plain client to it to look at the
+	 * keys the registries write.
+	 * @param closer closes the client after the test
+	 * @return the client's key and string commands
+	 */
+	protected abstract Keys connectKeys(Closer closer);
+
+	@BeforeEach
+	void connectKeys() {
+		this.keys = connectKeys(this.closer);
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	@Test
+	void leaseHoldsTheLockUntilReleased() {
+		RedisLockRegistry registry = registry(LEASE);
+		RedisLockRegistry rival = registry(LEASE);
+		LockLease lease = registry.acquire("order", Duration.ZERO);
+		assertThat(lease.isValid()).isTrue();
+		assertThat(lease.name()).isEqualTo("order");
+		assertThat(this.keys.keys().exists("lock:order")).isOne();
+		assertThat(rival.tryAcquire("order", Duration.ZERO)).isEmpty();
+		lease.release();
+		assertThat(lease.isValid()).isFalse();
+		assertThat(this.keys.keys().exists("lock:order")).isZero();
+		assertThat(rival.tryAcquire("order", Duration.ZERO)).isPresent();
+	}
+
+	@Test
+	void acquireOfAHeldLockThrowsAfterItsWaitTime() {
+		registry(LEASE).acquire("order", Duration.ZERO);
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> registry(LEASE).acquire("order", Duration.ofMillis(100)))
+			.withMessage("Lock 'order' was not acquired within PT0.1S");
+	}
+
+	@Test
+	void fencingTokensIncreaseAcrossClientsAndExpiries() {
+		RedisLockRegistry first = registry(LEASE);
+		RedisLockRegistry second = registry(LEASE);
+		long previous = 0;
+		for (int i = 0; i < 5; i++) {
+			RedisLockRegistry registry = (i % 2 == 0) ? first : second;
+			LockLease expiring = registry
+				.tryAcquire("report", Duration.ofSeconds(5), LeaseOptions.fixed(Duration.ofMillis(50)))
+				.orElseThrow();
+			assertThat(expiring.fencingToken()).isGreaterThan(previous);
+			previous = expiring.fencingToken();
+		}
+		assertThat(this.keys.strings().get(LockKeys.fenceKey("lock:report"))).isEqualTo(Long.toString(previous));
+	}
+
+	@Test
+	void lockIsReentrantOnTheOwningThreadAndKeepsItsFencingToken() {
+		RedisLockRegistry registry = registry(LEASE);
+		FencedLock lock = registry.obtain("order");
+		lock.lock();
+		long token = lock.fencingToken();
+		FencedLock sameLock = registry.obtain("order");
+		assertThat(sameLock.tryLock()).isTrue();
+		assertThat(sameLock.fencingToken()).isEqualTo(token);
+		sameLock.unlock();
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		assertThat(this.keys.keys().exists("lock:order")).isOne();
+		lock.unlock();
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(this.keys.keys().exists("lock:order")).isZero();
+	}
+
+	@Test
+	void unlockByAThreadThatDoesNotHoldTheLockThrowsAndLeavesTheHolderAlone() throws Exception {
+		FencedLock lock = registry(LEASE).obtain("inventory");
+		assertThat(lock.tryLock()).isTrue();
+		assertThat(failureOnOtherThread(lock::unlock)).isInstanceOf(IllegalMonitorStateException.class)
+			.hasMessage("Lock 'inventory' is not held by thread 'other-thread'");
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		assertThat(this.keys.keys().exists("lock:inventory")).isOne();
+		lock.unlock();
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock)
+			.withMessage("Lock 'inventory' is not held by thread '" + Thread.currentThread().getName() + "'");
+		assertThatExceptionOfType(IllegalMonitorStateException.class)
+			.isThrownBy(() -> registry(LEASE).obtain("other").fencingToken());
+	}
+
+	@Test
+	void currentHoldOfAThreadOwnedLockCannotBeReleasedOnAnotherThread() throws Exception {
+		FencedLock lock = registry(LEASE).obtain("owned");
+		assertThat(lock.tryLock()).isTrue();
+		LockLease hold = lock.currentHold();
+		assertThat(failureOnOtherThread(hold::release)).isInstanceOf(IllegalMonitorStateException.class)
+			.hasMessage("Lock 'owned' is not held by thread 'other-thread'");
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+		assertThat(this.keys.keys().exists("lock:owned")).isZero();
+	}
+
+	@Test
+	void leaseTakenOnOneThreadIsReleasedOnAnotherAndReleasingTwiceLeavesTheNextHolderAlone() throws Exception {
+		LockLease lease = registry(LEASE).acquire("report", Duration.ZERO);
+		assertThat(failureOnOtherThread(lease::release)).isNull();
+		assertThat(lease.isValid()).isFalse();
+		LockLease next = registry(LEASE).acquire("report", Duration.ZERO);
+		String nextValue = this.keys.strings().get("lock:report");
+		lease.release();
+		lease.close();
+		assertThat(next.isValid()).isTrue();
+		assertThat(this.keys.strings().get("lock:report")).as("the next holder's key").isEqualTo(nextValue);
+		next.release();
+	}
+
+	@Test
+	void waiterIsWokenByTheReleaseLongBeforeTheLeaseRunsOut() throws Exception {
+		LockLease held = registry(LEASE).acquire("order", Duration.ZERO);
+		RedisLockRegistry waiting = registry(LEASE);
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		CompletableFuture<LockLease> acquired = waiter.call(() -> waiting.acquire("order", Duration.ofSeconds(20)));
+		waiter.awaitIn(WAITING_FOR_RELEASE, WAIT);
+		long releasedAt = System.nanoTime();
+		held.release();
+		assertThat(acquired.get(10, TimeUnit.SECONDS).fencingToken()).isGreaterThan(held.fencingToken());
+		assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void queuedThreadsOfOneInstanceTakeTheLockOverWithReservedTokens() throws Exception {
+		LockLease held = registry(LEASE).acquire("order", Duration.ZERO);
+		RedisLockRegistry registry = registry(LEASE);
+		List<Long> tokens = new CopyOnWriteArrayList<>();
+		List<TestThread> threads = new ArrayList<>();
+		List<CompletableFuture<Void>> done = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			TestThread thread = this.closer.add(TestThread.start("queued-" + i));
+			threads.add(thread);
+			done.add(thread.run(() -> {
+				FencedLock lock = registry.obtain("order");
+				lock.lock();
+				try {
+					tokens.add(lock.fencingToken());
+				}
+				finally {
+					lock.unlock();
+				}
+			}));
+		}
+		await().atMost(WAIT).until(() -> threads.stream().allMatch((thread) -> thread.isIn("dev.distlock.redis.")));
+		held.release();
+		CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+		assertThat(tokens).hasSize(3).doesNotHaveDuplicates().allMatch((token) -> token > held.fencingToken());
+		assertThat(this.keys.keys().exists("lock:order")).isZero();
+	}
+
+	@Test
+	void watchdogKeepsALockThroughThreeLeases() throws Exception {
+		TestLockRegistry holder = testRegistry(Duration.ofMillis(300));
+		RedisLockRegistry rival = registry(Duration.ofMillis(300));
+		LockLease lease = holder.registry().acquire("job", Duration.ZERO);
+		long end = System.nanoTime() + Duration.ofMillis(900).toNanos();
+		while (System.nanoTime() < end) {
+			assertThat(rival.tryAcquire("job", Duration.ZERO)).isEmpty();
+			Thread.sleep(50);
+		}
+		assertThat(lease.isValid()).isTrue();
+		lease.release();
+		assertThat(holder.lostEvents()).isEmpty();
+	}
+
+	@Test
+	void renewalThatFindsAnotherHolderMarksTheLeaseLostAndReleaseLeavesTheNewKey() {
+		TestLockRegistry holder = testRegistry(LEASE);
+		LockLease lease = holder.registry().acquire("job", Duration.ZERO);
+		this.keys.strings().set("lock:job", "someone-else");
+		holder.registry().renewLeases();
+		assertThat(lease.isValid()).isFalse();
+		assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
+			assertThat(event.name()).isEqualTo("job");
+			assertThat(event.key()).isEqualTo("lock:job");
+			assertThat(event.fencingToken()).isEqualTo(lease.fencingToken());
+		});
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release)
+			.withMessageContaining("Lock 'job' was lost before its release");
+		assertThat(this.keys.strings().get("lock:job")).isEqualTo("someone-else");
+		assertThat(holder.lostEvents()).hasSize(1);
+	}
+
+	@Test
+	void fixedLeaseExpiresAndItsReleaseReportsTheLoss() {
+		TestLockRegistry holder = testRegistry(LEASE);
+		LockLease lease = holder.registry()
+			.tryAcquire("job", Duration.ZERO, LeaseOptions.fixed(Duration.ofMillis(100)))
+			.orElseThrow();
+		await().atMost(WAIT).until(() -> this.keys.keys().exists("lock:job") == 0L);
+		assertThat(lease.isValid()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release);
+		assertThat(holder.lostEvents()).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).contains("expired or held by another owner"));
+	}
+
+	@Test
+	void minHoldTimeKeepsTheLockAfterAnEarlyRelease() {
+		LockLease lease = registry(LEASE)
+			.tryAcquire("nightly", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofSeconds(10)))
+			.orElseThrow();
+		lease.release();
+		assertThat(this.keys.keys().pttl("lock:nightly")).isBetween(5_000L, 10_000L);
+		assertThat(registry(LEASE).tryAcquire("nightly", Duration.ZERO)).isEmpty();
+	}
+
+	@Test
+	void interruptingAThreadWaitingForALeaseThrowsAndKeepsItsInterruptFlag() throws Exception {
+		RedisLockRegistry registry = registry(LEASE);
+		assertInterruptible(() -> registry.acquire("interrupted", Duration.ofSeconds(30)));
+	}
+
+	@Test
+	void interruptingAThreadWaitingInTryLockThrowsAndKeepsItsInterruptFlag() throws Exception {
+		RedisLockRegistry registry = registry(LEASE);
+		assertInterruptible(() -> registry.obtain("interrupted").tryLock(Duration.ofSeconds(30)));
+	}
+
+	@Test
+	void emptyNamesAndNegativeWaitTimesAreRejected() {
+		RedisLockRegistry registry = registry(LEASE);
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.obtain(""))
+			.withMessage("'name' must not be empty");
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.acquire("order", Duration.ofSeconds(-1)))
+			.withMessage("Wait time of lock 'order' must not be negative");
+	}
+
+	private void assertInterruptible(Runnable waitForTheLock) throws Exception {
+		LockLease held = registry(LEASE).acquire("interrupted", Duration.ZERO);
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		CompletableFuture<Boolean> flagKept = waiter.call(() -> {
+			assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(waitForTheLock::run)
+				.withMessage("Interrupted while waiting for lock 'interrupted'")
+				.withCauseInstanceOf(InterruptedException.class);
+			return Thread.interrupted();
+		});
+		waiter.awaitIn(WAITING_FOR_RELEASE, WAIT);
+		waiter.interrupt();
+		assertThat(flagKept.get(5, TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
+		assertThat(held.isValid()).isTrue();
+		held.release();
+	}
+
+	private Throwable failureOnOtherThread(ThrowingAction action) throws Exception {
+		TestThread other = this.closer.add(TestThread.start("other-thread"));
+		return other.call(() -> {
+			try {
+				action.run();
+				return null;
+			}
+			catch (Throwable ex) {
+				return ex;
+			}
+		}).get(10, TimeUnit.SECONDS);
+	}
+
+	private RedisLockRegistry registry(Duration leaseTime) {
+		return testRegistry(leaseTime).registry();
+	}
+
+	private TestLockRegistry testRegistry(Duration leaseTime) {
+		return this.closer.add(connect(leaseTime));
+	}
+
+	/**
+	 * The commands of a plain client that the contract looks at keys with.
+	 *
+	 * @param keys key commands, such as {@code EXISTS} and {@code PTTL}
+	 * @param strings string commands, such as {@code GET} and {@code SET}
+	 */
+	protected record Keys(RedisKeyCommands<String, String> keys, RedisStringCommands<String, String> strings) {
+
+	}
+
+	/**
+	 * Something to run on another thread, which may throw.
+	 */
+	@FunctionalInterface
+	interface ThrowingAction {
+
+		void run() throws Exception;
+
+	}
+
+}

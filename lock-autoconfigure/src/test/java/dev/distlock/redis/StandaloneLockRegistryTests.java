@@ -1,0 +1,32 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The {@link LockRegistryContract} on a standalone {@code redis-server}.
+ */
+class StandaloneLockRegistryTests extends LockRegistryContract {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	@Override
+	protected TestLockRegistry connect(Duration leaseTime) {
+		return TestLockRegistry.create(redis.server().uri(), leaseTime);
+	}
+
+	@Override
+	protected Keys connectKeys(Closer closer) {
+		RedisCommands<String, String> commands = closer
+			.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5)))
+			.sync();
+		return new Keys(commands, commands);
+	}
+
+}
