@@ -2,8 +2,8 @@ package dev.distlock.actuate;
 
 import java.util.List;
 
-import dev.distlock.redis.HeldLock;
-import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.HeldLock;
+import dev.distlock.LockIntrospector;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -16,18 +16,18 @@ import org.springframework.util.Assert;
  *
  * @author distlock
  * @since 0.1.0
- * @see RedisLockRegistry#heldLocks()
+ * @see LockIntrospector#heldLocks()
  */
 @Endpoint(id = "distlock")
 public class DistLockEndpoint {
 
-	private final RedisLockRegistry registry;
+	private final LockIntrospector registry;
 
 	/**
 	 * Create an endpoint for the given registry.
 	 * @param registry the registry whose held locks are listed
 	 */
-	public DistLockEndpoint(RedisLockRegistry registry) {
+	public DistLockEndpoint(LockIntrospector registry) {
 		Assert.notNull(registry, "'registry' must not be null");
 		this.registry = registry;
 	}

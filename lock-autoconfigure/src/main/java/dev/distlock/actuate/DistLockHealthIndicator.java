@@ -2,7 +2,7 @@ package dev.distlock.actuate;
 
 import java.time.Duration;
 
-import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.LockIntrospector;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -10,8 +10,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.util.Assert;
 
 /**
- * {@link HealthIndicator} for a {@link RedisLockRegistry}: checks that Redis answers on
- * the connection that lock commands use and that the lease watchdog renews on time.
+ * {@link HealthIndicator} for a lock registry's {@link LockIntrospector}: checks that
+ * Redis answers on the connection that lock commands use and that the lease watchdog
+ * renews on time.
  *
  * <p>
  * Reports {@code UP} when Redis answers {@code PING} and the last renewal round is at
@@ -25,18 +26,18 @@ import org.springframework.util.Assert;
  *
  * @author distlock
  * @since 0.1.0
- * @see RedisLockRegistry#ping()
- * @see RedisLockRegistry#renewalDelay()
+ * @see LockIntrospector#ping()
+ * @see LockIntrospector#renewalDelay()
  */
 public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
-	private final RedisLockRegistry registry;
+	private final LockIntrospector registry;
 
 	/**
 	 * Create an indicator for the given registry.
 	 * @param registry the registry to check
 	 */
-	public DistLockHealthIndicator(RedisLockRegistry registry) {
+	public DistLockHealthIndicator(LockIntrospector registry) {
 		super("Distributed lock health check failed");
 		Assert.notNull(registry, "'registry' must not be null");
 		this.registry = registry;

@@ -5,8 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.LockLostEvent;
-import dev.distlock.redis.LockObserver;
-import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.LockObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -14,8 +13,8 @@ import io.micrometer.core.instrument.Timer;
 import org.springframework.util.Assert;
 
 /**
- * {@link LockObserver} that records what a {@link RedisLockRegistry} does as Micrometer
- * meters, each tagged {@code name}:
+ * {@link LockObserver} that records what a lock registry does as Micrometer meters, each
+ * tagged {@code name}:
  * <ul>
  * <li>{@code distlock.wait}: timer of the time callers waited, tagged {@code result}
  * ({@code acquired} or {@code failed})</li>
@@ -38,7 +37,6 @@ import org.springframework.util.Assert;
  *
  * @author distlock
  * @since 0.1.0
- * @see RedisLockRegistry
  */
 public class MicrometerLockObserver implements LockObserver {
 

@@ -1,6 +1,7 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.LockFailureAction;
+import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
@@ -11,7 +12,6 @@ import dev.distlock.aop.LockSpecResolver.LockDefaults;
 import dev.distlock.aop.LostLockPolicy;
 import dev.distlock.autoconfigure.DistLockProperties.FailureAction;
 import dev.distlock.autoconfigure.DistLockProperties.LostAction;
-import dev.distlock.redis.LockObserver;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
 

@@ -1,7 +1,7 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.LockIntrospector;
 import dev.distlock.actuate.DistLockEndpoint;
-import dev.distlock.redis.RedisLockRegistry;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -21,14 +21,14 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean(RedisLockRegistry.class)
+@ConditionalOnBean(LockIntrospector.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @ConditionalOnAvailableEndpoint(DistLockEndpoint.class)
 public final class DistLockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistLockEndpoint distLockEndpoint(RedisLockRegistry registry) {
+	DistLockEndpoint distLockEndpoint(LockIntrospector registry) {
 		return new DistLockEndpoint(registry);
 	}
 

@@ -1,7 +1,7 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.LockIntrospector;
 import dev.distlock.actuate.DistLockHealthIndicator;
-import dev.distlock.redis.RedisLockRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
-@ConditionalOnBean(RedisLockRegistry.class)
+@ConditionalOnBean(LockIntrospector.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @ConditionalOnEnabledHealthIndicator("distlock")
 public final class DistLockHealthContributorAutoConfiguration {
@@ -33,7 +33,7 @@ public final class DistLockHealthContributorAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean(value = DistLockHealthIndicator.class, name = "distlockHealthIndicator")
-	DistLockHealthIndicator distlockHealthIndicator(RedisLockRegistry registry) {
+	DistLockHealthIndicator distlockHealthIndicator(LockIntrospector registry) {
 		return new DistLockHealthIndicator(registry);
 	}
 

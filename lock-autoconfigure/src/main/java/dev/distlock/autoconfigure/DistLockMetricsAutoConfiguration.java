@@ -1,8 +1,8 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.LockObserver;
+import dev.distlock.LockRegistry;
 import dev.distlock.actuate.MicrometerLockObserver;
-import dev.distlock.redis.LockObserver;
-import dev.distlock.redis.RedisLockRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of distlock's Micrometer metrics: a {@link MicrometerLockObserver}
- * that the {@link RedisLockRegistry} reports to.
+ * that the lock registry reports to.
  *
  * <p>
  * The registry looks its {@link LockObserver} up when it is created, after every bean
@@ -29,7 +29,7 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 		DistLockAutoConfiguration.class })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, RedisLockRegistry.class })
+@ConditionalOnBean({ MeterRegistry.class, LockRegistry.class })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 public final class DistLockMetricsAutoConfiguration {
 

@@ -11,11 +11,14 @@ import java.util.function.Consumer;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
+import dev.distlock.HeldLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockIntrospector;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
+import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import io.lettuce.core.AbstractRedisClient;
 import org.apache.commons.logging.Log;
@@ -41,7 +44,7 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public class RedisLockRegistry implements LockRegistry, AutoCloseable {
+public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
@@ -123,10 +126,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 		}
 	}
 
-	/**
-	 * Return the locks this registry holds now.
-	 * @return the held locks, longest held first
-	 */
+	@Override
 	public List<HeldLock> heldLocks() {
 		long now = System.nanoTime();
 		return this.holds.stream()
@@ -141,10 +141,7 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 			.toList();
 	}
 
-	/**
-	 * Check that Redis answers on the connection that lock commands use.
-	 * @throws DistributedLockException if it does not answer within the command timeout
-	 */
+	@Override
 	public void ping() {
 		this.commands.await(this.commands.ping(), "answer PING");
 	}
@@ -153,15 +150,12 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 	 * Return how often the watchdog renews leases: a third of the lease time.
 	 * @return the renewal period
 	 */
+	@Override
 	public Duration renewalPeriod() {
 		return this.watchdog.period();
 	}
 
-	/**
-	 * Return how late the watchdog's last renewal round is: zero when it ran within its
-	 * period, otherwise how much longer ago.
-	 * @return the renewal delay
-	 */
+	@Override
 	public Duration renewalDelay() {
 		return this.watchdog.delay();
 	}

@@ -1,8 +1,11 @@
 package dev.distlock.actuate;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.distlock.FencedLock;
+import dev.distlock.HeldLock;
+import dev.distlock.LockIntrospector;
 import dev.distlock.LockLease;
 import dev.distlock.actuate.DistLockEndpoint.HeldLockDescriptor;
 import dev.distlock.actuate.DistLockEndpoint.HeldLocksDescriptor;
@@ -108,6 +111,51 @@ class DistLockEndpointAutoConfigurationTests {
 	void backsOffWhenUserDefinesEndpoint() {
 		this.contextRunner.withUserConfiguration(UserEndpointConfiguration.class)
 			.run((context) -> assertThat(context).hasSingleBean(DistLockEndpoint.class).hasBean("userEndpoint"));
+	}
+
+	@Test
+	void listsTheHeldLocksOfAnyRegistryThatCanBeInspected() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockEndpointAutoConfiguration.class))
+			.withUserConfiguration(InspectedRegistryConfiguration.class)
+			.withPropertyValues("management.endpoints.web.exposure.include=distlock")
+			.run((context) -> assertThat(context.getBean(DistLockEndpoint.class).locks().locks())
+				.extracting(HeldLockDescriptor::name)
+				.containsExactly("report"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InspectedRegistryConfiguration {
+
+		@Bean
+		LockIntrospector inspectedRegistry() {
+			HeldLock report = new HeldLock("report", "store:report", 7, Duration.ofSeconds(1), Duration.ofSeconds(2),
+					"lease");
+			return new LockIntrospector() {
+
+				@Override
+				public List<HeldLock> heldLocks() {
+					return List.of(report);
+				}
+
+				@Override
+				public void ping() {
+				}
+
+				@Override
+				public Duration renewalPeriod() {
+					return Duration.ofSeconds(10);
+				}
+
+				@Override
+				public Duration renewalDelay() {
+					return Duration.ZERO;
+				}
+
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

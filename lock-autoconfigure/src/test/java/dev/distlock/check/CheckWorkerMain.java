@@ -18,8 +18,8 @@ import java.util.stream.Collectors;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import dev.distlock.HeldLock;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
-import dev.distlock.redis.HeldLock;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
 import dev.distlock.testsupport.LiveThreads;

@@ -1,13 +1,10 @@
-package dev.distlock.redis;
+package dev.distlock;
 
 import java.time.Duration;
 
-import dev.distlock.LockLostEvent;
-
 /**
- * Told what a {@link RedisLockRegistry} does, for metrics. Called on the thread that
- * acquired, released or noticed the loss; implementations must be quick and must not
- * throw.
+ * Told what a lock registry does, for metrics. Called on the thread that acquired,
+ * released or noticed the loss; implementations must be quick and must not throw.
  *
  * @author distlock
  * @since 0.1.0

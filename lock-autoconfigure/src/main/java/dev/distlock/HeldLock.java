@@ -1,9 +1,9 @@
-package dev.distlock.redis;
+package dev.distlock;
 
 import java.time.Duration;
 
 /**
- * A lock this registry holds, as seen from this JVM.
+ * A lock a registry holds, as seen from this JVM.
  *
  * @param name the lock name
  * @param key the Redis key
