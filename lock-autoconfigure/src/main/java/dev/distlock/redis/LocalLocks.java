@@ -3,8 +3,6 @@ package dev.distlock.redis;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * The {@link LocalLock}s of one registry, kept while in use and dropped when the last
  * user is done, so that the map holds only locks that are held or waited for.
@@ -35,13 +33,6 @@ final class LocalLocks {
 	 */
 	void release(LocalLock lock) {
 		this.locks.computeIfPresent(lock.name, (key, current) -> (--current.users == 0) ? null : current);
-	}
-
-	/**
-	 * Return the entry of the named lock if it is in use.
-	 */
-	@Nullable LocalLock find(String name) {
-		return this.locks.get(name);
 	}
 
 }

@@ -2,33 +2,18 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.DistributedLockException;
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the lock scripts on one shared Lettuce connection, opened on first use from the
@@ -43,21 +28,17 @@ final class RedisLockCommands implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockCommands.class);
 
-	private final AbstractRedisClient client;
+	private final LockConnection connection;
 
-	private final Duration timeout;
+	private final Replies replies;
 
 	private final int replicasToAck;
 
 	private final Duration replicaAckTimeout;
 
-	private final Lock connecting = new ReentrantLock();
-
-	private volatile @Nullable StatefulConnection<String, String> connection;
-
 	RedisLockCommands(AbstractRedisClient client, RedisLockSettings settings) {
-		this.client = client;
-		this.timeout = settings.commandTimeout();
+		this.connection = new LockConnection(client);
+		this.replies = new Replies(settings.commandTimeout());
 		this.replicasToAck = settings.replicasToAck();
 		this.replicaAckTimeout = settings.replicaAckTimeout();
 	}
@@ -125,8 +106,8 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return whether the lock still held the token
 	 */
 	CompletableFuture<Boolean> release(String key, String token, long keepMillis) {
-		return evalsha(scripting(), LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] { key }, token,
-				Long.toString(keepMillis))
+		return evalsha(this.connection.commands(), LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] { key },
+				token, Long.toString(keepMillis))
 			.thenApply((Object result) -> ((Long) result) == 1L);
 	}
 
@@ -140,7 +121,8 @@ final class RedisLockCommands implements AutoCloseable {
 		for (int i = 0; i < tokens.size(); i++) {
 			args[i + 1] = tokens.get(i);
 		}
-		return evalsha(scripting(), LuaScript.RENEW, ScriptOutputType.MULTI, keys.toArray(String[]::new), args);
+		return evalsha(this.connection.commands(), LuaScript.RENEW, ScriptOutputType.MULTI, keys.toArray(String[]::new),
+				args);
 	}
 
 	/**
@@ -151,7 +133,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return one entry, 1 when renewed
 	 */
 	CompletableFuture<List<Long>> renewInOrder(String key, String token, long leaseMillis) {
-		RedisScriptingAsyncCommands<String, String> commands = scripting();
+		RedisScriptingAsyncCommands<String, String> commands = this.connection.commands();
 		return commands
 			.<List<Long>>eval(LuaScript.RENEW.source(), ScriptOutputType.MULTI, new String[] { key },
 					Long.toString(leaseMillis), token)
@@ -162,7 +144,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * Send a {@code PING} on the command connection.
 	 */
 	CompletableFuture<String> ping() {
-		return ((BaseRedisAsyncCommands<String, String>) scripting()).ping().toCompletableFuture();
+		return ((BaseRedisAsyncCommands<String, String>) this.connection.commands()).ping().toCompletableFuture();
 	}
 
 	/**
@@ -170,21 +152,14 @@ final class RedisLockCommands implements AutoCloseable {
 	 * on a cluster, the same group for every key otherwise.
 	 */
 	int batchOf(String key) {
-		return (this.client instanceof RedisClusterClient) ? SlotHash.getSlot(key) : 0;
+		return this.connection.batchOf(key);
 	}
 
 	/**
 	 * Open a new pub/sub connection from the same client.
 	 */
 	StatefulRedisPubSubConnection<String, String> connectPubSub() {
-		try {
-			return (this.client instanceof RedisClusterClient cluster) ? cluster.connectPubSub(StringCodec.UTF8)
-					: ((RedisClient) this.client).connectPubSub(StringCodec.UTF8);
-		}
-		catch (RuntimeException ex) {
-			throw new DistributedLockException(
-					"Could not connect to Redis for lock release signals: " + ex.getMessage(), ex);
-		}
+		return this.connection.connectPubSub();
 	}
 
 	/**
@@ -193,7 +168,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @param what the operation, for the error message
 	 */
 	<T> T await(CompletableFuture<T> reply, String what) {
-		return await(reply, what, true);
+		return this.replies.await(reply, what);
 	}
 
 	/**
@@ -203,48 +178,12 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @param what the operation, for the error message
 	 */
 	<T> T awaitUninterruptibly(CompletableFuture<T> reply, String what) {
-		return await(reply, what, false);
-	}
-
-	private <T> T await(CompletableFuture<T> reply, String what, boolean interruptible) {
-		long deadline = System.nanoTime() + this.timeout.toNanos();
-		boolean interrupted = false;
-		try {
-			while (true) {
-				try {
-					return reply.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-					if (interruptible) {
-						reply.cancel(true);
-						throw new DistributedLockException("Interrupted while waiting for Redis to " + what, ex);
-					}
-				}
-			}
-		}
-		catch (TimeoutException ex) {
-			reply.cancel(true);
-			throw new DistributedLockException(
-					"Redis did not answer within " + this.timeout + " to " + what + " (spring.data.redis.timeout)", ex);
-		}
-		catch (ExecutionException | CancellationException ex) {
-			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			throw new DistributedLockException("Redis failed to " + what + ": " + cause.getMessage(), cause);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		return this.replies.awaitUninterruptibly(reply, what);
 	}
 
 	@Override
 	public void close() {
-		StatefulConnection<String, String> current = this.connection;
-		if (current != null) {
-			current.close();
-		}
+		this.connection.close();
 	}
 
 	@SuppressWarnings("unchecked")
@@ -267,10 +206,10 @@ final class RedisLockCommands implements AutoCloseable {
 	private CompletableFuture<Grant> grant(LuaScript script, String key, String fenceKey, String... args) {
 		String[] keys = { key, fenceKey };
 		if (this.replicasToAck == 0) {
-			return this.<Long>evalsha(scripting(), script, ScriptOutputType.INTEGER, keys, args)
+			return this.<Long>evalsha(this.connection.commands(), script, ScriptOutputType.INTEGER, keys, args)
 				.thenApply((reply) -> new Grant(reply, 0));
 		}
-		RedisScriptingAsyncCommands<String, String> node = nodeOf(key);
+		RedisScriptingAsyncCommands<String, String> node = this.connection.nodeOf(key);
 		return grantAndWait(node, node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args))
 			.exceptionallyCompose((Throwable ex) -> isNoScript(ex)
 					? grantAndWait(node, node.eval(script.source(), ScriptOutputType.INTEGER, keys, args))
@@ -291,61 +230,6 @@ final class RedisLockCommands implements AutoCloseable {
 
 	private static Throwable unwrap(Throwable ex) {
 		return (ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
-	}
-
-	@SuppressWarnings("unchecked")
-	private RedisScriptingAsyncCommands<String, String> scripting() {
-		StatefulConnection<String, String> current = connection();
-		return (current instanceof StatefulRedisClusterConnection<?, ?> cluster)
-				? (RedisScriptingAsyncCommands<String, String>) cluster.async()
-				: ((StatefulRedisConnection<String, String>) current).async();
-	}
-
-	/**
-	 * Return the commands of the node that serves the key, so that a {@code WAIT} follows
-	 * the write on the same connection.
-	 */
-	@SuppressWarnings("unchecked")
-	private RedisScriptingAsyncCommands<String, String> nodeOf(String key) {
-		StatefulConnection<String, String> current = connection();
-		if (current instanceof StatefulRedisClusterConnection<?, ?> cluster) {
-			RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
-			return ((StatefulRedisClusterConnection<String, String>) cluster).getConnection(node.getNodeId()).async();
-		}
-		return ((StatefulRedisConnection<String, String>) current).async();
-	}
-
-	/**
-	 * Return the command connection, opening it on first use. Opened under a
-	 * {@code java.util.concurrent} lock rather than a monitor, so that a virtual thread
-	 * waiting for the connect does not pin its carrier.
-	 */
-	private StatefulConnection<String, String> connection() {
-		StatefulConnection<String, String> current = this.connection;
-		if (current == null) {
-			this.connecting.lock();
-			try {
-				current = this.connection;
-				if (current == null) {
-					current = connect();
-					this.connection = current;
-				}
-			}
-			finally {
-				this.connecting.unlock();
-			}
-		}
-		return current;
-	}
-
-	private StatefulConnection<String, String> connect() {
-		try {
-			return (this.client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-					: ((RedisClient) this.client).connect(StringCodec.UTF8);
-		}
-		catch (RuntimeException ex) {
-			throw new DistributedLockException("Could not connect to Redis for locking: " + ex.getMessage(), ex);
-		}
 	}
 
 	/**

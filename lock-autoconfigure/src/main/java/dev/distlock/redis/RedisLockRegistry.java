@@ -1,15 +1,11 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
 import dev.distlock.HeldLock;
 import dev.distlock.LeaseOptions;
@@ -17,12 +13,9 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
-import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import io.lettuce.core.AbstractRedisClient;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -46,25 +39,19 @@ import org.springframework.util.Assert;
  */
 public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
-
 	private final RedisLockCommands commands;
 
 	private final ReleaseSignals signals;
 
 	private final RedisAcquirer acquirer;
 
-	private final HandOver handOver;
-
 	private final LocalLocks locks;
 
-	private final LeaseWatchdog watchdog;
+	private final ActiveHolds active;
 
-	private final Consumer<LockLostEvent> lossListener;
+	private final HoldRelease release;
 
 	private final LockObserver observer;
-
-	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
 
 	private final OwnedHolds owned = new OwnedHolds();
 
@@ -100,10 +87,10 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.commands = new RedisLockCommands(client, settings);
 		this.signals = new ReleaseSignals(this.commands);
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
-		this.handOver = new HandOver(this.commands, this.signals, this::lost);
 		this.locks = new LocalLocks(new LockKeys(settings.keyPrefix()));
-		this.watchdog = new LeaseWatchdog(this.commands, settings.leaseTime(), this::lost);
-		this.lossListener = lossListener;
+		this.active = new ActiveHolds(this.commands, settings.leaseTime(), lossListener, observer);
+		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
+				this.locks, this.active, observer);
 	}
 
 	@Override
@@ -128,17 +115,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		long now = System.nanoTime();
-		return this.holds.stream()
-			.filter((hold) -> hold.state() == RedisHold.State.HELD)
-			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
-			.map((hold) -> {
-				String owner = hold.owner;
-				return new HeldLock(hold.lock.name, hold.lock.key, hold.fencingToken,
-						Duration.ofNanos(now - hold.acquiredNanos),
-						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease");
-			})
-			.toList();
+		return this.active.list();
 	}
 
 	@Override
@@ -152,19 +129,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public Duration renewalPeriod() {
-		return this.watchdog.period();
+		return this.active.watchdog().period();
 	}
 
 	@Override
 	public Duration renewalDelay() {
-		return this.watchdog.delay();
+		return this.active.watchdog().delay();
 	}
 
 	/**
 	 * Renew every held lock in watchdog mode now, rather than at the next period.
 	 */
 	public void renewLeases() {
-		this.watchdog.renew();
+		this.active.watchdog().renew();
 	}
 
 	/**
@@ -172,7 +149,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public void close() {
-		this.watchdog.close();
+		this.active.watchdog().close();
 		this.signals.close();
 		this.commands.close();
 	}
@@ -223,54 +200,11 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Release a hold, keeping the key until its minimum hold time has passed. The hold is
-	 * released in this JVM first (no longer renewed, no longer the thread's), then handed
-	 * to a waiting thread of this JVM or released in Redis. A hold whose lease ran out
-	 * before the release counts as lost, even if Redis still had its key. An interrupt
-	 * does not end the wait for Redis' answer.
-	 * @throws LockLostException if the hold had been lost
-	 * @throws DistributedLockException if Redis did not answer; the key then expires with
-	 * its lease
+	 * Release a hold.
+	 * @see HoldRelease#release(RedisHold)
 	 */
 	void release(RedisHold hold) {
-		boolean expired;
-		RedisHold.State before;
-		// Under the hold's reporting lock: a loss being reported now is published before
-		// we go on.
-		hold.reporting.lock();
-		try {
-			expired = !hold.isValid();
-			before = hold.markReleased();
-		}
-		finally {
-			hold.reporting.unlock();
-		}
-		if (before == RedisHold.State.RELEASED) {
-			return;
-		}
-		this.watchdog.remove(hold);
-		this.holds.remove(hold);
-		this.observer.released(hold.lock.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
-		boolean stillHeld;
-		try {
-			HandOver.Outcome handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold)
-					: HandOver.Outcome.NONE;
-			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
-					: this.commands.awaitUninterruptibly(
-							this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
-							"release lock '" + hold.lock.name + "'");
-		}
-		finally {
-			this.locks.release(hold.lock);
-		}
-		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
-			report(hold, stillHeld ? "it was released after its lease ran out"
-					: "its release found it expired or held by another owner");
-		}
-		if (!stillHeld || expired) {
-			throw new LockLostException(hold.lock.name, hold.fencingToken, "Lock '" + hold.lock.name
-					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
-		}
+		this.release.release(hold);
 	}
 
 	private @Nullable RedisHold acquireHold(String name, Duration waitTime, LeaseOptions options)
@@ -288,10 +222,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			}
 			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
 			if (hold != null) {
-				this.holds.add(hold);
-				if (hold.renewed) {
-					this.watchdog.add(hold);
-				}
+				this.active.add(hold);
 				this.observer.acquired(name, waited);
 			}
 			else {
@@ -306,31 +237,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			if (hold == null) {
 				this.locks.release(lock);
 			}
-		}
-	}
-
-	private void lost(RedisHold hold, String reason) {
-		hold.reporting.lock();
-		try {
-			if (hold.markLost()) {
-				this.watchdog.remove(hold);
-				report(hold, reason);
-			}
-		}
-		finally {
-			hold.reporting.unlock();
-		}
-	}
-
-	private void report(RedisHold hold, String reason) {
-		logger.warn("Lock '" + hold.lock.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
-		LockLostEvent event = new LockLostEvent(hold.lock.name, hold.lock.key, hold.fencingToken, reason);
-		this.observer.lost(event);
-		try {
-			this.lossListener.accept(event);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Lock loss listener failed for lock '" + hold.lock.name + "'", ex);
 		}
 	}
 

@@ -1,0 +1,108 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+import dev.distlock.HeldLock;
+import dev.distlock.LockLostEvent;
+import dev.distlock.LockObserver;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
+ * while in watchdog mode, and reported once when lost (logged, told to the observer and
+ * to the loss listener).
+ */
+final class ActiveHolds implements LossHandler {
+
+	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
+
+	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
+
+	private final LeaseWatchdog watchdog;
+
+	private final Consumer<LockLostEvent> lossListener;
+
+	private final LockObserver observer;
+
+	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<LockLostEvent> lossListener,
+			LockObserver observer) {
+		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
+		this.lossListener = lossListener;
+		this.observer = observer;
+	}
+
+	/**
+	 * Start tracking a new hold, renewing it if it is in watchdog mode.
+	 */
+	void add(RedisHold hold) {
+		this.holds.add(hold);
+		if (hold.renewed) {
+			this.watchdog.add(hold);
+		}
+	}
+
+	/**
+	 * Stop tracking and renewing a released hold.
+	 */
+	void remove(RedisHold hold) {
+		this.watchdog.remove(hold);
+		this.holds.remove(hold);
+	}
+
+	@Override
+	public void lost(RedisHold hold, String reason) {
+		hold.reporting.lock();
+		try {
+			if (hold.markLost()) {
+				this.watchdog.remove(hold);
+				report(hold, reason);
+			}
+		}
+		finally {
+			hold.reporting.unlock();
+		}
+	}
+
+	/**
+	 * Report a hold lost: log it, tell the observer and the loss listener.
+	 */
+	void report(RedisHold hold, String reason) {
+		logger.warn("Lock '" + hold.lock.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
+		LockLostEvent event = new LockLostEvent(hold.lock.name, hold.lock.key, hold.fencingToken, reason);
+		this.observer.lost(event);
+		try {
+			this.lossListener.accept(event);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Lock loss listener failed for lock '" + hold.lock.name + "'", ex);
+		}
+	}
+
+	/**
+	 * Return the holds still held, longest held first.
+	 */
+	List<HeldLock> list() {
+		long now = System.nanoTime();
+		return this.holds.stream()
+			.filter((hold) -> hold.state() == RedisHold.State.HELD)
+			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
+			.map((hold) -> {
+				String owner = hold.owner;
+				return new HeldLock(hold.lock.name, hold.lock.key, hold.fencingToken,
+						Duration.ofNanos(now - hold.acquiredNanos),
+						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease");
+			})
+			.toList();
+	}
+
+	LeaseWatchdog watchdog() {
+		return this.watchdog;
+	}
+
+}

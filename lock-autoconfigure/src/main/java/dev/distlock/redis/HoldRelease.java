@@ -1,0 +1,83 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.LockLostException;
+import dev.distlock.LockObserver;
+
+/**
+ * Releases holds. A hold is released in this JVM first (no longer renewed, no longer
+ * listed), then handed to a waiting thread of this JVM or released in Redis, keeping the
+ * key until its minimum hold time has passed. A hold whose lease ran out before the
+ * release counts as lost, even if Redis still had its key. An interrupt does not end the
+ * wait for Redis' answer.
+ */
+final class HoldRelease {
+
+	private final RedisLockCommands commands;
+
+	private final HandOver handOver;
+
+	private final LocalLocks locks;
+
+	private final ActiveHolds active;
+
+	private final LockObserver observer;
+
+	HoldRelease(RedisLockCommands commands, HandOver handOver, LocalLocks locks, ActiveHolds active,
+			LockObserver observer) {
+		this.commands = commands;
+		this.handOver = handOver;
+		this.locks = locks;
+		this.active = active;
+		this.observer = observer;
+	}
+
+	/**
+	 * Release a hold; a second release of the same hold does nothing.
+	 * @throws LockLostException if the hold had been lost
+	 * @throws DistributedLockException if Redis did not answer; the key then expires with
+	 * its lease
+	 */
+	void release(RedisHold hold) {
+		boolean expired;
+		RedisHold.State before;
+		// Under the hold's reporting lock: a loss being reported now is published before
+		// we go on.
+		hold.reporting.lock();
+		try {
+			expired = !hold.isValid();
+			before = hold.markReleased();
+		}
+		finally {
+			hold.reporting.unlock();
+		}
+		if (before == RedisHold.State.RELEASED) {
+			return;
+		}
+		this.active.remove(hold);
+		this.observer.released(hold.lock.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
+		boolean stillHeld;
+		try {
+			HandOver.Outcome handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold)
+					: HandOver.Outcome.NONE;
+			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
+					: this.commands.awaitUninterruptibly(
+							this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
+							"release lock '" + hold.lock.name + "'");
+		}
+		finally {
+			this.locks.release(hold.lock);
+		}
+		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
+			this.active.report(hold, stillHeld ? "it was released after its lease ran out"
+					: "its release found it expired or held by another owner");
+		}
+		if (!stillHeld || expired) {
+			throw new LockLostException(hold.lock.name, hold.fencingToken, "Lock '" + hold.lock.name
+					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
+		}
+	}
+
+}

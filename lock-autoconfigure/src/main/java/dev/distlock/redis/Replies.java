@@ -1,0 +1,76 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.distlock.DistributedLockException;
+
+/**
+ * Waits for Redis' replies within the command timeout, turning a timeout or an error into
+ * {@link DistributedLockException}.
+ */
+final class Replies {
+
+	private final Duration timeout;
+
+	Replies(Duration timeout) {
+		this.timeout = timeout;
+	}
+
+	/**
+	 * Wait for a reply within the command timeout, cancelling the command when none came.
+	 * An interrupt ends the wait with a failure and keeps the thread's interrupt flag.
+	 * @param what the operation, for the error message
+	 */
+	<T> T await(CompletableFuture<T> reply, String what) {
+		return await(reply, what, true);
+	}
+
+	/**
+	 * Wait for a reply within the command timeout like {@link #await}, but go on waiting
+	 * when interrupted, setting the interrupt flag again afterwards: for commands whose
+	 * effect must be known, such as a release.
+	 * @param what the operation, for the error message
+	 */
+	<T> T awaitUninterruptibly(CompletableFuture<T> reply, String what) {
+		return await(reply, what, false);
+	}
+
+	private <T> T await(CompletableFuture<T> reply, String what, boolean interruptible) {
+		long deadline = System.nanoTime() + this.timeout.toNanos();
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return reply.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+					if (interruptible) {
+						reply.cancel(true);
+						throw new DistributedLockException("Interrupted while waiting for Redis to " + what, ex);
+					}
+				}
+			}
+		}
+		catch (TimeoutException ex) {
+			reply.cancel(true);
+			throw new DistributedLockException(
+					"Redis did not answer within " + this.timeout + " to " + what + " (spring.data.redis.timeout)", ex);
+		}
+		catch (ExecutionException | CancellationException ex) {
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			throw new DistributedLockException("Redis failed to " + what + ": " + cause.getMessage(), cause);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}
