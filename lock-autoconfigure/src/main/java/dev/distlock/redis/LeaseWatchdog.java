@@ -142,6 +142,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			logger.warn("Renewing " + batch.size() + " lock leases failed; retrying", ex);
 			long nextAttempt = System.nanoTime() + this.periodNanos;
 			for (RedisHold hold : batch) {
+				hold.renewalFailure = ex.getMessage();
 				if (hold.validUntilNanos() - nextAttempt < 0) {
 					this.lossHandler.lost(hold, "its renewal failed (" + ex.getMessage() + ") and its lease runs out");
 				}
@@ -152,9 +153,12 @@ final class LeaseWatchdog implements AutoCloseable {
 			RedisHold hold = batch.get(i);
 			if (renewed.get(i) == 1L) {
 				hold.extend(sentNanos);
+				hold.renewalFailure = null;
 			}
 			else {
-				this.lossHandler.lost(hold, "its renewal found it expired or held by another owner");
+				String failure = hold.renewalFailure;
+				this.lossHandler.lost(hold, "its renewal found it expired or held by another owner"
+						+ ((failure != null) ? " after earlier renewals failed (" + failure + ")" : ""));
 			}
 		}
 	}

@@ -57,6 +57,12 @@ final class RedisHold {
 	/** Name of the owning thread, or {@code null} for an owner-free lease. */
 	volatile @Nullable String owner;
 
+	/**
+	 * Why the last renewal of this hold failed, or {@code null} if it succeeded; written
+	 * by the watchdog only.
+	 */
+	volatile @Nullable String renewalFailure;
+
 	/** Reentry count of the owning thread; read and written by that thread only. */
 	int reentries;
 

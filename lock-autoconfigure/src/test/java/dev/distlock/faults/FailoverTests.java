@@ -127,7 +127,10 @@ class FailoverTests {
 
 	@Test
 	void replicasToAckAcquisitionsSucceedAndAreOnTheReplicaWhenTheyReturn() {
-		TestLockRegistry registry = acknowledgedRegistry(LEASE);
+		// A replica that works acknowledges within milliseconds; the timeout is generous
+		// so that a busy machine does not refuse it.
+		TestLockRegistry registry = registry(this.primary,
+				RedisLockSettings.of("lock:", LEASE).withReplicasToAck(1, Duration.ofSeconds(1)));
 		try (RedisTestClient onReplica = RedisTestClient.connect(this.replica.uri(), COMMAND_TIMEOUT)) {
 			RedisCommands<String, String> replicaCommands = onReplica.sync();
 			long previous = 0;
