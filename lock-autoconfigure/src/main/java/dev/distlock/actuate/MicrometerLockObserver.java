@@ -17,10 +17,10 @@ import org.springframework.util.Assert;
  * tagged {@code name}:
  * <ul>
  * <li>{@code distlock.wait}: timer of the time callers waited, tagged {@code result}
- * ({@code acquired} or {@code failed})</li>
+ * ({@code acquired} or {@code failed}); its count is the number of acquisitions made, or
+ * not made within the wait time</li>
  * <li>{@code distlock.hold}: timer of the time holds were held until released</li>
- * <li>{@code distlock.acquired}, {@code distlock.failed}, {@code distlock.lost}: counters
- * of acquisitions, acquisitions not made within the wait time, and lost holds</li>
+ * <li>{@code distlock.lost}: counter of lost holds</li>
  * </ul>
  *
  * <p>
@@ -55,16 +55,12 @@ public class MicrometerLockObserver implements LockObserver {
 
 	@Override
 	public void acquired(String name, Duration waited) {
-		Meters meters = metersOf(name);
-		meters.waitAcquired.record(waited);
-		meters.acquired.increment();
+		metersOf(name).waitAcquired.record(waited);
 	}
 
 	@Override
 	public void notAcquired(String name, Duration waited) {
-		Meters meters = metersOf(name);
-		meters.waitFailed.record(waited);
-		meters.failed.increment();
+		metersOf(name).waitFailed.record(waited);
 	}
 
 	@Override
@@ -103,10 +99,6 @@ public class MicrometerLockObserver implements LockObserver {
 
 		final Timer hold;
 
-		final Counter acquired;
-
-		final Counter failed;
-
 		final Counter lost;
 
 		Meters(MeterRegistry registry, String tag) {
@@ -116,9 +108,10 @@ public class MicrometerLockObserver implements LockObserver {
 				.description("Time locks were held until released")
 				.tag("name", tag)
 				.register(registry);
-			this.acquired = counter(registry, "distlock.acquired", "Locks acquired", tag);
-			this.failed = counter(registry, "distlock.failed", "Locks not acquired within their wait time", tag);
-			this.lost = counter(registry, "distlock.lost", "Held locks lost before their release", tag);
+			this.lost = Counter.builder("distlock.lost")
+				.description("Held locks lost before their release")
+				.tag("name", tag)
+				.register(registry);
 		}
 
 		private static Timer waitTimer(MeterRegistry registry, String tag, String result) {
@@ -127,10 +120,6 @@ public class MicrometerLockObserver implements LockObserver {
 				.tag("name", tag)
 				.tag("result", result)
 				.register(registry);
-		}
-
-		private static Counter counter(MeterRegistry registry, String name, String description, String tag) {
-			return Counter.builder(name).description(description).tag("name", tag).register(registry);
 		}
 
 	}
