@@ -3,7 +3,8 @@ package dev.distlock.benchmarks;
 import java.util.Map;
 
 /**
- * DESIGN's measurable goals for distlock and its figures for the rivals, per scenario.
+ * The measurable goals for distlock (docs/design.md#measurable-goals) and the rivals'
+ * figures, per scenario.
  *
  * @author distlock
  * @since 0.1.0

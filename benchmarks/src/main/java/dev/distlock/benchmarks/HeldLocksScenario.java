@@ -27,7 +27,7 @@ public final class HeldLocksScenario {
 	 * @param config lock count, lease and periods
 	 * @param redis a connection for checking keys
 	 * @param stats Redis command counters
-	 * @param goals DESIGN's goal per contender
+	 * @param goals the goal per contender (docs/design.md#measurable-goals)
 	 * @return one row per contender
 	 */
 	public static List<Row> run(List<Contender> contenders, BenchmarkConfig config, RedisCommands<String, String> redis,

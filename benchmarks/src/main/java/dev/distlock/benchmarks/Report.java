@@ -24,7 +24,7 @@ public final class Report {
 		StringBuilder text = new StringBuilder();
 		header.forEach((line) -> text.append(line).append('\n'));
 		text.append('\n');
-		text.append("| contender | scenario | ops/s | ratio | p50 | p99 | goal (DESIGN) | notes |\n");
+		text.append("| contender | scenario | ops/s | ratio | p50 | p99 | goal (docs/design.md) | notes |\n");
 		text.append("|---|---|--:|--:|--:|--:|---|---|\n");
 		for (Row row : rows) {
 			text.append("| ")

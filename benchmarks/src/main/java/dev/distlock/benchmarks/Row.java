@@ -13,7 +13,8 @@ package dev.distlock.benchmarks;
  * @param p99Nanos 99th percentile latency
  * @param operations operations measured in all
  * @param excluded whether mutual exclusion held in every round
- * @param goal DESIGN's goal or the rivals' figures for this line, empty if none
+ * @param goal the goal (docs/design.md#measurable-goals) or the rivals' figures for this
+ * line, empty if none
  * @param note further measurements (fairness, commands, CPU)
  * @author distlock
  * @since 0.1.0

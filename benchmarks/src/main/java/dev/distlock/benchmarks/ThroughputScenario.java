@@ -25,7 +25,7 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 	 * Run the scenario.
 	 * @param contenders the contenders, the baseline first
 	 * @param config round counts and times
-	 * @param goals DESIGN's goal per contender name
+	 * @param goals the goal per contender name (docs/design.md#measurable-goals)
 	 * @return one row per contender
 	 */
 	public List<Row> run(List<Contender> contenders, BenchmarkConfig config, Function<Contender, String> goals) {

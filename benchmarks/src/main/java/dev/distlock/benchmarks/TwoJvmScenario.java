@@ -33,7 +33,7 @@ public final class TwoJvmScenario {
 	 * @param host Redis host
 	 * @param port Redis port
 	 * @param config round counts and times
-	 * @param goals DESIGN's goal per contender
+	 * @param goals the goal per contender (docs/design.md#measurable-goals)
 	 * @return one row per contender
 	 */
 	public static List<Row> run(List<String> ids, Contenders contenders, String host, int port, BenchmarkConfig config,

@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * DESIGN.md recipe 5, asynchronous replication: a primary and a replica, the replication
- * link stalled so that replication is held back, a lock acquired on the primary, the
- * primary killed and the replica promoted ({@code REPLICAOF NO ONE}).
+ * Recipe 5 in docs/design.md#failure-recipes, asynchronous replication: a primary and a
+ * replica, the replication link stalled so that replication is held back, a lock acquired
+ * on the primary, the primary killed and the replica promoted ({@code REPLICAOF NO ONE}).
  * <p>
  * The replica replicates through a {@link TcpProxy} that holds the stream back. Freezing
  * the replica with {@code SIGSTOP} does not hold replication back on one machine: the

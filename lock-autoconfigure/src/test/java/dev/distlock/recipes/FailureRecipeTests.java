@@ -38,10 +38,10 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The hand-rolled Redis lock recipes 1 to 4 of DESIGN.md ("Why the usual recipes fail"),
- * each written with plain Lettuce commands and driven step by step into its failure
- * against a real {@code redis-server}, next to distlock in the same scenario, where the
- * failure does not happen:
+ * The hand-rolled Redis lock recipes 1 to 4 in docs/design.md#failure-recipes, each
+ * written with plain Lettuce commands and driven step by step into its failure against a
+ * real {@code redis-server}, next to distlock in the same scenario, where the failure
+ * does not happen:
  * <ol>
  * <li>{@code SETNX} then {@code EXPIRE}: a holder killed between the two leaves a lock
  * that never expires; a killed distlock holder's lock frees after its lease.

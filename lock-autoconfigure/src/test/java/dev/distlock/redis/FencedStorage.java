@@ -5,9 +5,9 @@ import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * A tiny storage service that checks fencing tokens, as the resource a lock protects must
- * (DESIGN, recipe 6): it remembers the highest token it has seen and rejects a write that
- * comes with a smaller one. Value and highest token live in Redis and are checked and
- * written by one script, so no other write can slip in between.
+ * (recipe 6 in docs/design.md#failure-recipes): it remembers the highest token it has
+ * seen and rejects a write that comes with a smaller one. Value and highest token live in
+ * Redis and are checked and written by one script, so no other write can slip in between.
  */
 final class FencedStorage {
 
