@@ -1,11 +1,19 @@
 package dev.distlock.redis;
 
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import com.sun.management.ThreadMXBean;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -13,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * Tests for {@link LockKeys}: how names and key values become Redis keys.
  */
+@Timeout(30)
 class LockKeysTests {
 
 	private final LockKeys keys = new LockKeys("lock:");
@@ -69,6 +78,40 @@ class LockKeysTests {
 	}
 
 	@Test
+	void encodingsAreShortenedOnlyWhenLongerThan128Characters() {
+		assertThat(LockKeys.encode("x".repeat(128))).isEqualTo("x".repeat(128));
+		assertThat(LockKeys.encode("x".repeat(129))).isEqualTo("x".repeat(64) + "#" + sha256("x".repeat(129)));
+		assertThat(LockKeys.encode("é".repeat(21))).isEqualTo("%C3%A9".repeat(21));
+		assertThat(LockKeys.encode("é".repeat(22)))
+			.isEqualTo("%C3%A9".repeat(10) + "%C3%" + "#" + sha256("é".repeat(22)));
+	}
+
+	@Test
+	void longerValuesKeepTheFirst64CharactersOfTheirEncodingAndTheSha256OfTheirUtf8() {
+		Map<String, String> heads = Map.of("x", "x".repeat(64), "a:b", "a%3Ab".repeat(12) + "a%3A", "é",
+				"%C3%A9".repeat(10) + "%C3%", "\uD83D\uDE00", "%F0%9F%98%80".repeat(5) + "%F0%");
+		heads.forEach((unit, head) -> {
+			for (int repeats : new int[] { 129, 255, 256, 257, 512, 1024, 1025, 1_000_000 }) {
+				String value = unit.repeat(repeats);
+				assertThat(LockKeys.encode(value)).as("'%s' x %d", unit, repeats).isEqualTo(head + "#" + sha256(value));
+			}
+		});
+	}
+
+	@Test
+	void encodingATenMillionCharacterValueAllocatesLittle() {
+		ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+		String value = "zürich 東京:".repeat(1_000_000);
+		LockKeys.encode(value.substring(0, 10_000));
+		long before = threads.getCurrentThreadAllocatedBytes();
+		String encoded = LockKeys.encode(value);
+		long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+		assertThat(allocated).as("bytes allocated while encoding").isLessThan(2 * 1024 * 1024);
+		assertThat(encoded)
+			.isEqualTo("z%C3%BCrich%20%E6%9D%B1%E4%BA%AC%3A".repeat(2).substring(0, 64) + "#" + sha256(value));
+	}
+
+	@Test
 	void fenceKeySharesTheLockKeysClusterSlot() {
 		for (String lockKey : List.of("lock:order:42", "lock:a%7Bb%7D", "lock:{tenant}order", "lock:é")) {
 			String fenceKey = LockKeys.fenceKey(lockKey);
@@ -83,6 +126,16 @@ class LockKeysTests {
 	void lockKeyWithAClosingBraceOutsideAHashTagIsRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.fenceKey("lock:a}b"))
 			.withMessageContaining("contains '}' outside a hash tag");
+	}
+
+	private static String sha256(String wellFormed) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(wellFormed.getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 }
