@@ -15,18 +15,23 @@ import org.springframework.util.Assert;
  * A registry name becomes {@code <key-prefix><name>}, nothing else added. A keyed lock's
  * name is {@code <name>:<encoded value>}: letters, digits, {@code -}, {@code _} and
  * {@code .} stay as they are, every other character is percent-encoded as UTF-8, so an
- * encoded value never contains {@code :}, braces or {@code #}, and distinct (name, value)
- * pairs never share a key. Strings that are not well-formed UTF-16 are encoded too rather
- * than rejected: an unpaired surrogate is percent-encoded as the three UTF-8 bytes of its
- * code point ({@code U+D800} as {@code %ED%A0%80}), which no well-formed value encodes
- * to, so it stays distinct from {@code ?} and from every other value. Values whose
- * encoding is longer than {@value #MAX_ENCODED_LENGTH} characters keep a readable head
- * followed by {@code #} and the SHA-256 of those bytes.
+ * encoded value never contains {@code :}, braces, {@code #} or {@code !}, and distinct
+ * (name, value) pairs never share a key. Strings that are not well-formed UTF-16 are
+ * encoded too rather than rejected: an unpaired surrogate is percent-encoded as the three
+ * UTF-8 bytes of its code point ({@code U+D800} as {@code %ED%A0%80}), which no
+ * well-formed value encodes to, so it stays distinct from {@code ?} and from every other
+ * value. Values whose encoding is longer than {@value #MAX_ENCODED_LENGTH} characters
+ * keep a readable head followed by {@code #} and the SHA-256 of those bytes.
  *
  * <p>
  * A lock's fencing counter lives in a helper key in the lock key's Cluster hash slot:
  * {@code {<lock key>}:fence}, or {@code <lock key>:fence} when the lock key already
  * carries a hash tag.
+ *
+ * <p>
+ * The character {@code !} is reserved for the keys of a lock's helpers: lock names and
+ * key prefixes must not contain it ({@link #checkName}, {@link #checkPrefix}) and encoded
+ * key values never do.
  *
  * @author distlock
  * @since 0.1.0
@@ -37,6 +42,8 @@ public final class LockKeys {
 	public static final int MAX_ENCODED_LENGTH = 128;
 
 	private static final int HEAD_LENGTH = 64;
+
+	private static final char HELPER_SEPARATOR = '!';
 
 	private final String prefix;
 
@@ -57,6 +64,24 @@ public final class LockKeys {
 	public String lockKey(String name) {
 		Assert.hasLength(name, "'name' must not be empty");
 		return this.prefix + name;
+	}
+
+	/**
+	 * Check that a lock name does not contain {@code !}, which only helper keys use.
+	 * @param name the lock name
+	 * @throws IllegalArgumentException if the name contains {@code !}
+	 */
+	public static void checkName(String name) {
+		checkUnreserved("Lock name", name);
+	}
+
+	/**
+	 * Check that a key prefix does not contain {@code !}, which only helper keys use.
+	 * @param prefix the prefix of every lock key
+	 * @throws IllegalArgumentException if the prefix contains {@code !}
+	 */
+	public static void checkPrefix(String prefix) {
+		checkUnreserved("Key prefix", prefix);
 	}
 
 	/**
@@ -130,6 +155,11 @@ public final class LockKeys {
 			out.write(0x80 | ((codePoint >> 6) & 0x3F));
 			out.write(0x80 | (codePoint & 0x3F));
 		}
+	}
+
+	private static void checkUnreserved(String description, String value) {
+		Assert.isTrue(value.indexOf(HELPER_SEPARATOR) < 0, () -> description + " '" + value + "' contains '"
+				+ HELPER_SEPARATOR + "', which is reserved for distlock's helper keys");
 	}
 
 	private static boolean hasHashTag(String key) {

@@ -105,14 +105,14 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
-		Assert.hasLength(name, "'name' must not be empty");
+		checkName(name);
 		Assert.notNull(options, "'options' must not be null");
 		return new RedisFencedLock(this, name, options);
 	}
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
-		Assert.hasLength(name, "'name' must not be empty");
+		checkName(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
 			RedisHold hold = acquireHold(name, waitTime, options);
@@ -221,6 +221,11 @@ public class RedisLockRegistry implements LockRegistry, AutoCloseable {
 
 	boolean isOwnedByCurrentThread(String name) {
 		return this.owned.find(name) != null;
+	}
+
+	private static void checkName(String name) {
+		Assert.hasLength(name, "'name' must not be empty");
+		LockKeys.checkName(name);
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {

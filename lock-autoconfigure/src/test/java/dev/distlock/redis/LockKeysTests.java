@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -43,6 +44,7 @@ class LockKeysTests {
 		assertThat(LockKeys.encode("100%")).isEqualTo("100%25");
 		assertThat(LockKeys.encode("é")).isEqualTo("%C3%A9");
 		assertThat(LockKeys.encode("a b")).isEqualTo("a%20b");
+		assertThat(LockKeys.encode("!fence")).isEqualTo("%21fence");
 	}
 
 	@Test
@@ -126,6 +128,14 @@ class LockKeysTests {
 	void lockKeyWithAClosingBraceOutsideAHashTagIsRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.fenceKey("lock:a}b"))
 			.withMessageContaining("contains '}' outside a hash tag");
+	}
+
+	@Test
+	void namesAndKeyPrefixesWithAnExclamationMarkAreRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.checkName("orders!eu"))
+			.withMessage("Lock name 'orders!eu' contains '!', which is reserved for distlock's helper keys");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisLockSettings.of("lock!", Duration.ofSeconds(30)))
+			.withMessage("Key prefix 'lock!' contains '!', which is reserved for distlock's helper keys");
 	}
 
 	private static String sha256(String wellFormed) {
