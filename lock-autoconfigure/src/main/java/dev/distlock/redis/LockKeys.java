@@ -24,14 +24,12 @@ import org.springframework.util.Assert;
  * keep a readable head followed by {@code #} and the SHA-256 of those bytes.
  *
  * <p>
- * A lock's fencing counter lives in a helper key in the lock key's Cluster hash slot:
- * {@code {<lock key>}:fence}, or {@code <lock key>:fence} when the lock key already
- * carries a hash tag.
- *
- * <p>
- * The character {@code !} is reserved for the keys of a lock's helpers: lock names and
- * key prefixes must not contain it ({@link #checkName}, {@link #checkPrefix}) and encoded
- * key values never do.
+ * The character {@code !} is reserved for the keys of a lock's helpers, such as its
+ * fencing counter: {@code <lock key>!<role>} when the lock key carries a hash tag,
+ * otherwise {@code {<lock key>}!<role>}, in the lock key's Cluster hash slot either way.
+ * Lock names and key prefixes must not contain it ({@link #checkName},
+ * {@link #checkPrefix}) and encoded key values never do, so no lock key is ever a helper
+ * key.
  *
  * @author distlock
  * @since 0.1.0
@@ -44,6 +42,8 @@ public final class LockKeys {
 	private static final int HEAD_LENGTH = 64;
 
 	private static final char HELPER_SEPARATOR = '!';
+
+	private static final String FENCE = "fence";
 
 	private final String prefix;
 
@@ -85,20 +85,35 @@ public final class LockKeys {
 	}
 
 	/**
-	 * Return the key of the fencing counter of the given lock key, in the same Cluster
-	 * slot.
+	 * Return the key of the fencing counter of the given lock key: its helper key of role
+	 * {@code fence}.
 	 * @param lockKey the lock key
 	 * @return the fencing counter's key
+	 * @throws IllegalArgumentException if the key has a {@code '}'} outside a hash tag
+	 * @see #helperKey(String, String)
+	 */
+	public static String fenceKey(String lockKey) {
+		return helperKey(lockKey, FENCE);
+	}
+
+	/**
+	 * Return the key of one of a lock's helpers: {@code <lock key>!<role>} when the lock
+	 * key carries a hash tag, otherwise {@code {<lock key>}!<role>}. Either way it is in
+	 * the lock key's Cluster slot, and it is no lock key, since lock keys never contain
+	 * {@code !}.
+	 * @param lockKey the lock key
+	 * @param role what the helper is for, such as {@code fence}
+	 * @return the helper's key
 	 * @throws IllegalArgumentException if the key has a {@code '}'} outside a hash tag,
 	 * which leaves no key name that shares its slot
 	 */
-	public static String fenceKey(String lockKey) {
+	public static String helperKey(String lockKey, String role) {
 		if (hasHashTag(lockKey)) {
-			return lockKey + ":fence";
+			return lockKey + HELPER_SEPARATOR + role;
 		}
 		Assert.isTrue(lockKey.indexOf('}') < 0, () -> "Lock key '" + lockKey
-				+ "' contains '}' outside a hash tag; remove it so that the fencing counter can share the lock's Cluster slot");
-		return "{" + lockKey + "}:fence";
+				+ "' contains '}' outside a hash tag; remove it so that the lock's helper keys, such as its fencing counter, can share its Cluster slot");
+		return "{" + lockKey + "}" + HELPER_SEPARATOR + role;
 	}
 
 	/**
