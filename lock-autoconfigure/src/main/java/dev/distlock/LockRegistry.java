@@ -12,7 +12,10 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * A name passed here gets {@code distlock.key-prefix} in front and nothing else: the
  * lock's Redis key is exactly {@code <key-prefix><name>}. A {@code @DistributedLock}
- * method without a key and {@code obtain(name)} with the same name are the same lock.
+ * method without a key and {@code obtain(name)} with the same name are the same lock. A
+ * name must not contain {@code !}, which distlock keeps for the keys of a lock's helpers
+ * such as its fencing counter: {@code obtain} and {@code tryAcquire} reject it with an
+ * {@link IllegalArgumentException}.
  *
  * <p>
  * Leases from {@link #acquire} and {@link #tryAcquire} are renewed by the watchdog until

@@ -150,14 +150,28 @@ public class LockSpecResolver {
 				problem("name", ex.getMessage(), "define the property or write the name as a literal");
 				return value;
 			}
-			try {
-				LockKeys.fenceKey(LockSpecResolver.this.defaults.keyPrefix() + name);
-			}
-			catch (IllegalArgumentException ex) {
-				problem("name", ex.getMessage(),
+			if (check("name", () -> LockKeys.checkName(name),
+					"remove the '!', or write another separator such as ':' or '.' in its place")) {
+				check("name", () -> LockKeys.fenceKey(LockSpecResolver.this.defaults.keyPrefix() + name),
 						"remove the '}', or put the part that should choose the Cluster slot in braces, such as \"{tenant}:orders\"");
 			}
 			return name;
+		}
+
+		/**
+		 * Run a check of an attribute, recording its {@link IllegalArgumentException} as
+		 * the attribute's problem.
+		 * @return whether the check passed
+		 */
+		private boolean check(String attribute, Runnable check, String action) {
+			try {
+				check.run();
+				return true;
+			}
+			catch (IllegalArgumentException ex) {
+				problem(attribute, ex.getMessage(), action);
+				return false;
+			}
 		}
 
 		@Nullable Expression key(String source, Method method) {

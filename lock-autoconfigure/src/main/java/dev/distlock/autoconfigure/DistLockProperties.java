@@ -26,7 +26,8 @@ public class DistLockProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Prefix of every lock's Redis key.
+	 * Prefix of every lock's Redis key. Must not contain '!', which distlock keeps for
+	 * the keys of a lock's helpers.
 	 */
 	private String keyPrefix = "lock:";
 

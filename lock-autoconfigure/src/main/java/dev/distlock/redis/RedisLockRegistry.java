@@ -95,14 +95,14 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
-		Assert.hasLength(name, "'name' must not be empty");
+		checkName(name);
 		Assert.notNull(options, "'options' must not be null");
 		return new RedisFencedLock(this, name, options);
 	}
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
-		Assert.hasLength(name, "'name' must not be empty");
+		checkName(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
 			RedisHold hold = acquireHold(name, waitTime, options);
@@ -192,6 +192,11 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	boolean isOwnedByCurrentThread(String name) {
 		return this.owned.find(name) != null;
+	}
+
+	private static void checkName(String name) {
+		Assert.hasLength(name, "'name' must not be empty");
+		LockKeys.checkName(name);
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {

@@ -7,7 +7,7 @@ import org.springframework.util.Assert;
 /**
  * How a {@link RedisLockRegistry} takes and keeps locks.
  *
- * @param keyPrefix prefix of every lock key
+ * @param keyPrefix prefix of every lock key, without {@code !} (reserved for helper keys)
  * @param leaseTime TTL of a lock in watchdog mode, renewed every third of it
  * @param commandTimeout how long to wait for Redis to answer one command
  * @param replicasToAck replicas that must acknowledge an acquisition (0: none)
@@ -23,6 +23,7 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration c
 	 */
 	public RedisLockSettings {
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
+		LockKeys.checkPrefix(keyPrefix);
 		Assert.isTrue(isPositive(leaseTime) && leaseTime.toMillis() >= 3,
 				"'leaseTime' must be at least 3ms, was " + leaseTime);
 		Assert.isTrue(isPositive(commandTimeout), "'commandTimeout' must be positive, was " + commandTimeout);

@@ -1,5 +1,6 @@
 -- Acquires a lock and issues its fencing tokens in one round trip.
--- KEYS[1]: the lock key, KEYS[2]: its fencing counter (same Cluster slot)
+-- KEYS[1]: the lock key, KEYS[2]: its fencing counter, the helper key '<lock key>!fence'
+-- or '{<lock key>}!fence' in the same Cluster slot, which no lock key can be
 -- ARGV[1]: the holder's random token, ARGV[2]: the lease in milliseconds,
 -- ARGV[3]: how many fencing tokens to reserve (1, or more for local hand-overs)
 -- Returns the last reserved fencing token (> 0) when acquired; otherwise minus the

@@ -209,6 +209,17 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	void keyPrefixWithAnExclamationMarkFailsWithClearMessage() {
+		this.contextRunner.withPropertyValues("distlock.key-prefix=lock!").run((context) -> {
+			assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessage("Key prefix 'lock!' contains '!', which is reserved for distlock's helper keys");
+		});
+	}
+
+	@Test
 	void unknownFailureActionFailsWithClearMessage() {
 		this.contextRunner.withPropertyValues("distlock.on-failure=maybe").run((context) -> {
 			assertThat(context).hasFailed()

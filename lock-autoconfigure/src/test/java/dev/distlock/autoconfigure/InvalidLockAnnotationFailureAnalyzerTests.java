@@ -124,6 +124,18 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 	}
 
 	@Test
+	void nameWithAnExclamationMarkFailsStartup() {
+		this.contextRunner.withBean("ordersService", ReservedCharacterService.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription()).contains("- @DistributedLock on ReservedCharacterService.pay(long)"
+					+ " of bean 'ordersService', attribute 'name': Lock name 'orders!eu' contains '!',"
+					+ " which is reserved for distlock's helper keys");
+			assertThat(analysis.getAction()).contains("ReservedCharacterService.pay(long), 'name'")
+				.contains("remove the '!'");
+		});
+	}
+
+	@Test
 	void skipOnMethodReturningPrimitiveFailsStartup() {
 		this.contextRunner.withBean("countingService", SkipOnPrimitiveService.class).run((context) -> {
 			FailureAnalysis analysis = analyzeStartupFailure(context);
@@ -292,6 +304,14 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 	static class MissingPlaceholderService {
 
 		@DistributedLock(waitTime = "${nope}")
+		public void pay(long orderId) {
+		}
+
+	}
+
+	static class ReservedCharacterService {
+
+		@DistributedLock(name = "orders!eu", key = "#orderId")
 		public void pay(long orderId) {
 		}
 

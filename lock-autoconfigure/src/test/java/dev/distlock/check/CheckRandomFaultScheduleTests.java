@@ -130,7 +130,7 @@ class CheckRandomFaultScheduleTests {
 	}
 
 	private static List<String> lockKeys(RedisCommands<String, String> redis) {
-		return redis.keys("lock:*").stream().filter((key) -> !key.endsWith(":fence")).toList();
+		return redis.keys("lock:*").stream().filter((key) -> !key.endsWith("!fence")).toList();
 	}
 
 	private static void checkNoConnectionLeft(WorkerFleet fleet, RedisCommands<String, String> redis,

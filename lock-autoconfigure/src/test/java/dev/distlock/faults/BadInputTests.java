@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 import dev.distlock.DistributedLock;
@@ -130,7 +131,27 @@ class BadInputTests {
 			LockedCall call = service.lockTagged("7");
 			assertThat(call.lockKey()).isEqualTo("lock:{orders}:7");
 			assertThat(call.fencingCounter()).isEqualTo("1");
-			assertThat(SlotHash.getSlot("lock:{orders}:7:fence")).isEqualTo(SlotHash.getSlot("lock:{orders}:7"));
+			assertThat(SlotHash.getSlot("lock:{orders}:7!fence")).isEqualTo(SlotHash.getSlot("lock:{orders}:7"));
+		});
+	}
+
+	@Test
+	void keyValueFenceOfATaggedNameIsNotTheFencingCounterOfThatName() {
+		this.contextRunner.withBean("billing", BillingService.class).run((context) -> {
+			BillingService billing = context.getBean(BillingService.class);
+			long first = billing.lockKeyed("fence", billing::lockFenced);
+			assertThat(billing.lockKeyed("fence", billing::lockFenced)).isEqualTo(first + 1);
+			assertThat(redisKeys(context, "*")).containsExactlyInAnyOrder("lock:{billing}!fence",
+					"lock:{billing}:fence!fence");
+		});
+	}
+
+	@Test
+	void fencingCounterOfATaggedNameLeavesTheLockOfKeyValueFenceFree() {
+		this.contextRunner.withBean("billing", BillingService.class).run((context) -> {
+			BillingService billing = context.getBean(BillingService.class);
+			long first = billing.lockFenced();
+			assertThat(billing.lockKeyed("fence", billing::lockFenced)).isEqualTo(first + 1);
 		});
 	}
 
@@ -311,6 +332,20 @@ class BadInputTests {
 			String lockKey = "lock:" + LockContext.currentLease().orElseThrow().name();
 			return new LockedCall(lockKey, Boolean.TRUE.equals(this.redis.hasKey(lockKey)),
 					this.redis.opsForValue().get(LockKeys.fenceKey(lockKey)));
+		}
+
+	}
+
+	static class BillingService {
+
+		@DistributedLock(name = "{billing}", key = "#id", waitTime = "1s")
+		public long lockKeyed(String id, LongSupplier inside) {
+			return inside.getAsLong();
+		}
+
+		@DistributedLock(name = "{billing}", waitTime = "1s")
+		public long lockFenced() {
+			return LockContext.currentLease().orElseThrow().fencingToken();
 		}
 
 	}

@@ -139,7 +139,7 @@ class FailoverTests {
 				assertThat(lease.fencingToken()).isGreaterThan(previous);
 				previous = lease.fencingToken();
 				assertThat(replicaCommands.exists("lock:payment")).as("lock key on the replica").isOne();
-				assertThat(replicaCommands.get("{lock:payment}:fence")).isEqualTo(Long.toString(previous));
+				assertThat(replicaCommands.get("{lock:payment}!fence")).isEqualTo(Long.toString(previous));
 				lease.release();
 			}
 		}

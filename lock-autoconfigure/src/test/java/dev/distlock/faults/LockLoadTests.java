@@ -124,7 +124,7 @@ class LockLoadTests {
 			}
 			assertThat(commands.keys("lock:*")).as("lock keys left").isEmpty();
 			assertThat(commands.keys("{lock:*")).as("fencing counters")
-				.allMatch((key) -> key.matches("\\{lock:(load-\\d+|warm-up)}:fence"));
+				.allMatch((key) -> key.matches("\\{lock:(load-\\d+|warm-up)}!fence"));
 		}
 		System.out.println("[load] checked in " + elapsed.toSeconds() + " s after go");
 	}

@@ -97,7 +97,7 @@ class HandOverFaultTests {
 		rival.release();
 		holding.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		long first = this.holder.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(this.commands.get("{lock:job}:fence")).as("a token reserved for the waiter")
+		assertThat(this.commands.get("{lock:job}!fence")).as("a token reserved for the waiter")
 			.isEqualTo(Long.toString(first + 1));
 		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
 		redis.server().restart();

@@ -285,6 +285,17 @@ abstract class LockRegistryContract {
 			.withMessage("Wait time of lock 'order' must not be negative");
 	}
 
+	@Test
+	void namesWithAnExclamationMarkAreRejected() {
+		RedisLockRegistry registry = registry(LEASE);
+		String message = "Lock name 'orders!eu' contains '!', which is reserved for distlock's helper keys";
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.obtain("orders!eu")).withMessage(message);
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.tryAcquire("orders!eu", Duration.ZERO))
+			.withMessage(message);
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.acquire("orders!eu", Duration.ZERO))
+			.withMessage(message);
+	}
+
 	private void assertInterruptible(Runnable waitForTheLock) throws Exception {
 		LockLease held = registry(LEASE).acquire("interrupted", Duration.ZERO);
 		TestThread waiter = this.closer.add(TestThread.start("waiter"));
