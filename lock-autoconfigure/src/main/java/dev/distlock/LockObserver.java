@@ -20,7 +20,7 @@ public interface LockObserver {
 	 * @param name the lock name
 	 * @param waited how long the caller waited
 	 */
-	default void acquired(String name, Duration waited) {
+	default void acquired(LockName name, Duration waited) {
 	}
 
 	/**
@@ -28,7 +28,7 @@ public interface LockObserver {
 	 * @param name the lock name
 	 * @param waited how long the caller waited
 	 */
-	default void notAcquired(String name, Duration waited) {
+	default void notAcquired(LockName name, Duration waited) {
 	}
 
 	/**
@@ -36,14 +36,15 @@ public interface LockObserver {
 	 * @param name the lock name
 	 * @param held how long it was held
 	 */
-	default void released(String name, Duration held) {
+	default void released(LockName name, Duration held) {
 	}
 
 	/**
 	 * A hold was lost.
+	 * @param name the lock name
 	 * @param event what was lost
 	 */
-	default void lost(LockLostEvent event) {
+	default void lost(LockName name, LockLostEvent event) {
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,12 +26,10 @@ import org.springframework.util.Assert;
  *
  * <p>
  * The {@code name} tag must take a bounded set of values, or every key value would create
- * new time series. An annotated lock with a key is named
- * {@code <name>:<encoded key value>}, and encoded key values never contain {@code :}, so
- * the tag is the lock name up to its last {@code :} when it has one: {@code order:42} is
- * tagged {@code order}, and {@code OrderService.pay} keeps its whole name. Programmatic
- * lock names should follow the same {@code <name>:<id>} convention so that their ids stay
- * out of the tag.
+ * new time series, so it is the lock's {@link LockName#base() base name}: an annotated
+ * lock {@code order} with a key is tagged {@code order} for every key value, and
+ * programmatic names that follow the {@code <name>:<id>} convention are tagged
+ * {@code <name>}.
  *
  * <p>
  * Meters are created once per tag value and reused.
@@ -54,38 +53,27 @@ public class MicrometerLockObserver implements LockObserver {
 	}
 
 	@Override
-	public void acquired(String name, Duration waited) {
+	public void acquired(LockName name, Duration waited) {
 		metersOf(name).waitAcquired.record(waited);
 	}
 
 	@Override
-	public void notAcquired(String name, Duration waited) {
+	public void notAcquired(LockName name, Duration waited) {
 		metersOf(name).waitFailed.record(waited);
 	}
 
 	@Override
-	public void released(String name, Duration held) {
+	public void released(LockName name, Duration held) {
 		metersOf(name).hold.record(held);
 	}
 
 	@Override
-	public void lost(LockLostEvent event) {
-		metersOf(event.name()).lost.increment();
+	public void lost(LockName name, LockLostEvent event) {
+		metersOf(name).lost.increment();
 	}
 
-	/**
-	 * Return the {@code name} tag value of a lock: its name up to the last {@code :}, or
-	 * the whole name when it has none.
-	 * @param lockName the lock name
-	 * @return the tag value
-	 */
-	public static String tagOf(String lockName) {
-		int separator = lockName.lastIndexOf(':');
-		return (separator > 0) ? lockName.substring(0, separator) : lockName;
-	}
-
-	private Meters metersOf(String lockName) {
-		return this.meters.computeIfAbsent(tagOf(lockName), (tag) -> new Meters(this.registry, tag));
+	private Meters metersOf(LockName name) {
+		return this.meters.computeIfAbsent(name.base(), (tag) -> new Meters(this.registry, tag));
 	}
 
 	/**

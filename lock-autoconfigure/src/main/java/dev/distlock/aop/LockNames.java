@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 
+import dev.distlock.LockName;
 import dev.distlock.LockKeyException;
-import dev.distlock.redis.LockKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -77,7 +77,7 @@ public class LockNames {
 			if (!StringUtils.hasText(text)) {
 				throw keyException(spec, "evaluated to " + ((text == null) ? "null" : "a blank value") + ofElement);
 			}
-			names.add(LockKeys.keyedName(spec.name(), text));
+			names.add(LockName.keyed(spec.name(), text).value());
 		}
 		return new ArrayList<>(names);
 	}

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import dev.distlock.LockName;
 import dev.distlock.DistributedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockFailureAction;
@@ -150,7 +151,7 @@ public class LockSpecResolver {
 				problem("name", ex.getMessage(), "define the property or write the name as a literal");
 				return value;
 			}
-			if (check("name", () -> LockKeys.checkName(name),
+			if (check("name", () -> LockName.of(name),
 					"remove the '!', or write another separator such as ':' or '.' in its place")) {
 				check("name", () -> LockKeys.fenceKey(LockSpecResolver.this.defaults.keyPrefix() + name),
 						"remove the '}', or put the part that should choose the Cluster slot in braces, such as \"{tenant}:orders\"");

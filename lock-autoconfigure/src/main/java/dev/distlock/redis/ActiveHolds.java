@@ -74,8 +74,8 @@ final class ActiveHolds implements LossHandler {
 	 */
 	void report(RedisHold hold, String reason) {
 		logger.warn("Lock '" + hold.lock.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
-		LockLostEvent event = new LockLostEvent(hold.lock.name, hold.lock.key, hold.fencingToken, reason);
-		this.observer.lost(event);
+		LockLostEvent event = new LockLostEvent(hold.lock.name.value(), hold.lock.key, hold.fencingToken, reason);
+		this.observer.lost(hold.lock.name, event);
 		try {
 			this.lossListener.accept(event);
 		}
@@ -94,7 +94,7 @@ final class ActiveHolds implements LossHandler {
 			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
 			.map((hold) -> {
 				String owner = hold.owner;
-				return new HeldLock(hold.lock.name, hold.lock.key, hold.fencingToken,
+				return new HeldLock(hold.lock.name.value(), hold.lock.key, hold.fencingToken,
 						Duration.ofNanos(now - hold.acquiredNanos),
 						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease");
 			})

@@ -75,7 +75,7 @@ final class HoldRelease {
 					: "its release found it expired or held by another owner");
 		}
 		if (!stillHeld || expired) {
-			throw new LockLostException(hold.lock.name, hold.fencingToken, "Lock '" + hold.lock.name
+			throw new LockLostException(hold.lock.name.value(), hold.fencingToken, "Lock '" + hold.lock.name
 					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
 		}
 	}

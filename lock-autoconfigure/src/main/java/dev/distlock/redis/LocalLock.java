@@ -1,5 +1,7 @@
 package dev.distlock.redis;
 
+import dev.distlock.LockName;
+
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -10,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class LocalLock {
 
-	final String name;
+	final LockName name;
 
 	final String key;
 
@@ -30,7 +32,7 @@ final class LocalLock {
 	 */
 	volatile int handoffs;
 
-	LocalLock(String name, String key) {
+	LocalLock(LockName name, String key) {
 		this.name = name;
 		this.key = key;
 		this.fenceKey = LockKeys.fenceKey(key);

@@ -1,5 +1,7 @@
 package dev.distlock.redis;
 
+import dev.distlock.LockName;
+
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -9,7 +11,7 @@ import java.util.concurrent.ConcurrentMap;
  */
 final class LocalLocks {
 
-	private final ConcurrentMap<String, LocalLock> locks = new ConcurrentHashMap<>();
+	private final ConcurrentMap<LockName, LocalLock> locks = new ConcurrentHashMap<>();
 
 	private final LockKeys keys;
 
@@ -20,9 +22,9 @@ final class LocalLocks {
 	/**
 	 * Return the entry of the named lock, counting one more user.
 	 */
-	LocalLock retain(String name) {
+	LocalLock retain(LockName name) {
 		return this.locks.compute(name, (key, lock) -> {
-			LocalLock retained = (lock != null) ? lock : new LocalLock(name, this.keys.lockKey(name));
+			LocalLock retained = (lock != null) ? lock : new LocalLock(name, this.keys.lockKey(name.value()));
 			retained.users++;
 			return retained;
 		});

@@ -1,5 +1,7 @@
 package dev.distlock.redis;
 
+import dev.distlock.LockName;
+
 import java.util.HashMap;
 import java.util.Map;
 
@@ -11,13 +13,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class OwnedHolds {
 
-	private final ThreadLocal<Map<String, RedisHold>> holds = new ThreadLocal<>();
+	private final ThreadLocal<Map<LockName, RedisHold>> holds = new ThreadLocal<>();
 
 	/**
 	 * Return the current thread's hold of the named lock, if it owns one.
 	 */
-	@Nullable RedisHold find(String name) {
-		Map<String, RedisHold> owned = this.holds.get();
+	@Nullable RedisHold find(LockName name) {
+		Map<LockName, RedisHold> owned = this.holds.get();
 		return (owned != null) ? owned.get(name) : null;
 	}
 
@@ -25,7 +27,7 @@ final class OwnedHolds {
 	 * Return the current thread's hold of the named lock.
 	 * @throws IllegalMonitorStateException if it owns none
 	 */
-	RedisHold get(String name) {
+	RedisHold get(LockName name) {
 		RedisHold hold = find(name);
 		if (hold == null) {
 			throw new IllegalMonitorStateException(
@@ -38,7 +40,7 @@ final class OwnedHolds {
 	 * Record a new hold of the current thread.
 	 */
 	void add(RedisHold hold) {
-		Map<String, RedisHold> owned = this.holds.get();
+		Map<LockName, RedisHold> owned = this.holds.get();
 		if (owned == null) {
 			owned = new HashMap<>();
 			this.holds.set(owned);
@@ -54,12 +56,12 @@ final class OwnedHolds {
 	 * {@code null}
 	 * @throws IllegalMonitorStateException if the current thread owns none
 	 */
-	@Nullable RedisHold leave(String name) {
+	@Nullable RedisHold leave(LockName name) {
 		RedisHold hold = get(name);
 		if (--hold.reentries > 0) {
 			return null;
 		}
-		Map<String, RedisHold> owned = this.holds.get();
+		Map<LockName, RedisHold> owned = this.holds.get();
 		owned.remove(name);
 		if (owned.isEmpty()) {
 			this.holds.remove();

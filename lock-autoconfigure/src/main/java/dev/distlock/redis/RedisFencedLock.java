@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.LockName;
 
 /**
  * A thread-owned view of one lock of a {@link RedisLockRegistry}. Views are cheap: the
@@ -18,11 +19,11 @@ final class RedisFencedLock implements FencedLock {
 
 	private final RedisLockRegistry registry;
 
-	private final String name;
+	private final LockName name;
 
 	private final LeaseOptions options;
 
-	RedisFencedLock(RedisLockRegistry registry, String name, LeaseOptions options) {
+	RedisFencedLock(RedisLockRegistry registry, LockName name, LeaseOptions options) {
 		this.registry = registry;
 		this.name = name;
 		this.options = options;
@@ -30,7 +31,7 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public String name() {
-		return this.name;
+		return this.name.value();
 	}
 
 	@Override
@@ -78,7 +79,7 @@ final class RedisFencedLock implements FencedLock {
 			return this.registry.lockOwned(this.name, waitTime, this.options);
 		}
 		catch (InterruptedException ex) {
-			throw RedisLockRegistry.interrupted(this.name, ex);
+			throw RedisLockRegistry.interrupted(this.name.value(), ex);
 		}
 	}
 

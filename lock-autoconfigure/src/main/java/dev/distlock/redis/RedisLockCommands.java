@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.DistributedLockException;
+import dev.distlock.LockName;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
@@ -70,7 +71,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @param lockName the lock's name, for the message
 	 * @throws DistributedLockException if the lock was granted to too few replicas
 	 */
-	void requireAcknowledged(String lockName, Grant grant) {
+	void requireAcknowledged(LockName lockName, Grant grant) {
 		if (grant.reply() > 0 && !isAcknowledged(grant)) {
 			throw new DistributedLockException("Lock '" + lockName + "' was refused: " + grant.replicasAcked() + " of "
 					+ this.replicasToAck + " replicas acknowledged it within " + this.replicaAckTimeout
@@ -92,7 +93,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * release does not reach Redis.
 	 * @param lockName the lock's name, for the log
 	 */
-	void giveBack(String lockName, String key, String token) {
+	void giveBack(LockName lockName, String key, String token) {
 		try {
 			release(key, token, 0);
 		}

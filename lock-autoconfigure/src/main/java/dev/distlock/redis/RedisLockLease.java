@@ -25,7 +25,7 @@ final class RedisLockLease implements LockLease {
 
 	@Override
 	public String name() {
-		return this.hold.lock.name;
+		return this.hold.lock.name.value();
 	}
 
 	@Override

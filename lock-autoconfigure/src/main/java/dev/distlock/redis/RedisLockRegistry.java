@@ -13,6 +13,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import io.lettuce.core.AbstractRedisClient;
@@ -95,17 +96,16 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
-		checkName(name);
 		Assert.notNull(options, "'options' must not be null");
-		return new RedisFencedLock(this, name, options);
+		return new RedisFencedLock(this, LockName.of(name), options);
 	}
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
-		checkName(name);
+		LockName lockName = LockName.of(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
-			RedisHold hold = acquireHold(name, waitTime, options);
+			RedisHold hold = acquireHold(lockName, waitTime, options);
 			return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
 		}
 		catch (InterruptedException ex) {
@@ -157,7 +157,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	/**
 	 * Acquire a hold for the current thread, reentering a hold it already owns.
 	 */
-	boolean lockOwned(String name, Duration waitTime, LeaseOptions options) throws InterruptedException {
+	boolean lockOwned(LockName name, Duration waitTime, LeaseOptions options) throws InterruptedException {
 		RedisHold owned = this.owned.find(name);
 		if (owned != null) {
 			owned.reentries++;
@@ -175,7 +175,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * Leave one hold of the current thread, releasing the lock when it was the outermost.
 	 * @throws IllegalMonitorStateException if the current thread does not hold it
 	 */
-	void unlockOwned(String name) {
+	void unlockOwned(LockName name) {
 		RedisHold hold = this.owned.leave(name);
 		if (hold != null) {
 			release(hold);
@@ -186,17 +186,12 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * Return the current thread's hold of the named lock.
 	 * @throws IllegalMonitorStateException if the current thread does not hold it
 	 */
-	RedisHold ownedHold(String name) {
+	RedisHold ownedHold(LockName name) {
 		return this.owned.get(name);
 	}
 
-	boolean isOwnedByCurrentThread(String name) {
+	boolean isOwnedByCurrentThread(LockName name) {
 		return this.owned.find(name) != null;
-	}
-
-	private static void checkName(String name) {
-		Assert.hasLength(name, "'name' must not be empty");
-		LockKeys.checkName(name);
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {
@@ -212,7 +207,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.release.release(hold);
 	}
 
-	private @Nullable RedisHold acquireHold(String name, Duration waitTime, LeaseOptions options)
+	private @Nullable RedisHold acquireHold(LockName name, Duration waitTime, LeaseOptions options)
 			throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
 		Deadline deadline = Deadline.after(waitTime);

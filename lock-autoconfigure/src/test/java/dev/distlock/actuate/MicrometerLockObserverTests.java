@@ -3,6 +3,7 @@ package dev.distlock.actuate;
 import java.time.Duration;
 
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockName;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -19,21 +20,13 @@ class MicrometerLockObserverTests {
 	private final MicrometerLockObserver observer = new MicrometerLockObserver(this.meterRegistry);
 
 	@Test
-	void tagIsTheLockNameUpToItsLastColon() {
-		assertThat(MicrometerLockObserver.tagOf("order:42")).isEqualTo("order");
-		assertThat(MicrometerLockObserver.tagOf("billing:invoice:7")).isEqualTo("billing:invoice");
-		assertThat(MicrometerLockObserver.tagOf("OrderService.pay")).isEqualTo("OrderService.pay");
-		assertThat(MicrometerLockObserver.tagOf(":odd")).isEqualTo(":odd");
-	}
-
-	@Test
 	void keyValuesOfOneLockShareItsMeters() {
 		for (int id = 0; id < 100; id++) {
-			this.observer.acquired("order:" + id, Duration.ofMillis(1));
-			this.observer.released("order:" + id, Duration.ofMillis(5));
+			this.observer.acquired(LockName.keyed("order", Integer.toString(id)), Duration.ofMillis(1));
+			this.observer.released(LockName.keyed("order", Integer.toString(id)), Duration.ofMillis(5));
 		}
-		this.observer.notAcquired("order:1", Duration.ofMillis(10));
-		this.observer.lost(new LockLostEvent("order:2", "lock:order:2", 3, "test"));
+		this.observer.notAcquired(LockName.of("order:1"), Duration.ofMillis(10));
+		this.observer.lost(LockName.of("order:2"), new LockLostEvent("order:2", "lock:order:2", 3, "test"));
 		assertThat(this.meterRegistry.getMeters()).extracting((meter) -> meter.getId().getTag("name"))
 			.containsOnly("order");
 		assertThat(this.meterRegistry.getMeters()).extracting(Meter::getId)
