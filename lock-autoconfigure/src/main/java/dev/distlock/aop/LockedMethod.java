@@ -57,6 +57,15 @@ public record LockedMethod(String beanName, Class<?> beanType, Method method) {
 	}
 
 	/**
+	 * Return the method and its bean as messages name them, such as
+	 * {@code OrderService.pay(long) of bean 'orderService'}.
+	 */
+	@Override
+	public String toString() {
+		return description() + " of bean '" + this.beanName + "'";
+	}
+
+	/**
 	 * Describe a method of a class as messages name it: the simple names of the class and
 	 * of the parameter types.
 	 */

@@ -33,7 +33,8 @@ import org.springframework.core.type.AnnotationMetadata;
 /**
  * Auto-configuration of the interception of {@code @DistributedLock} methods with the
  * {@link LockRegistry} bean, whichever configuration defined it: distlock's own on Spring
- * Boot's Lettuce connection, or the application's.
+ * Boot's Lettuce connection, or the application's. Without one, annotated methods fail
+ * the startup with a {@link MissingLockRegistryException}.
  *
  * @author distlock
  * @since 0.1.0
@@ -86,6 +87,21 @@ public final class DistLockInterceptionAutoConfiguration {
 		LockAnnotationValidator distLockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
 				LockSpecResolver distLockSpecResolver) {
 			return new LockAnnotationValidator(beanFactory, distLockSpecResolver);
+		}
+
+	}
+
+	/**
+	 * Fails the startup when there are annotated methods, which would otherwise run
+	 * unlocked.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(LockRegistry.class)
+	static class MissingLockRegistryConfiguration {
+
+		@Bean
+		MissingLockRegistryCheck distLockMissingRegistryCheck(ConfigurableListableBeanFactory beanFactory) {
+			return new MissingLockRegistryCheck(beanFactory);
 		}
 
 	}

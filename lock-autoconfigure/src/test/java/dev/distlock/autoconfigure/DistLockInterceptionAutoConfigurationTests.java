@@ -64,6 +64,33 @@ class DistLockInterceptionAutoConfigurationTests {
 		}
 	}
 
+	@Test
+	void annotatedMethodsWithoutARegistryFailStartup() {
+		this.contextRunner.run((context) -> assertThat(context).hasFailed()
+			.getFailure()
+			.isInstanceOf(MissingLockRegistryException.class)
+			.hasMessage("No LockRegistry bean exists to lock the @DistributedLock methods"
+					+ " ReportService.generate(String, LongSupplier) of bean 'reportService'"));
+	}
+
+	@Test
+	void disabledPropertyStartsWithoutARegistryAndWithoutAdvisor() {
+		this.contextRunner.withPropertyValues("distlock.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class);
+			assertThat(AopUtils.isAopProxy(context.getBean(ReportService.class))).isFalse();
+		});
+	}
+
+	@Test
+	void contextWithoutAnnotatedMethodsStartsWithoutARegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockRegistry.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
 	private static RedisTestClient connect() {
 		return RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5));
 	}
