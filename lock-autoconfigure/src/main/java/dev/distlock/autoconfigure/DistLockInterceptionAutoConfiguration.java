@@ -14,12 +14,14 @@ import dev.distlock.autoconfigure.DistLockProperties.LostAction;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -29,12 +31,14 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.transaction.interceptor.TransactionInterceptor;
 
 /**
  * Auto-configuration of the interception of {@code @DistributedLock} methods with the
  * {@link LockRegistry} bean, whichever configuration defined it: distlock's own on Spring
  * Boot's Lettuce connection, or the application's. Without one, annotated methods fail
- * the startup with a {@link MissingLockRegistryException}.
+ * the startup with a {@link MissingLockRegistryException}. With Spring's transaction
+ * support, a warning says when transaction advice is ordered to run outside the locks.
  *
  * @author distlock
  * @since 0.1.0
@@ -87,6 +91,22 @@ public final class DistLockInterceptionAutoConfiguration {
 		LockAnnotationValidator distLockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
 				LockSpecResolver distLockSpecResolver) {
 			return new LockAnnotationValidator(beanFactory, distLockSpecResolver);
+		}
+
+		/**
+		 * Checks, where Spring's transaction support is present, that transactions run
+		 * inside the locks.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(TransactionInterceptor.class)
+		static class TransactionOrderConfiguration {
+
+			@Bean
+			TransactionAdvisorOrderCheck distLockTransactionAdvisorOrderCheck(ListableBeanFactory beanFactory,
+					DistributedLockAdvisor distributedLockAdvisor) {
+				return new TransactionAdvisorOrderCheck(beanFactory, distributedLockAdvisor);
+			}
+
 		}
 
 	}
