@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -88,7 +89,8 @@ public final class AnnotatedContender implements Contender {
 	 * The application: Spring Boot's Redis auto-configuration, distlock's and the bean.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class })
+	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+			DistLockInterceptionAutoConfiguration.class })
 	static class Application {
 
 		@Bean

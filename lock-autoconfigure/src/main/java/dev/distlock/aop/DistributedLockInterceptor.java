@@ -28,7 +28,9 @@ import org.springframework.aop.support.AopUtils;
  * returning a {@code CompletionStage} hold owner-free leases until the stage completes
  * and, inside a caller's transaction, that transaction completes too. Methods returning a
  * {@code Mono} or {@code Flux} hold owner-free leases for each subscription until it
- * completes, fails or is cancelled.
+ * completes, fails or is cancelled. A call whose lock names cannot be evaluated fails as
+ * its result kind fails: a synchronous method throws, the others return a failed future,
+ * {@code Mono} or {@code Flux}.
  *
  * @author distlock
  * @since 0.1.0
@@ -65,8 +67,14 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
 		Method method = specificMethod(invocation.getMethod(), targetClass);
 		LockSpec spec = this.specs.resolve(method, targetClass);
-		List<String> lockNames = this.names.of(spec, (target != null) ? target : method.getDeclaringClass(),
-				invocation.getArguments());
+		List<String> lockNames;
+		try {
+			lockNames = this.names.of(spec, (target != null) ? target : method.getDeclaringClass(),
+					invocation.getArguments());
+		}
+		catch (RuntimeException ex) {
+			return spec.resultKind().failedResult(ex);
+		}
 		return switch (spec.resultKind()) {
 			case SYNCHRONOUS -> invokeSynchronously(invocation, spec, lockNames);
 			case COMPLETION_STAGE -> invokeForStage(invocation, spec, lockNames);

@@ -4,25 +4,18 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
-import dev.distlock.DistributedLock;
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotationUtils;
-import org.springframework.util.ClassUtils;
-import org.springframework.util.ReflectionUtils;
 
 /**
- * Checks every {@link DistributedLock} method of every bean once the singletons exist, so
- * that a bad annotation fails the startup rather than a call. Warns once about annotated
- * methods that a proxy cannot intercept (private, final or static).
+ * Checks every {@link dev.distlock.DistributedLock} method of every bean once the
+ * singletons exist, so that a bad annotation fails the startup rather than a call. Warns
+ * once about annotated methods that a proxy cannot intercept (private, final or static).
  *
  * @author distlock
  * @since 0.1.0
@@ -48,31 +41,17 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 	@Override
 	public void afterSingletonsInstantiated() {
 		List<Problem> problems = new ArrayList<>();
-		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
-			Class<?> type = AutoProxyUtils.determineTargetClass(this.beanFactory, beanName);
-			if (type != null) {
-				check(beanName, ClassUtils.getUserClass(type), problems);
+		for (LockedMethod locked : LockedMethod.findIn(this.beanFactory)) {
+			warnIfNotInterceptable(locked.beanName(), locked.method());
+			try {
+				this.specs.resolve(locked.method(), locked.beanType());
+			}
+			catch (InvalidLockAnnotationException ex) {
+				ex.getProblems().forEach((problem) -> problems.add(problem.inBean(locked.beanName())));
 			}
 		}
 		if (!problems.isEmpty()) {
 			throw new InvalidLockAnnotationException(problems);
-		}
-	}
-
-	private void check(String beanName, Class<?> type, List<Problem> problems) {
-		if (!AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
-			return;
-		}
-		Set<Method> methods = MethodIntrospector.selectMethods(type,
-				(ReflectionUtils.MethodFilter) LockSpecResolver::isLocked);
-		for (Method method : methods) {
-			warnIfNotInterceptable(beanName, method);
-			try {
-				this.specs.resolve(method, type);
-			}
-			catch (InvalidLockAnnotationException ex) {
-				ex.getProblems().forEach((problem) -> problems.add(problem.inBean(beanName)));
-			}
 		}
 	}
 

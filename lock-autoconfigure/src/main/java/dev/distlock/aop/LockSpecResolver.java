@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 import dev.distlock.LockName;
 import dev.distlock.DistributedLock;
@@ -102,9 +101,7 @@ public class LockSpecResolver {
 		if (annotation == null) {
 			throw new IllegalStateException("No @DistributedLock on " + calledMethod);
 		}
-		String description = userClass.getSimpleName() + "." + method.getName() + "("
-				+ Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "))
-				+ ")";
+		String description = LockedMethod.describe(userClass, method);
 		Checker checker = new Checker(description);
 		String name = checker.name(annotation.name(), userClass.getSimpleName() + "." + method.getName());
 		Expression key = checker.key(annotation.key(), method);

@@ -30,6 +30,10 @@ final class ReactiveResults {
 		return (kind == ResultKind.MONO) ? Mono.empty() : Flux.empty();
 	}
 
+	static Object error(ResultKind kind, Throwable failure) {
+		return (kind == ResultKind.MONO) ? Mono.error(failure) : Flux.error(failure);
+	}
+
 	/**
 	 * Return a publisher that acquires the locks on subscription, then calls the method
 	 * (with the innermost lease in {@link dev.distlock.LockContext}), subscribes to its

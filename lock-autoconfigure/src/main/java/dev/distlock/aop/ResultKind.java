@@ -70,4 +70,20 @@ public enum ResultKind {
 		};
 	}
 
+	/**
+	 * Return what a call that failed before its method could run returns, so that the
+	 * failure reaches the caller as the method's own failures do.
+	 * @param failure why the call failed
+	 * @return a future completed exceptionally with the failure, or a {@code Mono} or
+	 * {@code Flux} that signals it
+	 * @throws RuntimeException the failure itself, for a synchronous method
+	 */
+	Object failedResult(RuntimeException failure) {
+		return switch (this) {
+			case COMPLETION_STAGE -> CompletableFuture.failedFuture(failure);
+			case MONO, FLUX -> ReactiveResults.error(this, failure);
+			case SYNCHRONOUS -> throw failure;
+		};
+	}
+
 }

@@ -11,6 +11,7 @@ import dev.distlock.LockLease;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockMetricsAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -47,7 +48,7 @@ class DistLockMetricsAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
-				DistLockMetricsAutoConfiguration.class))
+				DistLockInterceptionAutoConfiguration.class, DistLockMetricsAutoConfiguration.class))
 		.withUserConfiguration(MeterRegistryConfiguration.class)
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
 				"spring.data.redis.timeout=5s");

@@ -22,6 +22,7 @@ import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockRegistry;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -55,7 +56,8 @@ class DistributedLockInterceptorTests {
 	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+				DistLockInterceptionAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
 				"spring.data.redis.timeout=2s", "distlock.lease-time=3s")
 		.withUserConfiguration(ServicesConfiguration.class);

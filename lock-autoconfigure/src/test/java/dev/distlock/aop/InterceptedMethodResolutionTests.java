@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class InterceptedMethodResolutionTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				DistLockAutoConfiguration.class))
+				DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
 				"spring.data.redis.timeout=2s", "distlock.lease-time=3s")
 		.withUserConfiguration(ServicesConfiguration.class);

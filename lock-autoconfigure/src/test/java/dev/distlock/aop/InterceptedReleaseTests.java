@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import dev.distlock.DistributedLock;
 import dev.distlock.DistributedLockException;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -45,7 +46,8 @@ class InterceptedReleaseTests {
 	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+				DistLockInterceptionAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
 				"spring.data.redis.timeout=500ms", "distlock.lease-time=3s")
 		.withUserConfiguration(BatchConfiguration.class);

@@ -10,6 +10,7 @@ import dev.distlock.LockFailureAction;
 import dev.distlock.LockKeyException;
 import dev.distlock.LockLease;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -37,7 +38,8 @@ class LockKeyValueTests {
 	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+				DistLockInterceptionAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
 				"spring.data.redis.timeout=2s", "distlock.lease-time=3s")
 		.withUserConfiguration(ServicesConfiguration.class);

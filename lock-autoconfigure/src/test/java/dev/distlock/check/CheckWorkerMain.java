@@ -20,6 +20,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.distlock.HeldLock;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
 import dev.distlock.testsupport.LiveThreads;
@@ -165,7 +166,8 @@ final class CheckWorkerMain {
 	 * bodies registered as singletons, and the annotated service as a bean.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class })
+	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+			DistLockInterceptionAutoConfiguration.class })
 	static class WorkerConfiguration {
 
 		@Bean

@@ -1,0 +1,143 @@
+package dev.distlock.autoconfigure;
+
+import dev.distlock.LockFailureAction;
+import dev.distlock.LockRegistry;
+import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.DistributedLockInterceptor;
+import dev.distlock.aop.LockAnnotationValidator;
+import dev.distlock.aop.LockNames;
+import dev.distlock.aop.LockSpecResolver;
+import dev.distlock.aop.LockSpecResolver.LockDefaults;
+import dev.distlock.aop.LostLockPolicy;
+import dev.distlock.autoconfigure.DistLockProperties.FailureAction;
+import dev.distlock.autoconfigure.DistLockProperties.LostAction;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.transaction.interceptor.TransactionInterceptor;
+
+/**
+ * Auto-configuration of the interception of {@code @DistributedLock} methods with the
+ * {@link LockRegistry} bean, whichever configuration defined it: distlock's own on Spring
+ * Boot's Lettuce connection, or the application's. Without one, annotated methods fail
+ * the startup with a {@link MissingLockRegistryException}. With Spring's transaction
+ * support, a warning says when transaction advice is ordered to run outside the locks.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+public final class DistLockInterceptionAutoConfiguration {
+
+	/**
+	 * The advisor, its interceptor and the startup check of the annotations, once there
+	 * is a registry to lock with.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(LockRegistry.class)
+	@EnableConfigurationProperties(DistLockProperties.class)
+	@Import(AutoProxyCreatorRegistrar.class)
+	static class InterceptionConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		LockSpecResolver distLockSpecResolver(Environment environment, DistLockProperties properties) {
+			LockFailureAction onFailure = (properties.getOnFailure() == FailureAction.SKIP) ? LockFailureAction.SKIP
+					: LockFailureAction.THROW;
+			return new LockSpecResolver(environment,
+					new LockDefaults(properties.getKeyPrefix(), properties.getWaitTime(), onFailure));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		DistributedLockInterceptor distributedLockInterceptor(LockRegistry registry,
+				LockSpecResolver distLockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
+			return new DistributedLockInterceptor(registry, distLockSpecResolver, new LockNames(beanFactory),
+					new LostLockPolicy(properties.getOnLost() == LostAction.THROW));
+		}
+
+		/**
+		 * Created early by the auto-proxy creator, so it depends on nothing but the
+		 * environment; the interceptor is looked up by name on first use.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static DistributedLockAdvisor distributedLockAdvisor(Environment environment) {
+			return new DistributedLockAdvisor("distributedLockInterceptor",
+					environment.getProperty("distlock.order", Integer.class, DistLockProperties.DEFAULT_ORDER));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		LockAnnotationValidator distLockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
+				LockSpecResolver distLockSpecResolver) {
+			return new LockAnnotationValidator(beanFactory, distLockSpecResolver);
+		}
+
+		/**
+		 * Checks, where Spring's transaction support is present, that transactions run
+		 * inside the locks.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(TransactionInterceptor.class)
+		static class TransactionOrderConfiguration {
+
+			@Bean
+			TransactionAdvisorOrderCheck distLockTransactionAdvisorOrderCheck(ListableBeanFactory beanFactory,
+					DistributedLockAdvisor distributedLockAdvisor) {
+				return new TransactionAdvisorOrderCheck(beanFactory, distributedLockAdvisor);
+			}
+
+		}
+
+	}
+
+	/**
+	 * Fails the startup when there are annotated methods, which would otherwise run
+	 * unlocked.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(LockRegistry.class)
+	static class MissingLockRegistryConfiguration {
+
+		@Bean
+		MissingLockRegistryCheck distLockMissingRegistryCheck(ConfigurableListableBeanFactory beanFactory) {
+			return new MissingLockRegistryCheck(beanFactory);
+		}
+
+	}
+
+	/**
+	 * Makes sure an auto-proxy creator applies the advisor, as
+	 * {@code @EnableTransactionManagement} does; Spring Boot's AOP auto-configuration
+	 * upgrades it when AspectJ is present.
+	 */
+	static class AutoProxyCreatorRegistrar implements ImportBeanDefinitionRegistrar {
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
+	}
+
+}

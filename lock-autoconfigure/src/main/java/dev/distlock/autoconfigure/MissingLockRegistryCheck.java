@@ -1,0 +1,35 @@
+package dev.distlock.autoconfigure;
+
+import java.util.List;
+
+import dev.distlock.LockRegistry;
+import dev.distlock.aop.LockedMethod;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+
+/**
+ * Fails the startup of a context that has {@link dev.distlock.DistributedLock} methods
+ * but no {@link LockRegistry} bean to lock them with; registered only when there is no
+ * such bean.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+class MissingLockRegistryCheck implements SmartInitializingSingleton {
+
+	private final ConfigurableListableBeanFactory beanFactory;
+
+	MissingLockRegistryCheck(ConfigurableListableBeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<LockedMethod> methods = LockedMethod.findIn(this.beanFactory);
+		if (!methods.isEmpty()) {
+			throw new MissingLockRegistryException(methods);
+		}
+	}
+
+}

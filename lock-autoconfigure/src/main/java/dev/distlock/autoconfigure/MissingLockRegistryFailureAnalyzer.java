@@ -1,0 +1,41 @@
+package dev.distlock.autoconfigure;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import dev.distlock.aop.LockedMethod;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Reports {@code @DistributedLock} methods that have no {@code LockRegistry} bean to lock
+ * them with: the first few of them, and the ways to provide a registry or to run them
+ * unlocked on purpose.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+class MissingLockRegistryFailureAnalyzer extends AbstractFailureAnalyzer<MissingLockRegistryException> {
+
+	private static final int LISTED_METHODS = 5;
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, MissingLockRegistryException cause) {
+		String eol = System.lineSeparator();
+		List<LockedMethod> methods = cause.getMethods();
+		String unlisted = (methods.size() > LISTED_METHODS) ? eol + "and " + (methods.size() - LISTED_METHODS) + " more"
+				: "";
+		String description = methods.stream()
+			.limit(LISTED_METHODS)
+			.map((method) -> "- " + method)
+			.collect(Collectors.joining(eol,
+					"Methods are annotated with @DistributedLock, but no LockRegistry bean exists to lock them:" + eol,
+					unlisted));
+		String action = "Add spring-boot-starter-data-redis with its default Lettuce client, on whose connection "
+				+ "factory distlock creates its LockRegistry (a Jedis one is not supported), or define a LockRegistry "
+				+ "bean of your own. To run these methods unlocked, set distlock.enabled=false.";
+		return new FailureAnalysis(description, action, cause);
+	}
+
+}

@@ -1,0 +1,107 @@
+package dev.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+import dev.distlock.DistributedLock;
+import dev.distlock.LockRegistry;
+import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.redis.TestLockRegistry;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link DistLockInterceptionAutoConfiguration}: {@link DistributedLock}
+ * methods are locked with whatever {@link LockRegistry} bean there is, also one of the
+ * application's own on a connection Spring Boot did not configure.
+ */
+@Timeout(60)
+class DistLockInterceptionAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
+		.withBean("reportService", ReportService.class);
+
+	@Test
+	void annotatedMethodIsLockedWithTheApplicationsOwnRegistryWithoutRedisAutoConfiguration() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry).run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(DistributedLockAdvisor.class);
+				ReportService service = context.getBean(ReportService.class);
+				assertThat(AopUtils.isAopProxy(service)).isTrue();
+				try (RedisTestClient client = connect()) {
+					assertThat(service.generate("2024-05-01", () -> client.sync().exists("lock:report:2024-05-01")))
+						.as("lock keys of the day while the method ran")
+						.isOne();
+					assertThat(client.sync().exists("lock:report:2024-05-01")).isZero();
+				}
+			});
+		}
+	}
+
+	@Test
+	void disabledPropertyLeavesAnnotatedMethodsUnproxiedWhateverRegistryThereIs() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
+				.withPropertyValues("distlock.enabled=false")
+				.run((context) -> {
+					assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class);
+					assertThat(AopUtils.isAopProxy(context.getBean(ReportService.class))).isFalse();
+				});
+		}
+	}
+
+	@Test
+	void annotatedMethodsWithoutARegistryFailStartup() {
+		this.contextRunner.run((context) -> assertThat(context).hasFailed()
+			.getFailure()
+			.isInstanceOf(MissingLockRegistryException.class)
+			.hasMessage("No LockRegistry bean exists to lock the @DistributedLock methods"
+					+ " ReportService.generate(String, LongSupplier) of bean 'reportService'"));
+	}
+
+	@Test
+	void disabledPropertyStartsWithoutARegistryAndWithoutAdvisor() {
+		this.contextRunner.withPropertyValues("distlock.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class);
+			assertThat(AopUtils.isAopProxy(context.getBean(ReportService.class))).isFalse();
+		});
+	}
+
+	@Test
+	void contextWithoutAnnotatedMethodsStartsWithoutARegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockRegistry.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	private static RedisTestClient connect() {
+		return RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5));
+	}
+
+	static class ReportService {
+
+		@DistributedLock(name = "report", key = "#day")
+		public long generate(String day, LongSupplier probe) {
+			return probe.getAsLong();
+		}
+
+	}
+
+}
