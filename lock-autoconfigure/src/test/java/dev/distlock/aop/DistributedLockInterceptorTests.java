@@ -48,6 +48,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * Behaviour of {@link DistributedLock} methods in a Spring context against a real
  * {@code redis-server}.
+ * <p>
+ * The second layer of the interception tests, auto-configured against real Redis; the
+ * first, {@link InterceptionRulesTests}, checks the rules on proxies over an in-memory
+ * registry.
  */
 @Timeout(60)
 class DistributedLockInterceptorTests {

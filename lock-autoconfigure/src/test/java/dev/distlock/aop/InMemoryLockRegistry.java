@@ -1,0 +1,328 @@
+package dev.distlock.aop;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
+import dev.distlock.LockRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * A {@link LockRegistry} for one JVM, to test the interception rules without Redis. Each
+ * name has one fair permit, taken alike by a thread-owned {@link FencedLock} (reentrant
+ * on its thread) and by an owner-free {@link LockLease}, so that the two exclude each
+ * other; the fencing tokens of a name count from 1. Holds never expire: lease and minimum
+ * hold times are not kept. {@link #loseAll()} stands for leases that ran out, whose
+ * release then throws {@link LockLostException} as the Redis registry's does.
+ */
+final class InMemoryLockRegistry implements LockRegistry {
+
+	private final ConcurrentMap<String, Slot> slots = new ConcurrentHashMap<>();
+
+	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+
+	private final ThreadLocal<Map<String, Hold>> owned = ThreadLocal.withInitial(HashMap::new);
+
+	@Override
+	public FencedLock obtain(String name, LeaseOptions options) {
+		Assert.hasLength(name, "'name' must not be empty");
+		return new OwnedLock(name);
+	}
+
+	@Override
+	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
+		Assert.hasLength(name, "'name' must not be empty");
+		try {
+			return Optional.ofNullable(take(name, waitTime.toNanos()))
+				.map((hold) -> new HoldLease(hold, hold::release));
+		}
+		catch (InterruptedException ex) {
+			throw interrupted(name, ex);
+		}
+	}
+
+	/**
+	 * Return the names held now, by threads or as leases.
+	 * @return the names, sorted
+	 */
+	List<String> heldNames() {
+		return this.holds.stream().filter(Hold::isValid).map((hold) -> hold.name).sorted().toList();
+	}
+
+	/**
+	 * Mark every current hold lost, as if its lease ran out: its name is free again, it
+	 * is no longer valid, and its release throws {@link LockLostException}.
+	 */
+	void loseAll() {
+		this.holds.forEach(Hold::lose);
+	}
+
+	private @Nullable Hold take(String name, long waitNanos) throws InterruptedException {
+		Assert.isTrue(waitNanos >= 0, () -> "Wait time of lock '" + name + "' must not be negative");
+		Slot slot = this.slots.computeIfAbsent(name, (key) -> new Slot());
+		if (!slot.permit.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) {
+			return null;
+		}
+		Hold hold = new Hold(name, slot);
+		this.holds.add(hold);
+		return hold;
+	}
+
+	private static LockAcquisitionException interrupted(String name, InterruptedException ex) {
+		Thread.currentThread().interrupt();
+		return new LockAcquisitionException(name, "Interrupted while waiting for lock '" + name + "'", ex);
+	}
+
+	/**
+	 * The fair permit of one name, and the last fencing token given with it.
+	 */
+	private static final class Slot {
+
+		final Semaphore permit = new Semaphore(1, true);
+
+		final AtomicLong lastToken = new AtomicLong();
+
+	}
+
+	/**
+	 * Where a hold stands.
+	 */
+	private enum State {
+
+		HELD, LOST, RELEASED
+
+	}
+
+	/**
+	 * One acquisition of a name, by a thread or as a lease.
+	 */
+	private final class Hold {
+
+		final String name;
+
+		final long fencingToken;
+
+		final Instant acquiredAt = Instant.now();
+
+		/** Reentry count of the owning thread; read and written by that thread only. */
+		int reentries;
+
+		private final Slot slot;
+
+		private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+		Hold(String name, Slot slot) {
+			this.name = name;
+			this.slot = slot;
+			this.fencingToken = slot.lastToken.incrementAndGet();
+		}
+
+		boolean isValid() {
+			return this.state.get() == State.HELD;
+		}
+
+		void lose() {
+			if (this.state.compareAndSet(State.HELD, State.LOST)) {
+				free();
+			}
+		}
+
+		/**
+		 * Release the hold; a second release does nothing.
+		 * @throws LockLostException if it was lost before
+		 */
+		void release() {
+			State before = this.state.getAndSet(State.RELEASED);
+			if (before == State.HELD) {
+				free();
+			}
+			else if (before == State.LOST) {
+				throw new LockLostException(this.name, this.fencingToken, "Lock '" + this.name
+						+ "' was lost before its release (fencing token " + this.fencingToken + ")");
+			}
+		}
+
+		private void free() {
+			InMemoryLockRegistry.this.holds.remove(this);
+			this.slot.permit.release();
+		}
+
+	}
+
+	/**
+	 * A lease view of a hold, whose first release runs the given action.
+	 */
+	private static final class HoldLease implements LockLease {
+
+		private final Hold hold;
+
+		private final Runnable releaseAction;
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		HoldLease(Hold hold, Runnable releaseAction) {
+			this.hold = hold;
+			this.releaseAction = releaseAction;
+		}
+
+		@Override
+		public String name() {
+			return this.hold.name;
+		}
+
+		@Override
+		public long fencingToken() {
+			return this.hold.fencingToken;
+		}
+
+		@Override
+		public boolean isValid() {
+			return this.hold.isValid();
+		}
+
+		@Override
+		public Instant acquiredAt() {
+			return this.hold.acquiredAt;
+		}
+
+		@Override
+		public void release() {
+			if (this.released.compareAndSet(false, true)) {
+				this.releaseAction.run();
+			}
+		}
+
+	}
+
+	/**
+	 * A thread-owned view of one name; every view of the same name is the same lock.
+	 */
+	private final class OwnedLock implements FencedLock {
+
+		private final String name;
+
+		OwnedLock(String name) {
+			this.name = name;
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public void lock() {
+			boolean locked = false;
+			boolean interrupted = false;
+			while (!locked) {
+				try {
+					locked = lock(Long.MAX_VALUE);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		@Override
+		public void lockInterruptibly() throws InterruptedException {
+			tryLock(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+		}
+
+		@Override
+		public boolean tryLock() {
+			return tryLock(Duration.ZERO);
+		}
+
+		@Override
+		public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+			if (Thread.interrupted()) {
+				throw new InterruptedException();
+			}
+			return lock(unit.toNanos(time));
+		}
+
+		@Override
+		public boolean tryLock(Duration waitTime) {
+			try {
+				return lock(waitTime.toNanos());
+			}
+			catch (InterruptedException ex) {
+				throw interrupted(this.name, ex);
+			}
+		}
+
+		@Override
+		public void unlock() {
+			Hold hold = ownedHold();
+			if (--hold.reentries == 0) {
+				InMemoryLockRegistry.this.owned.get().remove(this.name);
+				hold.release();
+			}
+		}
+
+		@Override
+		public boolean isHeldByCurrentThread() {
+			return InMemoryLockRegistry.this.owned.get().containsKey(this.name);
+		}
+
+		@Override
+		public long fencingToken() {
+			return ownedHold().fencingToken;
+		}
+
+		@Override
+		public LockLease currentHold() {
+			return new HoldLease(ownedHold(), this::unlock);
+		}
+
+		/**
+		 * Take the name for the current thread, or reenter its hold.
+		 */
+		private boolean lock(long waitNanos) throws InterruptedException {
+			Map<String, Hold> owned = InMemoryLockRegistry.this.owned.get();
+			Hold hold = owned.get(this.name);
+			if (hold == null) {
+				hold = take(this.name, waitNanos);
+				if (hold == null) {
+					return false;
+				}
+				owned.put(this.name, hold);
+			}
+			hold.reentries++;
+			return true;
+		}
+
+		private Hold ownedHold() {
+			Hold hold = InMemoryLockRegistry.this.owned.get().get(this.name);
+			if (hold == null) {
+				throw new IllegalMonitorStateException(
+						"Lock '" + this.name + "' is not held by thread '" + Thread.currentThread().getName() + "'");
+			}
+			return hold;
+		}
+
+	}
+
+}
