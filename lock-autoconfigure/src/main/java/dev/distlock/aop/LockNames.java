@@ -19,6 +19,7 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
+import org.springframework.util.Assert;
 import org.springframework.util.ObjectUtils;
 import org.springframework.util.StringUtils;
 
@@ -26,7 +27,8 @@ import org.springframework.util.StringUtils;
  * Evaluates a call's lock key into the names of the locks it takes: the spec's name
  * alone, or {@code name:value} per key value, sorted so that every call takes several
  * locks in the same global order. A key (or element) that is an {@link Optional} stands
- * for the value it holds; an empty one, like {@code null}, fails the call.
+ * for the value it holds; an empty one, like {@code null}, fails the call, and so does a
+ * key with more values than the most keys a call may lock.
  *
  * @author distlock
  * @since 0.1.0
@@ -37,12 +39,18 @@ public class LockNames {
 
 	private final @Nullable BeanFactoryResolver beans;
 
+	private final int maxKeysPerCall;
+
 	/**
 	 * Create an evaluator.
 	 * @param beanFactory resolves {@code @bean} references, or {@code null} for none
+	 * @param maxKeysPerCall the most key values one call may lock
+	 * ({@code distlock.max-keys-per-call})
 	 */
-	public LockNames(@Nullable BeanFactory beanFactory) {
+	public LockNames(@Nullable BeanFactory beanFactory, int maxKeysPerCall) {
+		Assert.isTrue(maxKeysPerCall > 0, () -> "'maxKeysPerCall' must be positive, was " + maxKeysPerCall);
 		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+		this.maxKeysPerCall = maxKeysPerCall;
 	}
 
 	/**
@@ -51,7 +59,8 @@ public class LockNames {
 	 * @param target the object the method is called on
 	 * @param args the arguments
 	 * @return the lock names
-	 * @throws LockKeyException if the key evaluates to nothing usable
+	 * @throws LockKeyException if the key evaluates to nothing usable or to more values
+	 * than a call may lock
 	 */
 	public List<String> of(LockSpec spec, Object target, Object[] args) {
 		Expression key = spec.key();
@@ -62,6 +71,10 @@ public class LockNames {
 		Collection<?> values = toCollection(value);
 		if (values.isEmpty()) {
 			throw keyException(spec, "evaluated to an empty " + value.getClass().getSimpleName());
+		}
+		if (values.size() > this.maxKeysPerCall) {
+			throw keyException(spec, "evaluated to " + values.size() + " keys, more than distlock.max-keys-per-call ("
+					+ this.maxKeysPerCall + ")");
 		}
 		TreeSet<String> names = new TreeSet<>();
 		for (Object element : values) {

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.LockFailureAction;
@@ -91,6 +93,33 @@ class LockKeyValueTests {
 		});
 	}
 
+	@Test
+	void keyWithMoreValuesThanACallMayLockFailsTheCallBeforeLockingAny() {
+		this.contextRunner.run((context) -> {
+			KeyedService service = context.getBean(KeyedService.class);
+			List<Integer> tooMany = IntStream.rangeClosed(1, 101).boxed().toList();
+			assertThatExceptionOfType(LockKeyException.class)
+				.isThrownBy(() -> service.byIds(tooMany, () -> redisKeys("lock:batch:*")))
+				.withMessage("Lock key '#ids' of KeyedService.byIds(List, Supplier) evaluated to 101 keys, more than"
+						+ " distlock.max-keys-per-call (100); the method was not run");
+			assertThat(service.calls()).hasValue(0);
+			assertThat(redisKeys("*batch*")).as("lock keys and fencing counters").isEmpty();
+			assertThat(service.byIds(tooMany.subList(0, 100), () -> redisKeys("lock:batch:*"))).hasSize(100);
+			assertThat(redisKeys("lock:batch:*")).isEmpty();
+		});
+	}
+
+	@Test
+	void mostKeysPerCallIsConfigurable() {
+		this.contextRunner.withPropertyValues("distlock.max-keys-per-call=2").run((context) -> {
+			KeyedService service = context.getBean(KeyedService.class);
+			assertThat(service.byIds(List.of(1, 2), () -> redisKeys("lock:batch:*"))).hasSize(2);
+			assertThatExceptionOfType(LockKeyException.class)
+				.isThrownBy(() -> service.byIds(List.of(1, 2, 3), () -> redisKeys("lock:batch:*")))
+				.withMessageContaining("evaluated to 3 keys, more than distlock.max-keys-per-call (2)");
+		});
+	}
+
 	private static List<String> redisKeys(String pattern) {
 		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
 			return client.sync().keys(pattern);
@@ -136,6 +165,12 @@ class LockKeyValueTests {
 		@DistributedLock(name = "item", key = "#id", waitTime = "0s")
 		public String byText(String id) {
 			return DistributedLockInterceptorTests.currentKey();
+		}
+
+		@DistributedLock(name = "batch", key = "#ids")
+		public List<String> byIds(List<Integer> ids, Supplier<List<String>> whileLocked) {
+			this.calls.incrementAndGet();
+			return whileLocked.get();
 		}
 
 		AtomicInteger calls() {
