@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 import dev.distlock.LockKeyException;
+import dev.distlock.aop.LockKeyValues.Rejection;
+import dev.distlock.aop.LockKeyValues.UnstableKeyValueException;
 import dev.distlock.redis.LockKeys;
 import org.jspecify.annotations.Nullable;
 
@@ -26,9 +28,10 @@ import org.springframework.util.StringUtils;
 /**
  * Evaluates a call's lock key into the names of the locks it takes: the spec's name
  * alone, or {@code name:value} per key value, sorted so that every call takes several
- * locks in the same global order. A key (or element) that is an {@link Optional} stands
- * for the value it holds; an empty one, like {@code null}, fails the call, and so does a
- * key with more values than the most keys a call may lock.
+ * locks in the same global order. A key (or element of a collection or array key) that is
+ * an {@link Optional} stands for the value it holds; an empty one, like {@code null},
+ * fails the call, and so do a key with more values than the most keys a call may lock and
+ * a value without a stable text ({@link LockKeyValues}).
  *
  * @author distlock
  * @since 0.1.0
@@ -76,23 +79,39 @@ public class LockNames {
 			throw keyException(spec, "evaluated to " + values.size() + " keys, more than distlock.max-keys-per-call ("
 					+ this.maxKeysPerCall + ")");
 		}
+		boolean ofElements = (value instanceof Collection<?>) || value.getClass().isArray();
 		TreeSet<String> names = new TreeSet<>();
+		boolean several = values.size() > 1;
 		for (Object element : values) {
-			String ofElement = (values.size() > 1) ? " for one of its elements" : "";
+			String ofElement = several ? " for one of its elements" : "";
 			Object held = element;
-			if (element instanceof Optional<?> optional) {
+			if (ofElements && element instanceof Optional<?> optional) {
 				if (optional.isEmpty()) {
 					throw keyException(spec, "evaluated to an empty Optional" + ofElement);
 				}
 				held = optional.get();
 			}
-			String text = (held != null) ? held.toString() : null;
+			if (held == null) {
+				throw keyException(spec, "evaluated to null" + ofElement);
+			}
+			String text = text(spec, held, several);
 			if (!StringUtils.hasText(text)) {
-				throw keyException(spec, "evaluated to " + ((text == null) ? "null" : "a blank value") + ofElement);
+				throw keyException(spec, "evaluated to a blank value" + ofElement);
 			}
 			names.add(LockKeys.keyedName(spec.name(), text));
 		}
 		return new ArrayList<>(names);
+	}
+
+	private static String text(LockSpec spec, Object value, boolean oneOfSeveral) {
+		try {
+			return LockKeyValues.text(value);
+		}
+		catch (UnstableKeyValueException ex) {
+			Rejection rejection = ex.rejection();
+			String subject = oneOfSeveral ? "has an element that is " : "evaluated to ";
+			throw keyException(spec, subject + rejection.problem() + "; " + rejection.action());
+		}
 	}
 
 	private Object evaluate(LockSpec spec, Expression key, Object target, Object[] args) {
