@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -9,12 +10,16 @@ import java.time.ZonedDateTime;
 import java.util.Calendar;
 import java.util.Collection;
 import java.util.Date;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.StringJoiner;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.ResolvableType;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -36,7 +41,8 @@ import org.springframework.util.ReflectionUtils;
  * {@link Object}'s (an identity hash code), a {@code Calendar}, a mutable holder from
  * {@code java.util.concurrent.atomic}, a map, a collection or array inside a key value,
  * an {@code Optional} inside an {@code Optional}, and a record with a {@code null} or
- * empty component.
+ * empty component. Calls find out when they evaluate their key; a key whose declared type
+ * rules out every value is found out at startup ({@link #rejectionOf}).
  *
  * @see LockNames
  */
@@ -55,7 +61,7 @@ final class LockKeyValues {
 	 * @throws UnstableKeyValueException if the value has no stable text
 	 */
 	static String text(Object value) {
-		Rejection rejection = classRejection(value.getClass());
+		Rejection rejection = classRejection(value.getClass(), true);
 		if (rejection != null) {
 			throw new UnstableKeyValueException(rejection);
 		}
@@ -78,9 +84,56 @@ final class LockKeyValues {
 	}
 
 	/**
-	 * Return why a value of exactly the given type has no stable text.
+	 * Return why no call can lock a key of the given declared type, as far as the type
+	 * tells: an {@code Optional} stands for the value it holds, a collection or array for
+	 * its elements, and a type that is not final may hold a subclass that declares its
+	 * own {@code toString()}.
+	 * @param keyType the declared type of the key, such as a parameter's
+	 * @return the rejection of every value of that type, or {@code null} if some value
+	 * may be locked
 	 */
-	private static @Nullable Rejection classRejection(Class<?> type) {
+	static @Nullable Rejection rejectionOf(ResolvableType keyType) {
+		ResolvableType type = unwrapOptional(keyType);
+		boolean multiple = type.isArray() || Collection.class.isAssignableFrom(type.toClass());
+		if (multiple) {
+			type = unwrapOptional(type.isArray() ? type.getComponentType() : type.asCollection().getGeneric(0));
+		}
+		Class<?> valueType = type.resolve();
+		Rejection rejection = (valueType != null) ? typeRejection(valueType, new HashSet<>()) : null;
+		return (rejection != null && multiple) ? rejection.ofElements() : rejection;
+	}
+
+	private static ResolvableType unwrapOptional(ResolvableType type) {
+		return (type.toClass() == Optional.class) ? type.getGeneric(0) : type;
+	}
+
+	/**
+	 * Return why no value of the given type has a stable text, following the components
+	 * of records not yet seen.
+	 */
+	private static @Nullable Rejection typeRejection(Class<?> declaredType, Set<Class<?>> seen) {
+		Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(declaredType);
+		Rejection rejection = classRejection(type, Modifier.isFinal(type.getModifiers()));
+		if (rejection != null || !type.isRecord() || !seen.add(type)) {
+			return rejection;
+		}
+		for (RecordComponent component : type.getRecordComponents()) {
+			ResolvableType componentType = unwrapOptional(ResolvableType.forType(component.getGenericType()));
+			Class<?> resolved = componentType.resolve();
+			Rejection ofComponent = (resolved != null) ? typeRejection(resolved, seen) : null;
+			if (ofComponent != null) {
+				return ofComponent.ofComponent(type, component.getName());
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return why a value of the given type has no stable text, from the type alone.
+	 * @param type the value's type
+	 * @param exact whether values have exactly that type, not a subclass
+	 */
+	private static @Nullable Rejection classRejection(Class<?> type, boolean exact) {
 		String name = type.getTypeName();
 		if (type == Optional.class) {
 			return new Rejection("an Optional inside an Optional", "unwrap the inner Optional in the key expression");
@@ -102,7 +155,7 @@ final class LockKeyValues {
 			return new Rejection("a " + name + ", a mutable holder of " + ATOMIC_PACKAGE,
 					"lock on its current value, such as \"#counter.get()\"");
 		}
-		if (!declaresToString(type)) {
+		if (exact && !declaresToString(type)) {
 			return new Rejection(
 					"a " + name + ", whose toString() is Object's: an identity hash code, which differs between"
 							+ " equal values",
@@ -169,6 +222,10 @@ final class LockKeyValues {
 			return new Rejection(
 					"a " + recordType.getTypeName() + " whose component '" + component + "' is " + this.problem,
 					this.action);
+		}
+
+		Rejection ofElements() {
+			return new Rejection("elements each " + this.problem, this.action);
 		}
 
 	}

@@ -20,6 +20,7 @@ import dev.distlock.DistributedLock;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockKeyException;
 import dev.distlock.LockLease;
+import dev.distlock.aop.InvalidLockAnnotationException.Problem;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.redis.LockKeys;
 import dev.distlock.redis.TestLockRegistry;
@@ -34,6 +35,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -41,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * How the values of {@link DistributedLock} keys become lock names: wrapped values are
  * the lock of what they wrap, distinct values never share a lock, equal values lock the
- * same key in every JVM, and values without a stable text fail the call.
+ * same key in every JVM, and values without a stable text fail the call or, when the
+ * parameter's type says so, the startup.
  */
 @Timeout(60)
 class LockKeyValueTests {
@@ -224,6 +227,29 @@ class LockKeyValueTests {
 		});
 	}
 
+	@Test
+	void parameterOfAFinalTypeWithoutAStableTextFailsTheStartup() {
+		this.contextRunner.withBean("widgetService", WidgetService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			Throwable failure = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+			assertThat(failure).isInstanceOf(InvalidLockAnnotationException.class);
+			assertThat(((InvalidLockAnnotationException) failure).getProblems()).satisfiesExactlyInAnyOrder(
+					(problem) -> assertThat(problem).hasToString("@DistributedLock on WidgetService.paint(Widget) of"
+							+ " bean 'widgetService', attribute 'key': '#widget' evaluates to a"
+							+ " dev.distlock.aop.LockKeyValueTests$Widget, whose toString() is Object's: an identity"
+							+ " hash code, which differs between equal values")
+						.extracting(Problem::action)
+						.asString()
+						.startsWith("declare a toString() that states its identity, make it a record"),
+					(problem) -> assertThat(problem.toString())
+						.startsWith("@DistributedLock on WidgetService.paintAll(")
+						.contains("'#p0' evaluates to elements each a dev.distlock.aop.LockKeyValueTests$Widget,"),
+					(problem) -> assertThat(problem.toString()).startsWith("@DistributedLock on WidgetService.frame(")
+						.contains("'#frame' evaluates to a dev.distlock.aop.LockKeyValueTests$Frame whose"
+								+ " component 'widget' is a dev.distlock.aop.LockKeyValueTests$Widget,"));
+		});
+	}
+
 	private static <T> T inZone(String zone, Supplier<T> call) {
 		TimeZone defaultZone = TimeZone.getDefault();
 		TimeZone.setDefault(TimeZone.getTimeZone(zone));
@@ -315,11 +341,31 @@ class LockKeyValueTests {
 
 	}
 
+	static class WidgetService {
+
+		@DistributedLock(key = "#widget")
+		public void paint(Widget widget) {
+		}
+
+		@DistributedLock(key = "#p0")
+		public void paintAll(List<Widget> widgets) {
+		}
+
+		@DistributedLock(key = "#frame")
+		public void frame(Frame frame) {
+		}
+
+	}
+
 	record Shipment(String id, Date due) {
 
 	}
 
 	record Parcel(Optional<Order> order) {
+
+	}
+
+	record Frame(Widget widget) {
 
 	}
 
@@ -344,6 +390,10 @@ class LockKeyValueTests {
 		public int hashCode() {
 			return Long.hashCode(this.id);
 		}
+
+	}
+
+	static final class Widget {
 
 	}
 
