@@ -1,8 +1,9 @@
 package dev.distlock;
 
 /**
- * Thrown when a lock key evaluates to {@code null} or to an empty value at call time.
- * Nothing is locked and the guarded method does not run.
+ * Thrown when a lock key evaluates, at call time, to {@code null}, to an empty value, to
+ * a value without a stable text or to more values than a call may lock. Nothing is locked
+ * and the guarded method does not run.
  *
  * @author distlock
  * @since 0.1.0

@@ -1,8 +1,9 @@
 package dev.distlock.aop;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
@@ -13,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The locks one intercepted call holds, as leases: thread-owned holds for a synchronous
  * call (reentrant, released by the owning thread), owner-free leases for a call whose
- * result completes later. Acquired in the call's lock order and released together in
- * reverse.
+ * result completes later. Acquired in the call's lock order within one deadline, the
+ * spec's wait time from the first attempt, and released together in reverse.
  */
 final class CallLocks {
 
@@ -29,9 +30,9 @@ final class CallLocks {
 	 * @return the locks, or {@code null} if one was not acquired in time
 	 */
 	static @Nullable CallLocks ownedByThread(LockRegistry registry, LockSpec spec, List<String> names) {
-		return acquire(names, (name) -> {
+		return acquire(names, spec.waitTime(), (name, wait) -> {
 			FencedLock lock = registry.obtain(name, spec.leaseOptions());
-			return lock.tryLock(spec.waitTime()) ? lock.currentHold() : null;
+			return lock.tryLock(wait) ? lock.currentHold() : null;
 		});
 	}
 
@@ -40,19 +41,23 @@ final class CallLocks {
 	 * @return the leases, or {@code null} if one was not acquired in time
 	 */
 	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<String> names) {
-		return acquire(names, (name) -> registry.tryAcquire(name, spec.waitTime(), spec.leaseOptions()).orElse(null));
+		return acquire(names, spec.waitTime(),
+				(name, wait) -> registry.tryAcquire(name, wait, spec.leaseOptions()).orElse(null));
 	}
 
 	/**
-	 * Acquire one lock per name in order; if one is not acquired, release those acquired
-	 * before it.
+	 * Acquire one lock per name in order, each waiting only for what is left of the wait
+	 * time (a lock reached after it gets one attempt); if one is not acquired, release
+	 * those acquired before it.
 	 */
-	private static @Nullable CallLocks acquire(List<String> names, Function<String, @Nullable LockLease> acquireOne) {
+	private static @Nullable CallLocks acquire(List<String> names, Duration waitTime,
+			BiFunction<String, Duration, @Nullable LockLease> acquireOne) {
 		CallLocks acquired = new CallLocks(new ArrayList<>(names.size()));
+		long start = System.nanoTime();
 		for (String name : names) {
 			LockLease lease;
 			try {
-				lease = acquireOne.apply(name);
+				lease = acquireOne.apply(name, remaining(waitTime, start));
 			}
 			catch (RuntimeException ex) {
 				acquired.releaseAfterFailedAcquisition(ex);
@@ -65,6 +70,15 @@ final class CallLocks {
 			acquired.leases.add(lease);
 		}
 		return acquired;
+	}
+
+	/**
+	 * Return what is left of the wait time that started at the given
+	 * {@link System#nanoTime()}, zero once it has passed.
+	 */
+	private static Duration remaining(Duration waitTime, long startNanos) {
+		Duration left = waitTime.minusNanos(System.nanoTime() - startNanos);
+		return left.isNegative() ? Duration.ZERO : left;
 	}
 
 	/**

@@ -10,6 +10,8 @@ import java.util.TreeSet;
 
 import dev.distlock.LockName;
 import dev.distlock.LockKeyException;
+import dev.distlock.aop.LockKeyValues.Rejection;
+import dev.distlock.aop.LockKeyValues.UnstableKeyValueException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -19,14 +21,17 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
+import org.springframework.util.Assert;
 import org.springframework.util.ObjectUtils;
 import org.springframework.util.StringUtils;
 
 /**
  * Evaluates a call's lock key into the names of the locks it takes: the spec's name
  * alone, or {@code name:value} per key value, sorted so that every call takes several
- * locks in the same global order. A key (or element) that is an {@link Optional} stands
- * for the value it holds; an empty one, like {@code null}, fails the call.
+ * locks in the same global order. A key (or element of a collection or array key) that is
+ * an {@link Optional} stands for the value it holds; an empty one, like {@code null},
+ * fails the call, and so do a key with more values than the most keys a call may lock and
+ * a value without a stable text ({@link LockKeyValues}).
  *
  * @author distlock
  * @since 0.1.0
@@ -37,12 +42,18 @@ public class LockNames {
 
 	private final @Nullable BeanFactoryResolver beans;
 
+	private final int maxKeysPerCall;
+
 	/**
 	 * Create an evaluator.
 	 * @param beanFactory resolves {@code @bean} references, or {@code null} for none
+	 * @param maxKeysPerCall the most key values one call may lock
+	 * ({@code distlock.max-keys-per-call})
 	 */
-	public LockNames(@Nullable BeanFactory beanFactory) {
+	public LockNames(@Nullable BeanFactory beanFactory, int maxKeysPerCall) {
+		Assert.isTrue(maxKeysPerCall > 0, () -> "'maxKeysPerCall' must be positive, was " + maxKeysPerCall);
 		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+		this.maxKeysPerCall = maxKeysPerCall;
 	}
 
 	/**
@@ -51,7 +62,8 @@ public class LockNames {
 	 * @param target the object the method is called on
 	 * @param args the arguments
 	 * @return the lock names
-	 * @throws LockKeyException if the key evaluates to nothing usable
+	 * @throws LockKeyException if the key evaluates to nothing usable or to more values
+	 * than a call may lock
 	 */
 	public List<String> of(LockSpec spec, Object target, Object[] args) {
 		Expression key = spec.key();
@@ -63,23 +75,43 @@ public class LockNames {
 		if (values.isEmpty()) {
 			throw keyException(spec, "evaluated to an empty " + value.getClass().getSimpleName());
 		}
+		if (values.size() > this.maxKeysPerCall) {
+			throw keyException(spec, "evaluated to " + values.size() + " keys, more than distlock.max-keys-per-call ("
+					+ this.maxKeysPerCall + ")");
+		}
+		boolean ofElements = (value instanceof Collection<?>) || value.getClass().isArray();
 		TreeSet<String> names = new TreeSet<>();
+		boolean several = values.size() > 1;
 		for (Object element : values) {
-			String ofElement = (values.size() > 1) ? " for one of its elements" : "";
+			String ofElement = several ? " for one of its elements" : "";
 			Object held = element;
-			if (element instanceof Optional<?> optional) {
+			if (ofElements && element instanceof Optional<?> optional) {
 				if (optional.isEmpty()) {
 					throw keyException(spec, "evaluated to an empty Optional" + ofElement);
 				}
 				held = optional.get();
 			}
-			String text = (held != null) ? held.toString() : null;
+			if (held == null) {
+				throw keyException(spec, "evaluated to null" + ofElement);
+			}
+			String text = text(spec, held, several);
 			if (!StringUtils.hasText(text)) {
-				throw keyException(spec, "evaluated to " + ((text == null) ? "null" : "a blank value") + ofElement);
+				throw keyException(spec, "evaluated to a blank value" + ofElement);
 			}
 			names.add(LockName.keyed(spec.name(), text).value());
 		}
 		return new ArrayList<>(names);
+	}
+
+	private static String text(LockSpec spec, Object value, boolean oneOfSeveral) {
+		try {
+			return LockKeyValues.text(value);
+		}
+		catch (UnstableKeyValueException ex) {
+			Rejection rejection = ex.rejection();
+			String subject = oneOfSeveral ? "has an element that is " : "evaluated to ";
+			throw keyException(spec, subject + rejection.problem() + "; " + rejection.action());
+		}
 	}
 
 	private Object evaluate(LockSpec spec, Expression key, Object target, Object[] args) {

@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import dev.distlock.LockName;
 import dev.distlock.DistributedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockFailureAction;
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
+import dev.distlock.aop.LockKeyValues.Rejection;
 import dev.distlock.redis.LockKeys;
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +26,7 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.PropertyResolver;
 import org.springframework.expression.Expression;
@@ -45,6 +49,8 @@ import org.springframework.util.StringUtils;
 public class LockSpecResolver {
 
 	private static final Set<String> ROOT_VARIABLES = Set.of("root", "this");
+
+	private static final Pattern POSITIONAL_VARIABLE = Pattern.compile("[pa][0-9]{1,9}");
 
 	private final PropertyResolver placeholders;
 
@@ -185,13 +191,14 @@ public class LockSpecResolver {
 						"write a SpEL expression over the parameters, such as \"#orderId\" or \"#p0\"");
 				return null;
 			}
-			checkVariables(source, expression, method);
+			String[] names = LockSpecResolver.this.parameterNames.getParameterNames(method);
+			checkVariables(source, expression, method, names);
+			checkValueType(source, expression, method, names);
 			return expression;
 		}
 
-		private void checkVariables(String source, Expression expression, Method method) {
+		private void checkVariables(String source, Expression expression, Method method, String @Nullable [] names) {
 			Set<String> known = new HashSet<>(ROOT_VARIABLES);
-			String[] names = LockSpecResolver.this.parameterNames.getParameterNames(method);
 			if (names != null) {
 				known.addAll(Arrays.asList(names));
 			}
@@ -209,6 +216,32 @@ public class LockSpecResolver {
 										: " (parameter names were not compiled in)"),
 						"refer to a parameter by name (compile with -parameters) or by position as #p0 or #a0");
 			}
+		}
+
+		/**
+		 * Check the type of a key that is exactly a parameter, such as {@code #order} or
+		 * {@code #p0}: a type whose every value lacks a stable text fails every call.
+		 */
+		private void checkValueType(String source, Expression expression, Method method, String @Nullable [] names) {
+			SpelNode ast = ((SpelExpression) expression).getAST();
+			if (!(ast instanceof VariableReference)) {
+				return;
+			}
+			int index = parameterIndex(ast.toStringAST().substring(1), method, names);
+			Rejection rejection = (index >= 0)
+					? LockKeyValues.rejectionOf(ResolvableType.forMethodParameter(method, index)) : null;
+			if (rejection != null) {
+				problem("key", "'" + source + "' evaluates to " + rejection.problem(), rejection.action());
+			}
+		}
+
+		private static int parameterIndex(String variable, Method method, String @Nullable [] names) {
+			int named = (names != null) ? Arrays.asList(names).indexOf(variable) : -1;
+			if (named >= 0 || !POSITIONAL_VARIABLE.matcher(variable).matches()) {
+				return named;
+			}
+			int position = Integer.parseInt(variable.substring(1));
+			return (position < method.getParameterCount()) ? position : -1;
 		}
 
 		private void collectVariables(SpelNode node, Set<String> variables) {

@@ -70,7 +70,8 @@ public final class DistLockInterceptionAutoConfiguration {
 		@ConditionalOnMissingBean
 		DistributedLockInterceptor distributedLockInterceptor(LockRegistry registry,
 				LockSpecResolver distLockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
-			return new DistributedLockInterceptor(registry, distLockSpecResolver, new LockNames(beanFactory),
+			return new DistributedLockInterceptor(registry, distLockSpecResolver,
+					new LockNames(beanFactory, properties.getMaxKeysPerCall()),
 					new LostLockPolicy(properties.getOnLost() == LostAction.THROW));
 		}
 

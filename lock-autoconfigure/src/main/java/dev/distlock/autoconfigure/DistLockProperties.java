@@ -57,6 +57,12 @@ public class DistLockProperties {
 	 */
 	private int order = DEFAULT_ORDER;
 
+	/**
+	 * Most lock keys one annotated call may take: a key that evaluates to a collection or
+	 * array with more elements fails the call before any lock is acquired.
+	 */
+	private int maxKeysPerCall = 100;
+
 	private final Redis redis = new Redis();
 
 	public boolean isEnabled() {
@@ -115,6 +121,15 @@ public class DistLockProperties {
 
 	public void setOrder(int order) {
 		this.order = order;
+	}
+
+	public int getMaxKeysPerCall() {
+		return this.maxKeysPerCall;
+	}
+
+	public void setMaxKeysPerCall(int maxKeysPerCall) {
+		Assert.isTrue(maxKeysPerCall > 0, () -> "must be positive, was " + maxKeysPerCall);
+		this.maxKeysPerCall = maxKeysPerCall;
 	}
 
 	public Redis getRedis() {

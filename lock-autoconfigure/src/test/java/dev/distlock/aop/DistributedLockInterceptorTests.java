@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -191,6 +192,36 @@ class DistributedLockInterceptorTests {
 			}
 			finally {
 				pool.shutdownNow();
+			}
+		});
+	}
+
+	@Test
+	void everyLockOfACallWaitsOnlyForWhatIsLeftOfItsWaitTime() {
+		this.contextRunner.run((context) -> {
+			AccountService accounts = context.getBean(AccountService.class);
+			ScheduledExecutorService releaser = Executors.newSingleThreadScheduledExecutor();
+			try (TestLockRegistry rival = rival()) {
+				LockLease first = rival.registry().acquire("audit:a", Duration.ZERO);
+				LockLease second = rival.registry().acquire("audit:b", Duration.ZERO);
+				rival.registry().acquire("audit:c", Duration.ZERO);
+				releaser.schedule(first::release, 750, TimeUnit.MILLISECONDS);
+				releaser.schedule(second::release, 1500, TimeUnit.MILLISECONDS);
+				long start = System.nanoTime();
+				assertThatExceptionOfType(LockAcquisitionException.class)
+					.isThrownBy(() -> accounts.audit(List.of("c", "a", "b")))
+					.withMessage("Lock 'audit:a, audit:b, audit:c' of AccountService.audit(List) was not acquired"
+							+ " within PT1S");
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the wait for all three locks")
+					.isGreaterThanOrEqualTo(Duration.ofMillis(900))
+					.isLessThan(Duration.ofSeconds(2));
+				assertThat(accounts.audits()).hasValue(0);
+				await().atMost(Duration.ofSeconds(5))
+					.untilAsserted(() -> assertThat(redisKeys("lock:audit:*")).as("locks still held by the rival")
+						.containsExactly("lock:audit:c"));
+			}
+			finally {
+				releaser.shutdownNow();
 			}
 		});
 	}
@@ -451,8 +482,14 @@ class DistributedLockInterceptorTests {
 
 		final List<List<String>> lockNames = new CopyOnWriteArrayList<>();
 
+		final AtomicInteger audits = new AtomicInteger();
+
 		public AtomicInteger transfers() {
 			return this.transfers;
+		}
+
+		public AtomicInteger audits() {
+			return this.audits;
 		}
 
 		public List<List<String>> lockNames() {
@@ -463,6 +500,11 @@ class DistributedLockInterceptorTests {
 		public void transfer(String from, String to) {
 			this.transfers.incrementAndGet();
 			this.lockNames.add(List.of(LockContext.currentLease().orElseThrow().name()));
+		}
+
+		@DistributedLock(name = "audit", key = "#accounts", waitTime = "1s")
+		public void audit(List<String> accounts) {
+			this.audits.incrementAndGet();
 		}
 
 	}

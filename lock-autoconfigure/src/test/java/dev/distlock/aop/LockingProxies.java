@@ -36,7 +36,7 @@ final class LockingProxies {
 		LockSpecResolver specs = new LockSpecResolver(new StandardEnvironment(),
 				new LockDefaults("lock:", Duration.ZERO, LockFailureAction.THROW));
 		beanFactory.registerSingleton(INTERCEPTOR_BEAN_NAME,
-				new DistributedLockInterceptor(registry, specs, new LockNames(beanFactory), lostLockPolicy));
+				new DistributedLockInterceptor(registry, specs, new LockNames(beanFactory, 100), lostLockPolicy));
 		this.advisor.setBeanFactory(beanFactory);
 	}
 

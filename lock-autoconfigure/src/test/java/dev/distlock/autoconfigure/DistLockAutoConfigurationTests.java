@@ -142,7 +142,8 @@ class DistLockAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("distlock.key-prefix=app:locks:", "distlock.wait-time=2s", "distlock.lease-time=20s",
 					"distlock.on-failure=skip", "distlock.on-lost=log", "distlock.order=42",
-					"distlock.redis.replicas-to-ack=2", "distlock.redis.replica-ack-timeout=250ms")
+					"distlock.max-keys-per-call=250", "distlock.redis.replicas-to-ack=2",
+					"distlock.redis.replica-ack-timeout=250ms")
 			.withUserConfiguration(ArchiveConfiguration.class)
 			.run((context) -> {
 				DistLockProperties properties = context.getBean(DistLockProperties.class);
@@ -153,6 +154,7 @@ class DistLockAutoConfigurationTests {
 				assertThat(properties.getOnFailure()).isEqualTo(FailureAction.SKIP);
 				assertThat(properties.getOnLost()).isEqualTo(LostAction.LOG);
 				assertThat(properties.getOrder()).isEqualTo(42);
+				assertThat(properties.getMaxKeysPerCall()).isEqualTo(250);
 				assertThat(properties.getRedis().getReplicasToAck()).isEqualTo(2);
 				assertThat(properties.getRedis().getReplicaAckTimeout()).isEqualTo(Duration.ofMillis(250));
 				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
@@ -217,6 +219,19 @@ class DistLockAutoConfigurationTests {
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
 				.hasMessage("Key prefix 'lock!' contains '!', which is reserved for distlock's helper keys");
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void maxKeysPerCallThatIsNotPositiveFailsWithClearMessage() {
+		this.contextRunner.withPropertyValues("distlock.max-keys-per-call=0").run((context) -> {
+			assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Unable to set value for property max-keys-per-call")
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessage("must be positive, was 0");
 		});
 	}
 

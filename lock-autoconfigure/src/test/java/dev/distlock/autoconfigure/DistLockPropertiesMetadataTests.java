@@ -23,7 +23,7 @@ class DistLockPropertiesMetadataTests {
 
 	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
-			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout");
+			"distlock.max-keys-per-call", "distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout");
 
 	private final DocumentContext metadata = readMetadata();
 
@@ -67,6 +67,7 @@ class DistLockPropertiesMetadataTests {
 		assertThat(property("distlock.on-failure")).containsEntry("defaultValue", "throw");
 		assertThat(property("distlock.on-lost")).containsEntry("defaultValue", "throw");
 		assertThat(property("distlock.order")).containsEntry("defaultValue", 2147483547);
+		assertThat(property("distlock.max-keys-per-call")).containsEntry("defaultValue", 100);
 		assertThat(property("distlock.redis.replica-ack-timeout")).containsEntry("defaultValue", "100ms");
 	}
 
