@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 
 import dev.distlock.LeaseOptions;
+import dev.distlock.LockFailureAction;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.expression.Expression;
@@ -20,13 +21,22 @@ import org.springframework.expression.Expression;
  * @param key the parsed key expression, or {@code null} for one lock per name
  * @param waitTime how long to wait for the lock
  * @param leaseOptions fixed lease or watchdog, and minimum hold time
- * @param skipOnFailure whether to skip the method (rather than throw) when the lock is
- * not acquired
+ * @param onFailure what to do when the lock is not acquired: {@code THROW} or
+ * {@code SKIP}, never {@code DEFAULT}
  * @param resultKind how the method delivers its result
  * @author distlock
  * @since 0.1.0
  */
 public record LockSpec(Method method, String description, String name, String keySource, @Nullable Expression key,
-		Duration waitTime, LeaseOptions leaseOptions, boolean skipOnFailure, ResultKind resultKind) {
+		Duration waitTime, LeaseOptions leaseOptions, LockFailureAction onFailure, ResultKind resultKind) {
+
+	/**
+	 * Return whether the method is skipped, rather than failed, when its lock is not
+	 * acquired.
+	 * @return whether {@link #onFailure()} is {@code SKIP}
+	 */
+	public boolean skipOnFailure() {
+		return this.onFailure == LockFailureAction.SKIP;
+	}
 
 }

@@ -1,5 +1,7 @@
 package dev.distlock.aop;
 
+import dev.distlock.LockLostAction;
+
 import dev.distlock.LockLostException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -10,11 +12,11 @@ import org.jspecify.annotations.Nullable;
  * ({@code distlock.on-lost}): throw {@link LockLostException} after the method, or log
  * it.
  *
- * @param throwOnLost whether to throw rather than log
+ * @param onLost whether to throw or to log
  * @author distlock
  * @since 0.1.0
  */
-public record LostLockPolicy(boolean throwOnLost) {
+public record LostLockPolicy(LockLostAction onLost) {
 
 	private static final Log logger = LogFactory.getLog(LostLockPolicy.class);
 
@@ -33,7 +35,7 @@ public record LostLockPolicy(boolean throwOnLost) {
 			failure.addSuppressed(lost);
 			return failure;
 		}
-		if (this.throwOnLost) {
+		if (this.onLost == LockLostAction.THROW) {
 			return lost;
 		}
 		logger.warn("Lock '" + lost.getLockName() + "' of " + spec.description() + " was lost while the method ran"

@@ -1,6 +1,5 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.LockFailureAction;
 import dev.distlock.LockRegistry;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
@@ -9,8 +8,6 @@ import dev.distlock.aop.LockNames;
 import dev.distlock.aop.LockSpecResolver;
 import dev.distlock.aop.LockSpecResolver.LockDefaults;
 import dev.distlock.aop.LostLockPolicy;
-import dev.distlock.autoconfigure.DistLockProperties.FailureAction;
-import dev.distlock.autoconfigure.DistLockProperties.LostAction;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -20,6 +17,8 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -59,11 +58,10 @@ public final class DistLockInterceptionAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		LockSpecResolver distLockSpecResolver(Environment environment, DistLockProperties properties) {
-			LockFailureAction onFailure = (properties.getOnFailure() == FailureAction.SKIP) ? LockFailureAction.SKIP
-					: LockFailureAction.THROW;
-			return new LockSpecResolver(environment,
-					new LockDefaults(properties.getKeyPrefix(), properties.getWaitTime(), onFailure));
+		LockSpecResolver distLockSpecResolver(Environment environment, LockRegistry registry,
+				DistLockProperties properties) {
+			return new LockSpecResolver(environment, ApplicationConversionService.getSharedInstance(), registry,
+					new LockDefaults(properties.getWaitTime(), properties.getOnFailure()));
 		}
 
 		@Bean
@@ -72,19 +70,22 @@ public final class DistLockInterceptionAutoConfiguration {
 				LockSpecResolver distLockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
 			return new DistributedLockInterceptor(registry, distLockSpecResolver,
 					new LockNames(beanFactory, properties.getMaxKeysPerCall()),
-					new LostLockPolicy(properties.getOnLost() == LostAction.THROW));
+					new LostLockPolicy(properties.getOnLost()));
 		}
 
 		/**
 		 * Created early by the auto-proxy creator, so it depends on nothing but the
-		 * environment; the interceptor is looked up by name on first use.
+		 * environment, whose {@code distlock.*} properties it binds itself; the
+		 * interceptor is looked up by name on first use.
 		 */
 		@Bean
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static DistributedLockAdvisor distributedLockAdvisor(Environment environment) {
-			return new DistributedLockAdvisor("distributedLockInterceptor",
-					environment.getProperty("distlock.order", Integer.class, DistLockProperties.DEFAULT_ORDER));
+			DistLockProperties properties = Binder.get(environment)
+				.bind("distlock", DistLockProperties.class)
+				.orElseGet(DistLockProperties::new);
+			return new DistributedLockAdvisor("distributedLockInterceptor", properties.getOrder());
 		}
 
 		@Bean

@@ -1,5 +1,8 @@
 package dev.distlock.autoconfigure;
 
+import dev.distlock.LockFailureAction;
+import dev.distlock.LockLostAction;
+
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -44,12 +47,12 @@ public class DistLockProperties {
 	/**
 	 * What an annotated method does when its lock is not acquired in time.
 	 */
-	private FailureAction onFailure = FailureAction.THROW;
+	private LockFailureAction onFailure = LockFailureAction.THROW;
 
 	/**
 	 * What an annotated method does when its lock was lost while it ran.
 	 */
-	private LostAction onLost = LostAction.THROW;
+	private LockLostAction onLost = LockLostAction.THROW;
 
 	/**
 	 * Order of the locking interceptor; must be lower than the transaction advisor's so
@@ -99,19 +102,20 @@ public class DistLockProperties {
 		this.leaseTime = leaseTime;
 	}
 
-	public FailureAction getOnFailure() {
+	public LockFailureAction getOnFailure() {
 		return this.onFailure;
 	}
 
-	public void setOnFailure(FailureAction onFailure) {
+	public void setOnFailure(LockFailureAction onFailure) {
+		Assert.isTrue(onFailure != LockFailureAction.DEFAULT, "must be throw or skip, was default");
 		this.onFailure = onFailure;
 	}
 
-	public LostAction getOnLost() {
+	public LockLostAction getOnLost() {
 		return this.onLost;
 	}
 
-	public void setOnLost(LostAction onLost) {
+	public void setOnLost(LockLostAction onLost) {
 		this.onLost = onLost;
 	}
 
@@ -134,40 +138,6 @@ public class DistLockProperties {
 
 	public Redis getRedis() {
 		return this.redis;
-	}
-
-	/**
-	 * What an annotated method does when its lock is not acquired in time.
-	 */
-	public enum FailureAction {
-
-		/**
-		 * Throw {@code LockAcquisitionException}.
-		 */
-		THROW,
-
-		/**
-		 * Do not run the method and return an empty result.
-		 */
-		SKIP
-
-	}
-
-	/**
-	 * What an annotated method does when its lock was lost while it ran.
-	 */
-	public enum LostAction {
-
-		/**
-		 * Throw {@code LockLostException} after the method.
-		 */
-		THROW,
-
-		/**
-		 * Log a warning and return the method's result.
-		 */
-		LOG
-
 	}
 
 	/**

@@ -2,7 +2,6 @@ package dev.distlock.autoconfigure;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import dev.distlock.aop.DistributedLockAdvisor;
 import org.apache.commons.logging.Log;

@@ -46,6 +46,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	private final RedisAcquirer acquirer;
 
+	private final LockKeys keys;
+
 	private final LocalLocks locks;
 
 	private final ActiveHolds active;
@@ -88,7 +90,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.commands = new RedisLockCommands(client, settings);
 		this.signals = new ReleaseSignals(this.commands);
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
-		this.locks = new LocalLocks(new LockKeys(settings.keyPrefix()));
+		this.keys = new LockKeys(settings.keyPrefix());
+		this.locks = new LocalLocks(this.keys);
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), lossListener, observer);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
 				this.locks, this.active, observer);
@@ -97,12 +100,12 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
 		Assert.notNull(options, "'options' must not be null");
-		return new RedisFencedLock(this, LockName.of(name), options);
+		return new RedisFencedLock(this, checked(name), options);
 	}
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
-		LockName lockName = LockName.of(name);
+		LockName lockName = checked(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
 			RedisHold hold = acquireHold(lockName, waitTime, options);
@@ -192,6 +195,16 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	boolean isOwnedByCurrentThread(LockName name) {
 		return this.owned.find(name) != null;
+	}
+
+	/**
+	 * Check that a name can be locked: a {@link LockName} whose key leaves room for the
+	 * lock's helper keys in its Cluster slot.
+	 */
+	private LockName checked(String name) {
+		LockName lockName = LockName.of(name);
+		LockKeys.fenceKey(this.keys.lockKey(name));
+		return lockName;
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {

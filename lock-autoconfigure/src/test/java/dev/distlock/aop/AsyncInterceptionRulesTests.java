@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.LockLostAction;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockFailureAction;
@@ -34,7 +35,7 @@ class AsyncInterceptionRulesTests {
 
 	private final InMemoryLockRegistry registry = new InMemoryLockRegistry();
 
-	private final LockingProxies proxies = new LockingProxies(this.registry, new LostLockPolicy(true));
+	private final LockingProxies proxies = new LockingProxies(this.registry, new LostLockPolicy(LockLostAction.THROW));
 
 	private final Deliveries deliveries = this.proxies.classProxy(new Deliveries());
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.LockLostAction;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
@@ -37,7 +38,7 @@ class InterceptionRulesTests {
 
 	private final InMemoryLockRegistry registry = new InMemoryLockRegistry();
 
-	private final LockingProxies proxies = new LockingProxies(this.registry, new LostLockPolicy(true));
+	private final LockingProxies proxies = new LockingProxies(this.registry, new LostLockPolicy(LockLostAction.THROW));
 
 	private final Orders orders = this.proxies.classProxy(new Orders(this.registry));
 
@@ -143,7 +144,7 @@ class InterceptionRulesTests {
 
 	@Test
 	void lockLostWhileTheMethodRanLeavesItsResultWhenOnLostIsLog() {
-		Orders logging = new LockingProxies(this.registry, new LostLockPolicy(false))
+		Orders logging = new LockingProxies(this.registry, new LostLockPolicy(LockLostAction.LOG))
 			.classProxy(new Orders(this.registry));
 		assertThat(logging.shipAndLoseTheLock()).isEqualTo("shipped");
 		assertThat(this.registry.heldNames()).isEmpty();

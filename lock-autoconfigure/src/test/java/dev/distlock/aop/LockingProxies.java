@@ -10,6 +10,7 @@ import dev.distlock.autoconfigure.DistLockProperties;
 import org.springframework.aop.framework.AopContext;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.env.StandardEnvironment;
 
 /**
@@ -34,7 +35,8 @@ final class LockingProxies {
 	LockingProxies(LockRegistry registry, LostLockPolicy lostLockPolicy) {
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
 		LockSpecResolver specs = new LockSpecResolver(new StandardEnvironment(),
-				new LockDefaults("lock:", Duration.ZERO, LockFailureAction.THROW));
+				ApplicationConversionService.getSharedInstance(), registry,
+				new LockDefaults(Duration.ZERO, LockFailureAction.THROW));
 		beanFactory.registerSingleton(INTERCEPTOR_BEAN_NAME,
 				new DistributedLockInterceptor(registry, specs, new LockNames(beanFactory, 100), lostLockPolicy));
 		this.advisor.setBeanFactory(beanFactory);

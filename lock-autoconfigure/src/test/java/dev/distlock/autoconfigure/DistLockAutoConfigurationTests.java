@@ -14,8 +14,8 @@ import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.LockAnnotationValidator;
 import dev.distlock.aop.LockSpec;
 import dev.distlock.aop.LockSpecResolver;
-import dev.distlock.autoconfigure.DistLockProperties.FailureAction;
-import dev.distlock.autoconfigure.DistLockProperties.LostAction;
+import dev.distlock.LockFailureAction;
+import dev.distlock.LockLostAction;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -151,8 +151,8 @@ class DistLockAutoConfigurationTests {
 				assertThat(properties.getKeyPrefix()).isEqualTo("app:locks:");
 				assertThat(properties.getWaitTime()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(properties.getLeaseTime()).isEqualTo(Duration.ofSeconds(20));
-				assertThat(properties.getOnFailure()).isEqualTo(FailureAction.SKIP);
-				assertThat(properties.getOnLost()).isEqualTo(LostAction.LOG);
+				assertThat(properties.getOnFailure()).isEqualTo(LockFailureAction.SKIP);
+				assertThat(properties.getOnLost()).isEqualTo(LockLostAction.LOG);
 				assertThat(properties.getOrder()).isEqualTo(42);
 				assertThat(properties.getMaxKeysPerCall()).isEqualTo(250);
 				assertThat(properties.getRedis().getReplicasToAck()).isEqualTo(2);
@@ -246,6 +246,18 @@ class DistLockAutoConfigurationTests {
 				.isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("No enum constant")
 				.hasMessageContaining("maybe");
+		});
+	}
+
+	@Test
+	void failureActionDefaultIsNoPropertyValue() {
+		this.contextRunner.withPropertyValues("distlock.on-failure=default").run((context) -> {
+			assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Unable to set value for property on-failure")
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessage("must be throw or skip, was default");
 		});
 	}
 

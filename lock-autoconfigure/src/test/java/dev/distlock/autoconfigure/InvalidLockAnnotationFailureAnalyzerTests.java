@@ -132,7 +132,7 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 					+ " of bean 'ordersService', attribute 'name': Lock name 'orders!eu' contains '!',"
 					+ " which is reserved for distlock's helper keys");
 			assertThat(analysis.getAction()).contains("ReservedCharacterService.pay(long), 'name'")
-				.contains("remove the '!'");
+				.contains("write a name without '!'");
 		});
 	}
 

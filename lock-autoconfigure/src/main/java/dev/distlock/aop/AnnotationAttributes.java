@@ -1,0 +1,103 @@
+package dev.distlock.aop;
+
+import java.time.Duration;
+
+import dev.distlock.LockRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.convert.ConversionException;
+import org.springframework.core.convert.ConversionService;
+import org.springframework.core.env.PropertyResolver;
+import org.springframework.util.StringUtils;
+
+/**
+ * Reads the text attributes of a {@link dev.distlock.DistributedLock}: the name, checked
+ * by the lock registry that will lock it, and the durations, converted by the
+ * application's conversion service. Each resolves {@code ${...}} placeholders first.
+ */
+final class AnnotationAttributes {
+
+	private final PropertyResolver placeholders;
+
+	private final ConversionService conversions;
+
+	private final LockRegistry registry;
+
+	AnnotationAttributes(PropertyResolver placeholders, ConversionService conversions, LockRegistry registry) {
+		this.placeholders = placeholders;
+		this.conversions = conversions;
+		this.registry = registry;
+	}
+
+	/**
+	 * Return the lock name written, or the fallback when none is.
+	 */
+	String name(String value, String fallback, AnnotationProblems problems) {
+		if (!StringUtils.hasText(value)) {
+			return fallback;
+		}
+		String name;
+		try {
+			name = this.placeholders.resolveRequiredPlaceholders(value);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add("name", ex.getMessage(), "define the property or write the name as a literal");
+			return value;
+		}
+		problems.check("name", () -> this.registry.obtain(name),
+				"write a name without '!' whose braces, if any, enclose the part that chooses the Cluster slot, such as \"{tenant}:orders\"");
+		return name;
+	}
+
+	/**
+	 * Return the duration written, or {@code null} when none is or it is not valid.
+	 * @param zeroAllowed whether zero is allowed; if not, it must also be at least a
+	 * millisecond, the unit Redis counts
+	 */
+	@Nullable Duration duration(String attribute, String value, boolean zeroAllowed, AnnotationProblems problems) {
+		if (!StringUtils.hasText(value)) {
+			return null;
+		}
+		String resolved;
+		try {
+			resolved = this.placeholders.resolveRequiredPlaceholders(value).trim();
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add(attribute, ex.getMessage(),
+					"define the property or write the duration as a literal such as \"5s\"");
+			return null;
+		}
+		Duration duration;
+		try {
+			duration = this.conversions.convert(resolved, Duration.class);
+		}
+		catch (ConversionException ex) {
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			problems.add(attribute, "'" + value + "' is not a duration: " + cause.getMessage(),
+					"write a duration such as \"500ms\", \"5s\" or \"PT5S\", or a ${...} placeholder that resolves to one");
+			return null;
+		}
+		if (duration == null || duration.isNegative() || (!zeroAllowed && duration.isZero())) {
+			problems.add(attribute,
+					"'" + value + "' is " + ((duration == null || duration.isZero()) ? "zero" : "negative"),
+					"use a " + (zeroAllowed ? "non-negative" : "positive") + " duration such as \"5s\"");
+			return null;
+		}
+		if (!zeroAllowed && !countsInMilliseconds(duration)) {
+			problems.add(attribute, "'" + value + "' cannot be kept by Redis, which counts whole milliseconds",
+					"use a duration from 1ms to about 290 million years, such as \"30s\"");
+			return null;
+		}
+		return duration;
+	}
+
+	private static boolean countsInMilliseconds(Duration duration) {
+		try {
+			return duration.toMillis() >= 1;
+		}
+		catch (ArithmeticException ex) {
+			return false;
+		}
+	}
+
+}
