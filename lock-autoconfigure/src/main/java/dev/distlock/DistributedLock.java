@@ -18,9 +18,11 @@ import org.springframework.core.annotation.AliasFor;
  * {@link #leaseTime()} fixes its lease, and released with a token-checked script when the
  * method returns or throws. It is owned by the calling thread and reentrant, like
  * {@link LockRegistry#obtain(String)}: a nested call taking the same lock on the same
- * thread re-enters without a Redis round trip. Methods returning {@code CompletionStage},
- * {@code Mono} or {@code Flux} hold the lock until their result completes, fails or is
- * cancelled.
+ * thread re-enters without a Redis round trip. Methods returning {@code CompletionStage}
+ * hold the lock until their result completes, fails or is cancelled; methods returning a
+ * reactive type that Spring's {@code ReactiveAdapterRegistry} adapts ({@code Mono},
+ * {@code Flux}, RxJava, ...) take it for each subscription, until that subscription
+ * completes, fails or is cancelled.
  *
  * <p>
  * The locking interceptor is ordered by {@code distlock.order}, outside

@@ -10,9 +10,9 @@ import java.util.Optional;
  *
  * <p>
  * Bound to the thread that runs the method, for the duration of the call. A method
- * returning a {@code Mono} or {@code Flux} sees the lease of its subscription while it
- * builds its publisher; operators of that publisher running later, on other threads, do
- * not see it.
+ * returning a reactive type, such as a {@code Mono} or {@code Flux}, sees the lease of
+ * its subscription while it builds its result; operators of that result running later, on
+ * other threads, do not see it.
  *
  * @author distlock
  * @since 0.1.0

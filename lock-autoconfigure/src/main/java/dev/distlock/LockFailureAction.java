@@ -15,9 +15,9 @@ public enum LockFailureAction {
 	THROW,
 
 	/**
-	 * Do not run the method; return nothing for {@code void}, {@code Optional.empty()},
-	 * an empty {@code Mono} or {@code Flux}, a completed {@code CompletableFuture} of
-	 * {@code null}, otherwise {@code null}.
+	 * Do not run the method; return nothing for {@code void}, {@code Optional.empty()}, a
+	 * completed {@code CompletableFuture} of {@code null}, otherwise {@code null}. A
+	 * reactive result, such as a {@code Mono} or {@code Flux}, completes empty.
 	 */
 	SKIP,
 

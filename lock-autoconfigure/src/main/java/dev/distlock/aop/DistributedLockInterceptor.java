@@ -11,7 +11,6 @@ import dev.distlock.LockRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Publisher;
 
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
@@ -27,10 +26,12 @@ import org.springframework.aop.support.AopUtils;
  * or, inside a transaction the caller started, after that transaction completes. Methods
  * returning a {@code CompletionStage} hold owner-free leases until the stage completes
  * and, inside a caller's transaction, that transaction completes too. Methods returning a
- * {@code Mono} or {@code Flux} hold owner-free leases for each subscription until it
- * completes, fails or is cancelled. A call whose lock names cannot be evaluated fails as
- * its result kind fails: a synchronous method throws, the others return a failed future,
- * {@code Mono} or {@code Flux}.
+ * reactive type that Spring's {@link org.springframework.core.ReactiveAdapterRegistry}
+ * adapts, such as a {@code Mono}, a {@code Flux} or an RxJava {@code Single}, hold
+ * owner-free leases for each subscription until it completes, fails or is cancelled. A
+ * call whose lock names cannot be evaluated fails as its result kind fails: a synchronous
+ * method throws, the others return a failed future or a reactive result that signals the
+ * failure.
  *
  * @author distlock
  * @since 0.1.0
@@ -73,13 +74,13 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 					invocation.getArguments());
 		}
 		catch (RuntimeException ex) {
-			return spec.resultKind().failedResult(ex);
+			return spec.resultKind().failedResult(spec.method(), ex);
 		}
 		return switch (spec.resultKind()) {
 			case SYNCHRONOUS -> invokeSynchronously(invocation, spec, lockNames);
 			case COMPLETION_STAGE -> invokeForStage(invocation, spec, lockNames);
-			case MONO, FLUX -> ReactiveResults.hold(spec.resultKind(), () -> acquireLeases(spec, lockNames),
-					() -> publisherOf(invocation), this.lostLockPolicy, spec);
+			case REACTIVE -> ReactiveResults.hold(() -> acquireLeases(spec, lockNames),
+					() -> proceedForSubscription(invocation), this.lostLockPolicy, spec);
 		};
 	}
 
@@ -181,11 +182,11 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * Run the rest of the advice chain and the method for one subscription, on a clone of
 	 * the invocation: a proceeded invocation would skip the advice after this one.
 	 */
-	private static Publisher<?> publisherOf(MethodInvocation invocation) {
+	private static @Nullable Object proceedForSubscription(MethodInvocation invocation) {
 		MethodInvocation call = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
 				: invocation;
 		try {
-			return (Publisher<?>) call.proceed();
+			return call.proceed();
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;

@@ -1,72 +1,80 @@
 package dev.distlock.aop;
 
+import java.lang.reflect.Method;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
+
 /**
- * Holds locks for Reactor results from subscription until they complete, fail or are
- * cancelled. Acquisition may wait, so it runs on the bounded elastic scheduler. Loaded
- * only when Reactor is on the classpath.
+ * Holds locks for reactive results from subscription until they complete, fail or are
+ * cancelled. A result of any type Spring's {@link ReactiveAdapterRegistry} adapts
+ * (Reactor {@code Mono} and {@code Flux}, RxJava, Mutiny, ...) is turned into a Reactive
+ * Streams publisher, locked on Reactor and turned back into the method's type.
+ * Acquisition may wait, so it runs on the bounded elastic scheduler. Loaded only when
+ * Reactor is on the classpath.
  */
 final class ReactiveResults {
 
 	private ReactiveResults() {
 	}
 
-	static boolean isMono(Class<?> type) {
-		return Mono.class.isAssignableFrom(type);
-	}
-
-	static boolean isFlux(Class<?> type) {
-		return Flux.class.isAssignableFrom(type);
-	}
-
-	static Object empty(ResultKind kind) {
-		return (kind == ResultKind.MONO) ? Mono.empty() : Flux.empty();
-	}
-
-	static Object error(ResultKind kind, Throwable failure) {
-		return (kind == ResultKind.MONO) ? Mono.error(failure) : Flux.error(failure);
+	/**
+	 * Return whether results of the given type are adapted to a publisher.
+	 * @param type the method's return type
+	 */
+	static boolean isReactive(Class<?> type) {
+		return ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
 	}
 
 	/**
-	 * Return a publisher that acquires the locks on subscription, then calls the method
-	 * (with the innermost lease in {@link dev.distlock.LockContext}), subscribes to its
-	 * result and releases the locks when it terminates or is cancelled. Each subscription
-	 * acquires its own locks, released whenever the subscription ends, also while they
-	 * are being acquired.
-	 * @param kind {@code MONO} or {@code FLUX}
+	 * Return a result of the method's type that signals the given failure to every
+	 * subscriber.
+	 * @param method the method
+	 * @param failure the failure
+	 */
+	static Object error(Method method, Throwable failure) {
+		return adapter(method).fromPublisher(Mono.error(failure));
+	}
+
+	/**
+	 * Return a result of the method's type that acquires the locks on subscription, then
+	 * calls the method (with the innermost lease in {@link dev.distlock.LockContext}),
+	 * subscribes to its result and releases the locks when it terminates or is cancelled.
+	 * Each subscription acquires its own locks, released whenever the subscription ends,
+	 * also while they are being acquired. A single-valued result delivers its value once
+	 * the locks were released.
 	 * @param acquire acquires the locks, returning {@code null} when they were not
 	 * acquired and the call is skipped
-	 * @param call runs the method and returns its publisher
+	 * @param call runs the method and returns its result
 	 * @param policy what to do about a lock lost meanwhile
 	 * @param spec the method's spec
 	 */
-	static Object hold(ResultKind kind, Supplier<@Nullable CallLocks> acquire, Supplier<Publisher<?>> call,
-			LostLockPolicy policy, LockSpec spec) {
-		if (kind == ResultKind.MONO) {
-			return Mono.defer(() -> {
-				SubscriptionLocks locks = new SubscriptionLocks(spec);
-				return Mono
-					.usingWhen(acquisition(locks, acquire), (held) -> Mono.from(held.run(call)),
-							(held) -> release(held, policy, spec, null),
-							(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
-					.doFinally((signal) -> locks.end());
-			});
-		}
-		return Flux.defer(() -> {
+	static Object hold(Supplier<@Nullable CallLocks> acquire, Supplier<@Nullable Object> call, LostLockPolicy policy,
+			LockSpec spec) {
+		ReactiveAdapter adapter = adapter(spec.method());
+		Flux<?> locked = Flux.defer(() -> {
 			SubscriptionLocks locks = new SubscriptionLocks(spec);
 			return Flux
-				.usingWhen(acquisition(locks, acquire), (held) -> Flux.from(held.run(call)),
+				.usingWhen(acquisition(locks, acquire), (held) -> held.run(() -> adapter.toPublisher(call.get())),
 						(held) -> release(held, policy, spec, null),
 						(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
 				.doFinally((signal) -> locks.end());
 		});
+		return adapter.fromPublisher(adapter.isMultiValue() ? locked : locked.singleOrEmpty());
+	}
+
+	private static ReactiveAdapter adapter(Method method) {
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType());
+		if (adapter == null) {
+			throw new IllegalStateException("No reactive adapter for the return type of " + method);
+		}
+		return adapter;
 	}
 
 	/**

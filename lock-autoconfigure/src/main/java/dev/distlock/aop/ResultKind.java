@@ -25,14 +25,11 @@ public enum ResultKind {
 	COMPLETION_STAGE,
 
 	/**
-	 * Returns a Reactor {@code Mono}: the lock is held from subscription to termination.
+	 * Returns a type that Spring's {@code ReactiveAdapterRegistry} adapts to a Reactive
+	 * Streams publisher, such as a Reactor {@code Mono} or {@code Flux}, or an RxJava or
+	 * Mutiny type: the lock is held from subscription to termination.
 	 */
-	MONO,
-
-	/**
-	 * Returns a Reactor {@code Flux}: the lock is held from subscription to termination.
-	 */
-	FLUX;
+	REACTIVE;
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			ResultKind.class.getClassLoader());
@@ -47,25 +44,24 @@ public enum ResultKind {
 		if (CompletionStage.class.isAssignableFrom(type)) {
 			return COMPLETION_STAGE;
 		}
-		if (REACTOR_PRESENT && ReactiveResults.isMono(type)) {
-			return MONO;
-		}
-		if (REACTOR_PRESENT && ReactiveResults.isFlux(type)) {
-			return FLUX;
+		if (REACTOR_PRESENT && ReactiveResults.isReactive(type)) {
+			return REACTIVE;
 		}
 		return SYNCHRONOUS;
 	}
 
 	/**
-	 * Return what a call skipped for want of its lock returns.
+	 * Return what a call skipped for want of its lock returns. A reactive result is not
+	 * skipped at the call but per subscription, which then completes empty.
 	 * @param method the method
-	 * @return nothing for {@code void}, an empty {@code Optional}, {@code Mono} or
-	 * {@code Flux}, a completed future of {@code null}, otherwise {@code null}
+	 * @return nothing for {@code void}, an empty {@code Optional}, a completed future of
+	 * {@code null}, otherwise {@code null}
+	 * @throws IllegalStateException for a reactive result
 	 */
 	@Nullable Object skippedResult(Method method) {
 		return switch (this) {
 			case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-			case MONO, FLUX -> ReactiveResults.empty(this);
+			case REACTIVE -> throw new IllegalStateException("A reactive result is skipped per subscription");
 			case SYNCHRONOUS -> (method.getReturnType() == Optional.class) ? Optional.empty() : null;
 		};
 	}
@@ -73,15 +69,16 @@ public enum ResultKind {
 	/**
 	 * Return what a call that failed before its method could run returns, so that the
 	 * failure reaches the caller as the method's own failures do.
+	 * @param method the method
 	 * @param failure why the call failed
-	 * @return a future completed exceptionally with the failure, or a {@code Mono} or
-	 * {@code Flux} that signals it
+	 * @return a future completed exceptionally with the failure, or a reactive result of
+	 * the method's type that signals it
 	 * @throws RuntimeException the failure itself, for a synchronous method
 	 */
-	Object failedResult(RuntimeException failure) {
+	Object failedResult(Method method, RuntimeException failure) {
 		return switch (this) {
 			case COMPLETION_STAGE -> CompletableFuture.failedFuture(failure);
-			case MONO, FLUX -> ReactiveResults.error(this, failure);
+			case REACTIVE -> ReactiveResults.error(method, failure);
 			case SYNCHRONOUS -> throw failure;
 		};
 	}

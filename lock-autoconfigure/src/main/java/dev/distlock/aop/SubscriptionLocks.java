@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
 /**
- * The locks of one subscription to a Reactor result. The acquisition and the end of the
+ * The locks of one subscription to a reactive result. The acquisition and the end of the
  * subscription may come in either order, on different threads; whichever comes second
  * releases the locks, so that a subscription cancelled while its locks were being
  * acquired does not keep them. Each lock is released once.
