@@ -23,11 +23,16 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Starts a bundled {@code redis-server} on a free loopback port when
- * {@code sample.embedded-redis.enabled} is true and nothing answers at
- * {@code spring.data.redis.host}/{@code port}, points {@code spring.data.redis.*} at it,
- * and stops it after the application context closed. For trying the sample on a machine
- * without Redis; never part of the starter.
+ * Starts a bundled {@code redis-server} when {@code sample.embedded-redis.enabled} is
+ * true and nothing answers at {@code spring.data.redis.host}/{@code port}, points
+ * {@code spring.data.redis.*} at it, and stops it after the application context closed.
+ * For trying the sample on a machine without Redis; never part of the starter.
+ *
+ * <p>
+ * The bundled server listens on {@code 127.0.0.1} at the configured port ({@code 6379}
+ * unless set otherwise), so that a second instance started with the same settings finds
+ * it answering there and uses it. Only when that port cannot be bound does it take a free
+ * port, which it logs.
  *
  * @author distlock
  */
@@ -75,21 +80,24 @@ class EmbeddedRedisLauncher implements SmartApplicationListener {
 		if (answers(host, port)) {
 			return;
 		}
-		int freePort = freePort();
+		int bundledPort = canBind(port) ? port : freePort();
 		try {
-			RedisServer started = new RedisServer(freePort);
+			RedisServer started = new RedisServer(bundledPort);
 			started.start();
 			this.server = started;
-			this.port = freePort;
+			this.port = bundledPort;
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start the bundled redis-server", ex);
 		}
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("embeddedRedis",
-					Map.of("spring.data.redis.host", "127.0.0.1", "spring.data.redis.port", freePort)));
+					Map.of("spring.data.redis.host", "127.0.0.1", "spring.data.redis.port", bundledPort)));
+		String further = (bundledPort != port) ? "; port " + port
+				+ " cannot be bound, so start further instances with --spring.data.redis.port=" + bundledPort
+				: ", where further instances find it";
 		logger.info("No Redis answered at " + host + ":" + port + "; started a bundled redis-server at 127.0.0.1:"
-				+ freePort + " (sample.embedded-redis.enabled=false turns this off)");
+				+ bundledPort + further + " (sample.embedded-redis.enabled=false turns this off)");
 	}
 
 	private synchronized void stop() {
@@ -110,6 +118,16 @@ class EmbeddedRedisLauncher implements SmartApplicationListener {
 	private static boolean answers(String host, int port) {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private static boolean canBind(int port) {
+		try (ServerSocket socket = new ServerSocket()) {
+			socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
 			return true;
 		}
 		catch (IOException ex) {

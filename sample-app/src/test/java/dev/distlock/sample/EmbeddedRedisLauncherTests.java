@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.sample.inventory.StockLevel;
 import dev.distlock.testsupport.FreePorts;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
@@ -25,14 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EmbeddedRedisLauncherTests {
 
 	@Test
-	void startsABundledRedisWhenNoneAnswersAndStopsItWithTheContext() throws Exception {
+	void startsABundledRedisAtTheConfiguredPortWhenNoneAnswersAndStopsItWithTheContext() throws Exception {
 		int nothingThere = FreePorts.find();
-		int bundledPort;
 		try (SampleInstance instance = SampleInstance.run("--server.port=0", "--spring.main.banner-mode=off",
 				"--spring.data.redis.port=" + nothingThere)) {
-			bundledPort = Integer.parseInt(instance.property("spring.data.redis.port"));
-			assertThat(bundledPort).isNotEqualTo(nothingThere);
-			assertThat(answers(bundledPort)).isTrue();
+			assertThat(instance.property("spring.data.redis.port")).isEqualTo(Integer.toString(nothingThere));
+			assertThat(answers(nothingThere)).isTrue();
 			Map<String, Object> health = instance.http()
 				.get()
 				.uri("/actuator/health")
@@ -41,7 +40,37 @@ class EmbeddedRedisLauncherTests {
 				});
 			assertThat(health).containsEntry("status", "UP");
 		}
-		assertThat(answers(bundledPort)).isFalse();
+		assertThat(answers(nothingThere)).isFalse();
+	}
+
+	@Test
+	void aSecondInstanceWithTheSameSettingsUsesTheFirstOnesBundledRedis() throws Exception {
+		int port = FreePorts.find();
+		String[] args = { "--server.port=0", "--spring.main.banner-mode=off", "--spring.data.redis.port=" + port };
+		try (SampleInstance first = SampleInstance.run(args)) {
+			try (SampleInstance second = SampleInstance.run(args)) {
+				assertThat(second.property("spring.data.redis.port")).isEqualTo(Integer.toString(port));
+				first.http().put().uri("/inventory/shared?stock=7").retrieve().toBodilessEntity();
+				assertThat(second.http().get().uri("/inventory/shared").retrieve().body(StockLevel.class))
+					.isEqualTo(new StockLevel("shared", 7));
+			}
+			assertThat(answers(port)).as("the first instance's Redis after the second stopped").isTrue();
+		}
+		assertThat(answers(port)).isFalse();
+	}
+
+	@Test
+	void startsTheBundledRedisAtAFreePortWhenTheConfiguredOneCannotBeBound() throws Exception {
+		try (Socket holder = new Socket()) {
+			holder.bind(new InetSocketAddress("127.0.0.1", 0));
+			int taken = holder.getLocalPort();
+			try (SampleInstance instance = SampleInstance.run("--server.port=0", "--spring.main.banner-mode=off",
+					"--spring.data.redis.port=" + taken)) {
+				int bundledPort = Integer.parseInt(instance.property("spring.data.redis.port"));
+				assertThat(bundledPort).isNotEqualTo(taken);
+				assertThat(answers(bundledPort)).isTrue();
+			}
+		}
 	}
 
 	@Test

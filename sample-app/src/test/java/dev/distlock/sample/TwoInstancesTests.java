@@ -263,6 +263,24 @@ class TwoInstancesTests {
 		}
 	}
 
+	@Test
+	void metricsAndPrometheusEndpointsShowTheWaitTimerOfTheLocksTaken() {
+		a().http().put().uri("/inventory/metered?stock=5").retrieve().toBodilessEntity();
+		a().http().post().uri("/inventory/metered/reserve").retrieve().toBodilessEntity();
+		Metric wait = a().http()
+			.get()
+			.uri("/actuator/metrics/distlock.wait?tag=name:inventory&tag=result:acquired")
+			.retrieve()
+			.body(Metric.class);
+		assertThat(wait.name()).isEqualTo("distlock.wait");
+		assertThat(wait.measurements()).filteredOn((sample) -> sample.statistic().equals("COUNT"))
+			.singleElement()
+			.satisfies((count) -> assertThat(count.value()).isGreaterThanOrEqualTo(1));
+		String scraped = a().http().get().uri("/actuator/prometheus").retrieve().body(String.class);
+		assertThat(scraped)
+			.containsPattern("(?m)^distlock_wait_seconds_count\\{name=\"inventory\",result=\"acquired\"\\} ");
+	}
+
 	private static <T> List<T> runConcurrently(List<Callable<T>> tasks) throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
 		try {
@@ -285,6 +303,17 @@ class TwoInstancesTests {
 	private static SampleInstance b() {
 		assertThat(b).isNotNull();
 		return b;
+	}
+
+	/**
+	 * The answer of the metrics endpoint for one meter.
+	 */
+	record Metric(String name, List<Sample> measurements) {
+
+		record Sample(String statistic, double value) {
+
+		}
+
 	}
 
 }
