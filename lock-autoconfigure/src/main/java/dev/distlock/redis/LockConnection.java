@@ -8,10 +8,10 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -39,10 +39,10 @@ final class LockConnection implements AutoCloseable {
 	 * its node.
 	 */
 	@SuppressWarnings("unchecked")
-	RedisScriptingAsyncCommands<String, String> commands() {
+	RedisClusterAsyncCommands<String, String> commands() {
 		StatefulConnection<String, String> current = connection();
 		return (current instanceof StatefulRedisClusterConnection<?, ?> cluster)
-				? (RedisScriptingAsyncCommands<String, String>) cluster.async()
+				? (RedisClusterAsyncCommands<String, String>) cluster.async()
 				: ((StatefulRedisConnection<String, String>) current).async();
 	}
 
@@ -51,7 +51,7 @@ final class LockConnection implements AutoCloseable {
 	 * the write on the same connection.
 	 */
 	@SuppressWarnings("unchecked")
-	RedisScriptingAsyncCommands<String, String> nodeOf(String key) {
+	RedisClusterAsyncCommands<String, String> nodeOf(String key) {
 		StatefulConnection<String, String> current = connection();
 		if (current instanceof StatefulRedisClusterConnection<?, ?> cluster) {
 			RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));

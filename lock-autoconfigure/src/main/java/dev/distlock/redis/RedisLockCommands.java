@@ -10,8 +10,8 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -145,7 +145,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * Send a {@code PING} on the command connection.
 	 */
 	CompletableFuture<String> ping() {
-		return ((BaseRedisAsyncCommands<String, String>) this.connection.commands()).ping().toCompletableFuture();
+		return this.connection.commands().ping().toCompletableFuture();
 	}
 
 	/**
@@ -210,17 +210,16 @@ final class RedisLockCommands implements AutoCloseable {
 			return this.<Long>evalsha(this.connection.commands(), script, ScriptOutputType.INTEGER, keys, args)
 				.thenApply((reply) -> new Grant(reply, 0));
 		}
-		RedisScriptingAsyncCommands<String, String> node = this.connection.nodeOf(key);
+		RedisClusterAsyncCommands<String, String> node = this.connection.nodeOf(key);
 		return grantAndWait(node, node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args))
 			.exceptionallyCompose((Throwable ex) -> isNoScript(ex)
 					? grantAndWait(node, node.eval(script.source(), ScriptOutputType.INTEGER, keys, args))
 					: CompletableFuture.failedFuture(ex));
 	}
 
-	private CompletableFuture<Grant> grantAndWait(RedisScriptingAsyncCommands<String, String> node,
+	private CompletableFuture<Grant> grantAndWait(RedisClusterAsyncCommands<String, String> node,
 			RedisFuture<Long> reply) {
-		CompletableFuture<Long> acked = ((BaseRedisAsyncCommands<String, String>) node)
-			.waitForReplication(this.replicasToAck, this.replicaAckTimeout.toMillis())
+		CompletableFuture<Long> acked = node.waitForReplication(this.replicasToAck, this.replicaAckTimeout.toMillis())
 			.toCompletableFuture();
 		return reply.toCompletableFuture().thenCombine(acked, Grant::new);
 	}
