@@ -36,7 +36,7 @@ public final class DistLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
-	RedisLockRegistry distLockRegistry(LettuceConnectionFactory connectionFactory, DistLockProperties properties,
+	RedisLockRegistry distlockRegistry(LettuceConnectionFactory connectionFactory, DistLockProperties properties,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observer) {
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				connectionFactory.getClientConfiguration().getCommandTimeout(),

@@ -28,7 +28,7 @@ public final class DistLockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistLockEndpoint distLockEndpoint(LockIntrospector registry) {
+	DistLockEndpoint distlockEndpoint(LockIntrospector registry) {
 		return new DistLockEndpoint(registry);
 	}
 

@@ -58,7 +58,7 @@ public final class DistLockInterceptionAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		LockSpecResolver distLockSpecResolver(Environment environment, LockRegistry registry,
+		LockSpecResolver distlockSpecResolver(Environment environment, LockRegistry registry,
 				DistLockProperties properties) {
 			return new LockSpecResolver(environment, ApplicationConversionService.getSharedInstance(), registry,
 					new LockDefaults(properties.getWaitTime(), properties.getOnFailure()));
@@ -67,8 +67,8 @@ public final class DistLockInterceptionAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		DistributedLockInterceptor distributedLockInterceptor(LockRegistry registry,
-				LockSpecResolver distLockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
-			return new DistributedLockInterceptor(registry, distLockSpecResolver,
+				LockSpecResolver distlockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
+			return new DistributedLockInterceptor(registry, distlockSpecResolver,
 					new LockNames(beanFactory, properties.getMaxKeysPerCall()),
 					new LostLockPolicy(properties.getOnLost()));
 		}
@@ -90,9 +90,9 @@ public final class DistLockInterceptionAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		LockAnnotationValidator distLockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
-				LockSpecResolver distLockSpecResolver) {
-			return new LockAnnotationValidator(beanFactory, distLockSpecResolver);
+		LockAnnotationValidator distlockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
+				LockSpecResolver distlockSpecResolver) {
+			return new LockAnnotationValidator(beanFactory, distlockSpecResolver);
 		}
 
 		/**
@@ -104,7 +104,7 @@ public final class DistLockInterceptionAutoConfiguration {
 		static class TransactionOrderConfiguration {
 
 			@Bean
-			TransactionAdvisorOrderCheck distLockTransactionAdvisorOrderCheck(ListableBeanFactory beanFactory,
+			TransactionAdvisorOrderCheck distlockTransactionAdvisorOrderCheck(ListableBeanFactory beanFactory,
 					DistributedLockAdvisor distributedLockAdvisor) {
 				return new TransactionAdvisorOrderCheck(beanFactory, distributedLockAdvisor);
 			}
@@ -122,7 +122,7 @@ public final class DistLockInterceptionAutoConfiguration {
 	static class MissingLockRegistryConfiguration {
 
 		@Bean
-		MissingLockRegistryCheck distLockMissingRegistryCheck(ConfigurableListableBeanFactory beanFactory) {
+		MissingLockRegistryCheck distlockMissingRegistryCheck(ConfigurableListableBeanFactory beanFactory) {
 			return new MissingLockRegistryCheck(beanFactory);
 		}
 

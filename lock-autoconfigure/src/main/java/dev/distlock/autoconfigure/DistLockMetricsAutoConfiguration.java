@@ -35,7 +35,7 @@ public final class DistLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockObserver.class)
-	MicrometerLockObserver distLockObserver(MeterRegistry meterRegistry) {
+	MicrometerLockObserver distlockObserver(MeterRegistry meterRegistry) {
 		return new MicrometerLockObserver(meterRegistry);
 	}
 
