@@ -66,8 +66,8 @@ public final class DistLockInterceptionAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		DistributedLockInterceptor distributedLockInterceptor(LockRegistry registry,
-				LockSpecResolver distlockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
+		DistributedLockInterceptor distlockInterceptor(LockRegistry registry, LockSpecResolver distlockSpecResolver,
+				BeanFactory beanFactory, DistLockProperties properties) {
 			return new DistributedLockInterceptor(registry, distlockSpecResolver,
 					new LockNames(beanFactory, properties.getMaxKeysPerCall()),
 					new LostLockPolicy(properties.getOnLost()));
@@ -81,11 +81,11 @@ public final class DistLockInterceptionAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static DistributedLockAdvisor distributedLockAdvisor(Environment environment) {
+		static DistributedLockAdvisor distlockAdvisor(Environment environment) {
 			DistLockProperties properties = Binder.get(environment)
 				.bind("distlock", DistLockProperties.class)
 				.orElseGet(DistLockProperties::new);
-			return new DistributedLockAdvisor("distributedLockInterceptor", properties.getOrder());
+			return new DistributedLockAdvisor("distlockInterceptor", properties.getOrder());
 		}
 
 		@Bean
@@ -105,8 +105,8 @@ public final class DistLockInterceptionAutoConfiguration {
 
 			@Bean
 			TransactionAdvisorOrderCheck distlockTransactionAdvisorOrderCheck(ListableBeanFactory beanFactory,
-					DistributedLockAdvisor distributedLockAdvisor) {
-				return new TransactionAdvisorOrderCheck(beanFactory, distributedLockAdvisor);
+					DistributedLockAdvisor distlockAdvisor) {
+				return new TransactionAdvisorOrderCheck(beanFactory, distlockAdvisor);
 			}
 
 		}

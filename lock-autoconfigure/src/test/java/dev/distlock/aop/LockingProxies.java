@@ -22,7 +22,7 @@ import org.springframework.core.env.StandardEnvironment;
  */
 final class LockingProxies {
 
-	private static final String INTERCEPTOR_BEAN_NAME = "distributedLockInterceptor";
+	private static final String INTERCEPTOR_BEAN_NAME = "distlockInterceptor";
 
 	private final DistributedLockAdvisor advisor = new DistributedLockAdvisor(INTERCEPTOR_BEAN_NAME,
 			DistLockProperties.DEFAULT_ORDER);

@@ -5,6 +5,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.LockLostAction;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
@@ -38,7 +39,7 @@ class RxJavaInterceptionRulesTests {
 
 	private final InMemoryLockRegistry registry = new InMemoryLockRegistry();
 
-	private final LockingProxies proxies = new LockingProxies(this.registry, new LostLockPolicy(true));
+	private final LockingProxies proxies = new LockingProxies(this.registry, new LostLockPolicy(LockLostAction.THROW));
 
 	private final Shipments shipments = this.proxies.classProxy(new Shipments());
 
