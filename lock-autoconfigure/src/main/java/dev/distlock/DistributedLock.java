@@ -105,7 +105,7 @@ public @interface DistributedLock {
 	String minHoldTime() default "";
 
 	/**
-	 * What to do when the lock is not acquired in time.
+	 * What to do when the lock is not acquired in time or Redis fails.
 	 * <p>
 	 * The default is {@link LockFailureAction#DEFAULT}: {@code distlock.on-failure}.
 	 * @return the failure action

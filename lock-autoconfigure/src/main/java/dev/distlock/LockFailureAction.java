@@ -2,7 +2,7 @@ package dev.distlock;
 
 /**
  * What a {@link DistributedLock} method does when its lock is not acquired within the
- * wait time.
+ * wait time, or cannot be acquired because Redis failed.
  *
  * @author distlock
  * @since 0.1.0
@@ -10,14 +10,17 @@ package dev.distlock;
 public enum LockFailureAction {
 
 	/**
-	 * Throw {@link LockAcquisitionException}.
+	 * Throw {@link LockAcquisitionException}, or the {@link DistributedLockException} of
+	 * the Redis failure.
 	 */
 	THROW,
 
 	/**
 	 * Do not run the method; return nothing for {@code void}, {@code Optional.empty()}, a
 	 * completed {@code CompletableFuture} of {@code null}, otherwise {@code null}. A
-	 * reactive result, such as a {@code Mono} or {@code Flux}, completes empty.
+	 * reactive result, such as a {@code Mono} or {@code Flux}, completes empty. A Redis
+	 * failure skips too; it is logged once when it starts skipping methods and once when
+	 * Redis answers again.
 	 */
 	SKIP,
 

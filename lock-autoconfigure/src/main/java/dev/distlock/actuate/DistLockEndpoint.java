@@ -1,11 +1,15 @@
 package dev.distlock.actuate;
 
 import java.util.List;
+import java.util.Set;
 
 import dev.distlock.HeldLock;
 import dev.distlock.LockIntrospector;
+import dev.distlock.LockName;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.util.Assert;
@@ -14,6 +18,12 @@ import org.springframework.util.Assert;
  * {@link Endpoint @Endpoint} that lists the locks this application instance holds,
  * longest held first. Locks held by other instances are not listed.
  *
+ * <p>
+ * A lock's key value, the part of its name after its {@link LockName#base() base}, may be
+ * personal data, such as an e-mail address: unless it is shown, it is replaced with
+ * {@code ******} in the name and in the key ({@code order:******},
+ * {@code lock:order:******}). A name without key value is shown whole.
+ *
  * @author distlock
  * @since 0.1.0
  * @see LockIntrospector#heldLocks()
@@ -21,24 +31,58 @@ import org.springframework.util.Assert;
 @Endpoint(id = "distlock")
 public class DistLockEndpoint {
 
+	private static final String MASK = "******";
+
 	private final LockIntrospector registry;
+
+	private final Show showValues;
+
+	private final Set<String> roles;
 
 	/**
 	 * Create an endpoint for the given registry.
 	 * @param registry the registry whose held locks are listed
+	 * @param showValues when to show key values
+	 * @param roles the roles that authorize a user to be shown key values, any
+	 * authenticated user when empty
 	 */
-	public DistLockEndpoint(LockIntrospector registry) {
+	public DistLockEndpoint(LockIntrospector registry, Show showValues, Set<String> roles) {
 		Assert.notNull(registry, "'registry' must not be null");
+		Assert.notNull(showValues, "'showValues' must not be null");
+		Assert.notNull(roles, "'roles' must not be null");
 		this.registry = registry;
+		this.showValues = showValues;
+		this.roles = roles;
 	}
 
 	/**
-	 * Return the locks held now.
+	 * Return the locks held now, with their key values shown or masked.
+	 * @param securityContext the security context of the caller
 	 * @return the held locks
 	 */
 	@ReadOperation
-	public HeldLocksDescriptor locks() {
-		return new HeldLocksDescriptor(this.registry.heldLocks().stream().map(HeldLockDescriptor::of).toList());
+	public HeldLocksDescriptor locks(SecurityContext securityContext) {
+		boolean shown = this.showValues.isShown(securityContext, this.roles);
+		return new HeldLocksDescriptor(this.registry.heldLocks()
+			.stream()
+			.map((lock) -> shown ? HeldLockDescriptor.of(lock) : masked(lock))
+			.toList());
+	}
+
+	/**
+	 * Describe a lock with its key value masked in its name and key. The key is the key
+	 * prefix followed by the name; a key of another form is masked whole.
+	 */
+	private static HeldLockDescriptor masked(HeldLock lock) {
+		LockName name = LockName.of(lock.name());
+		if (name.base().equals(name.value())) {
+			return HeldLockDescriptor.of(lock);
+		}
+		String maskedName = name.base() + ":" + MASK;
+		String key = lock.key();
+		String maskedKey = key.endsWith(lock.name())
+				? key.substring(0, key.length() - lock.name().length()) + maskedName : MASK;
+		return HeldLockDescriptor.of(lock, maskedName, maskedKey);
 	}
 
 	/**
@@ -53,8 +97,8 @@ public class DistLockEndpoint {
 	/**
 	 * Description of one held lock.
 	 *
-	 * @param name the lock name
-	 * @param key the Redis key
+	 * @param name the lock name, its key value masked unless shown
+	 * @param key the Redis key, its key value masked unless shown
 	 * @param fencingToken the fencing token of the hold
 	 * @param heldForMs how long it has been held, in milliseconds
 	 * @param remainingTtlMs how long the lease is known to last without renewal, in
@@ -66,7 +110,11 @@ public class DistLockEndpoint {
 			String owner) {
 
 		static HeldLockDescriptor of(HeldLock lock) {
-			return new HeldLockDescriptor(lock.name(), lock.key(), lock.fencingToken(), lock.heldFor().toMillis(),
+			return of(lock, lock.name(), lock.key());
+		}
+
+		static HeldLockDescriptor of(HeldLock lock, String name, String key) {
+			return new HeldLockDescriptor(name, key, lock.fencingToken(), lock.heldFor().toMillis(),
 					lock.remainingTtl().toMillis(), lock.owner());
 		}
 

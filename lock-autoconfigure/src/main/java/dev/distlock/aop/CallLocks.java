@@ -27,10 +27,12 @@ final class CallLocks {
 
 	/**
 	 * Acquire every named lock for the current thread, in order.
-	 * @return the locks, or {@code null} if one was not acquired in time
+	 * @return the locks, or {@code null} if one was not acquired in time or, for a method
+	 * that skips, because Redis failed
 	 */
-	static @Nullable CallLocks ownedByThread(LockRegistry registry, LockSpec spec, List<String> names) {
-		return acquire(names, spec.waitTime(), (name, wait) -> {
+	static @Nullable CallLocks ownedByThread(LockRegistry registry, LockSpec spec, List<String> names,
+			OutageLog outage) {
+		return acquire(names, spec, outage, (name, wait) -> {
 			FencedLock lock = registry.obtain(name, spec.leaseOptions());
 			return lock.tryLock(wait) ? lock.currentHold() : null;
 		});
@@ -38,31 +40,37 @@ final class CallLocks {
 
 	/**
 	 * Acquire an owner-free lease for every name, in order.
-	 * @return the leases, or {@code null} if one was not acquired in time
+	 * @return the leases, or {@code null} if one was not acquired in time or, for a
+	 * method that skips, because Redis failed
 	 */
-	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<String> names) {
-		return acquire(names, spec.waitTime(),
+	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<String> names, OutageLog outage) {
+		return acquire(names, spec, outage,
 				(name, wait) -> registry.tryAcquire(name, wait, spec.leaseOptions()).orElse(null));
 	}
 
 	/**
 	 * Acquire one lock per name in order, each waiting only for what is left of the wait
 	 * time (a lock reached after it gets one attempt); if one is not acquired, release
-	 * those acquired before it.
+	 * those acquired before it. A method that skips when its locks are not acquired also
+	 * skips when Redis fails, which the outage log tells and logs.
 	 */
-	private static @Nullable CallLocks acquire(List<String> names, Duration waitTime,
+	private static @Nullable CallLocks acquire(List<String> names, LockSpec spec, OutageLog outage,
 			BiFunction<String, Duration, @Nullable LockLease> acquireOne) {
 		CallLocks acquired = new CallLocks(new ArrayList<>(names.size()));
 		long start = System.nanoTime();
 		for (String name : names) {
 			LockLease lease;
 			try {
-				lease = acquireOne.apply(name, remaining(waitTime, start));
+				lease = acquireOne.apply(name, remaining(spec.waitTime(), start));
 			}
 			catch (RuntimeException ex) {
 				acquired.releaseAfterFailedAcquisition(ex);
+				if (spec.skipOnFailure() && outage.isOutage(ex)) {
+					return null;
+				}
 				throw ex;
 			}
+			outage.answered();
 			if (lease == null) {
 				acquired.releaseAfterFailedAcquisition(null);
 				return null;

@@ -47,6 +47,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final LostLockPolicy lostLockPolicy;
 
+	private final OutageLog outage = new OutageLog();
+
 	/**
 	 * Create an interceptor.
 	 * @param registry takes the locks
@@ -95,7 +97,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
 			throws Throwable {
-		CallLocks locks = CallLocks.ownedByThread(this.registry, spec, lockNames);
+		CallLocks locks = CallLocks.ownedByThread(this.registry, spec, lockNames, this.outage);
 		if (locks == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -114,7 +116,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeForStage(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
 			throws Throwable {
-		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames);
+		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames, this.outage);
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -171,7 +173,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	private @Nullable CallLocks acquireLeases(LockSpec spec, List<String> lockNames) {
-		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames);
+		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames, this.outage);
 		if (leases == null && !spec.skipOnFailure()) {
 			throw acquisitionFailure(spec, lockNames);
 		}

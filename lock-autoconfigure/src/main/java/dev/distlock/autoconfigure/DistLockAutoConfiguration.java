@@ -41,8 +41,8 @@ public final class DistLockAutoConfiguration {
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				connectionFactory.getClientConfiguration().getCommandTimeout(),
 				properties.getRedis().getReplicasToAck(), properties.getRedis().getReplicaAckTimeout());
-		return new RedisLockRegistry(connectionFactory.getRequiredNativeClient(), settings,
-				eventPublisher::publishEvent, observer.getIfUnique(() -> LockObserver.NONE));
+		return new LifecycleLockRegistry(connectionFactory, settings, eventPublisher::publishEvent,
+				observer.getIfUnique(() -> LockObserver.NONE));
 	}
 
 }

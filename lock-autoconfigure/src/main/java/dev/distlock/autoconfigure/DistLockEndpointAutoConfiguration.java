@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -24,12 +25,13 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(LockIntrospector.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @ConditionalOnAvailableEndpoint(DistLockEndpoint.class)
+@EnableConfigurationProperties(DistLockEndpointProperties.class)
 public final class DistLockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistLockEndpoint distlockEndpoint(LockIntrospector registry) {
-		return new DistLockEndpoint(registry);
+	DistLockEndpoint distlockEndpoint(LockIntrospector registry, DistLockEndpointProperties properties) {
+		return new DistLockEndpoint(registry, properties.getShowValues(), properties.getRoles());
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import dev.distlock.FencedLock;
@@ -57,6 +58,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	private final LockObserver observer;
 
 	private final OwnedHolds owned = new OwnedHolds();
+
+	private final AtomicBoolean closed = new AtomicBoolean();
 
 	/**
 	 * Create a registry on the given Lettuce client.
@@ -148,13 +151,16 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Stop renewing leases and close the connections. Held locks expire with their lease.
+	 * Stop renewing leases and close the connections; calls after the first do nothing.
+	 * Held locks expire with their lease.
 	 */
 	@Override
 	public void close() {
-		this.active.watchdog().close();
-		this.signals.close();
-		this.commands.close();
+		if (this.closed.compareAndSet(false, true)) {
+			this.active.watchdog().close();
+			this.signals.close();
+			this.commands.close();
+		}
 	}
 
 	/**

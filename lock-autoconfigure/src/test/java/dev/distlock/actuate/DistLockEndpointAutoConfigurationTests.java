@@ -1,12 +1,17 @@
 package dev.distlock.actuate;
 
+import java.security.Principal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import dev.distlock.FencedLock;
 import dev.distlock.HeldLock;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockLease;
+import dev.distlock.LockName;
+import dev.distlock.LockRegistry;
 import dev.distlock.actuate.DistLockEndpoint.HeldLockDescriptor;
 import dev.distlock.actuate.DistLockEndpoint.HeldLocksDescriptor;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
@@ -18,6 +23,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -27,12 +34,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Tests for {@link DistLockEndpointAutoConfiguration} and {@link DistLockEndpoint} on a
  * real {@code redis-server}.
  */
+@Timeout(30)
 class DistLockEndpointAutoConfigurationTests {
+
+	private static final Principal ALICE = () -> "alice";
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -44,16 +55,15 @@ class DistLockEndpointAutoConfigurationTests {
 				"spring.data.redis.timeout=5s", "management.endpoints.web.exposure.include=distlock");
 
 	@Test
-	@Timeout(30)
-	void listsHeldLocksWithAllTheirFields() {
-		this.contextRunner.run((context) -> {
+	void listsHeldLocksWithAllTheirFieldsWhenValuesAreShown() {
+		this.contextRunner.withPropertyValues("management.endpoint.distlock.show-values=always").run((context) -> {
 			assertThat(context).hasNotFailed().hasSingleBean(DistLockEndpoint.class);
 			RedisLockRegistry registry = context.getBean(RedisLockRegistry.class);
 			FencedLock order = registry.obtain("order:42");
 			order.lock();
 			try (LockLease report = registry.acquire("report", Duration.ofSeconds(1))) {
 				Thread.sleep(20);
-				HeldLocksDescriptor held = context.getBean(DistLockEndpoint.class).locks();
+				HeldLocksDescriptor held = context.getBean(DistLockEndpoint.class).locks(SecurityContext.NONE);
 				assertThat(held.locks()).hasSize(2);
 				HeldLockDescriptor first = held.locks().get(0);
 				assertThat(first.name()).isEqualTo("order:42");
@@ -76,8 +86,52 @@ class DistLockEndpointAutoConfigurationTests {
 			finally {
 				order.unlock();
 			}
-			assertThat(context.getBean(DistLockEndpoint.class).locks().locks()).isEmpty();
+			assertThat(context.getBean(DistLockEndpoint.class).locks(SecurityContext.NONE).locks()).isEmpty();
 		});
+	}
+
+	@Test
+	void masksKeyValuesByDefault() {
+		assertMasked(heldLocksAsSeenBy(caller(ALICE, "ADMIN")));
+	}
+
+	@Test
+	void masksKeyValuesInTheJson() {
+		String json = JsonMapper.builder()
+			.build()
+			.writeValueAsString(new HeldLocksDescriptor(heldLocksAsSeenBy(SecurityContext.NONE)));
+		assertThat(json).contains("\"name\":\"user:******\"", "\"key\":\"lock:user:******\"")
+			.doesNotContain("alice")
+			.doesNotContain("order:42");
+	}
+
+	@Test
+	void showsKeyValuesAlways() {
+		assertShown(heldLocksAsSeenBy(SecurityContext.NONE, "management.endpoint.distlock.show-values=always"));
+	}
+
+	@Test
+	void showsKeyValuesWhenAuthorizedToAnAuthenticatedCaller() {
+		assertShown(heldLocksAsSeenBy(caller(ALICE), "management.endpoint.distlock.show-values=when-authorized"));
+	}
+
+	@Test
+	void masksKeyValuesWhenAuthorizedFromACallerWithoutPrincipal() {
+		assertMasked(
+				heldLocksAsSeenBy(SecurityContext.NONE, "management.endpoint.distlock.show-values=when-authorized"));
+	}
+
+	@Test
+	void showsKeyValuesWhenAuthorizedToACallerInOneOfTheRoles() {
+		assertShown(heldLocksAsSeenBy(caller(ALICE, "OPS"), "management.endpoint.distlock.show-values=when-authorized",
+				"management.endpoint.distlock.roles=ADMIN,OPS"));
+	}
+
+	@Test
+	void masksKeyValuesWhenAuthorizedFromACallerInNoneOfTheRoles() {
+		assertMasked(
+				heldLocksAsSeenBy(caller(ALICE, "USER"), "management.endpoint.distlock.show-values=when-authorized",
+						"management.endpoint.distlock.roles=ADMIN,OPS"));
 	}
 
 	@Test
@@ -120,9 +174,56 @@ class DistLockEndpointAutoConfigurationTests {
 					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockEndpointAutoConfiguration.class))
 			.withUserConfiguration(InspectedRegistryConfiguration.class)
 			.withPropertyValues("management.endpoints.web.exposure.include=distlock")
-			.run((context) -> assertThat(context.getBean(DistLockEndpoint.class).locks().locks())
-				.extracting(HeldLockDescriptor::name)
-				.containsExactly("report"));
+			.run((context) -> assertThat(context.getBean(DistLockEndpoint.class).locks(SecurityContext.NONE).locks())
+				.extracting(HeldLockDescriptor::name, HeldLockDescriptor::key)
+				.containsExactly(tuple("report", "store:report"), tuple("order:******", "******")));
+	}
+
+	/**
+	 * Hold {@code order:42}, the lock of key value {@code alice@example.com} of
+	 * {@code user} and {@code report} in a context with the given properties, and return
+	 * the held locks as the endpoint describes them to the caller.
+	 */
+	private List<HeldLockDescriptor> heldLocksAsSeenBy(SecurityContext caller, String... properties) {
+		List<HeldLockDescriptor> seen = new ArrayList<>();
+		this.contextRunner.withPropertyValues(properties).run((context) -> {
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			try (LockLease order = registry.acquire("order:42", Duration.ZERO);
+					LockLease user = registry.acquire(LockName.keyed("user", "alice@example.com").value(),
+							Duration.ZERO);
+					LockLease report = registry.acquire("report", Duration.ZERO)) {
+				seen.addAll(context.getBean(DistLockEndpoint.class).locks(caller).locks());
+			}
+		});
+		return seen;
+	}
+
+	private static void assertShown(List<HeldLockDescriptor> locks) {
+		assertThat(locks).extracting(HeldLockDescriptor::name, HeldLockDescriptor::key)
+			.containsExactlyInAnyOrder(tuple("order:42", "lock:order:42"),
+					tuple("user:alice%40example.com", "lock:user:alice%40example.com"), tuple("report", "lock:report"));
+	}
+
+	private static void assertMasked(List<HeldLockDescriptor> locks) {
+		assertThat(locks).extracting(HeldLockDescriptor::name, HeldLockDescriptor::key)
+			.containsExactlyInAnyOrder(tuple("order:******", "lock:order:******"),
+					tuple("user:******", "lock:user:******"), tuple("report", "lock:report"));
+	}
+
+	private static SecurityContext caller(Principal principal, String... roles) {
+		return new SecurityContext() {
+
+			@Override
+			public Principal getPrincipal() {
+				return principal;
+			}
+
+			@Override
+			public boolean isUserInRole(String role) {
+				return Set.of(roles).contains(role);
+			}
+
+		};
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -132,11 +233,13 @@ class DistLockEndpointAutoConfigurationTests {
 		LockIntrospector inspectedRegistry() {
 			HeldLock report = new HeldLock("report", "store:report", 7, Duration.ofSeconds(1), Duration.ofSeconds(2),
 					"lease");
+			HeldLock order = new HeldLock("order:42", "orders/42", 8, Duration.ofSeconds(1), Duration.ofSeconds(2),
+					"lease");
 			return new LockIntrospector() {
 
 				@Override
 				public List<HeldLock> heldLocks() {
-					return List.of(report);
+					return List.of(report, order);
 				}
 
 				@Override
@@ -163,7 +266,7 @@ class DistLockEndpointAutoConfigurationTests {
 
 		@Bean
 		DistLockEndpoint userEndpoint(RedisLockRegistry registry) {
-			return new DistLockEndpoint(registry);
+			return new DistLockEndpoint(registry, Show.NEVER, Set.of());
 		}
 
 	}
