@@ -73,14 +73,14 @@ final class ActiveHolds implements LossHandler {
 	 * Report a hold lost: log it, tell the observer and the loss listener.
 	 */
 	void report(RedisHold hold, String reason) {
-		logger.warn("Lock '" + hold.lock.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
-		LockLostEvent event = new LockLostEvent(hold.lock.name.value(), hold.lock.key, hold.fencingToken, reason);
-		this.observer.lost(hold.lock.name, event);
+		logger.warn("Lock '" + hold.id.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
+		LockLostEvent event = new LockLostEvent(hold.id.name.value(), hold.id.key, hold.fencingToken, reason);
+		this.observer.lost(hold.id.name, event);
 		try {
 			this.lossListener.accept(event);
 		}
 		catch (RuntimeException ex) {
-			logger.error("Lock loss listener failed for lock '" + hold.lock.name + "'", ex);
+			logger.error("Lock loss listener failed for lock '" + hold.id.name + "'", ex);
 		}
 	}
 
@@ -94,7 +94,7 @@ final class ActiveHolds implements LossHandler {
 			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
 			.map((hold) -> {
 				String owner = hold.owner;
-				return new HeldLock(hold.lock.name.value(), hold.lock.key, hold.fencingToken,
+				return new HeldLock(hold.id.name.value(), hold.id.key, hold.fencingToken,
 						Duration.ofNanos(now - hold.acquiredNanos),
 						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease");
 			})

@@ -56,28 +56,27 @@ final class HandOver {
 	 * Hand a released hold to the waiting thread of this JVM, if there is one and fewer
 	 * than {@value #MAX_IN_A_ROW} hand-overs happened in a row.
 	 * @param hold a hold just marked released, whose lease had time left
+	 * @param lock this JVM's entry of the hold's lock
 	 * @return what became of it
 	 */
-	Outcome offer(RedisHold hold) {
-		LocalLock lock = hold.lock;
+	Outcome offer(RedisHold hold, LocalLock lock) {
 		Handoff handoff = lock.waiter.get();
 		if (hold.keepMillis() > 0 || lock.handoffs >= MAX_IN_A_ROW || handoff == null || !handoff.claim()) {
 			lock.handoffs = 0;
 			return Outcome.NONE;
 		}
-		return (hold.canPassOn(handoff.options)) ? passOn(hold, handoff) : transfer(hold, handoff);
+		return (hold.canPassOn(handoff.options)) ? passOn(hold, lock, handoff) : transfer(hold, lock, handoff);
 	}
 
-	private Outcome passOn(RedisHold hold, Handoff handoff) {
+	private Outcome passOn(RedisHold hold, LocalLock lock, Handoff handoff) {
 		if (!hold.hasTimeLeft()) {
-			complete(handoff, hold.lock, null);
+			complete(handoff, lock, null);
 			return Outcome.NONE;
 		}
-		LocalLock lock = hold.lock;
 		long sentNanos = System.nanoTime();
 		CompletableFuture<List<Long>> confirmation;
 		try {
-			confirmation = this.commands.renewInOrder(lock.key, hold.token, hold.leaseMillis);
+			confirmation = this.commands.renewInOrder(lock.id.key, hold.token, hold.leaseMillis);
 		}
 		catch (RuntimeException ex) {
 			complete(handoff, lock, null);
@@ -89,7 +88,7 @@ final class HandOver {
 		}
 		lock.handoffs++;
 		boolean held = this.commands
-			.awaitUninterruptibly(confirmation, "confirm the hand-over of lock '" + lock.name + "'")
+			.awaitUninterruptibly(confirmation, "confirm the hand-over of lock '" + lock.id.name + "'")
 			.get(0) == 1L;
 		if (!held) {
 			this.lossHandler.lost(next, "it was handed over within this JVM after Redis had lost it");
@@ -99,18 +98,17 @@ final class HandOver {
 		return Outcome.DONE;
 	}
 
-	private Outcome transfer(RedisHold hold, Handoff handoff) {
-		LocalLock lock = hold.lock;
+	private Outcome transfer(RedisHold hold, LocalLock lock, Handoff handoff) {
 		String token = LockTokens.next();
 		RedisHold next = null;
 		RedisLockCommands.Grant grant = null;
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.key, lock.fenceKey, hold.token, token, handoff.leaseMillis),
-					"hand lock '" + lock.name + "' over");
+					this.commands.transfer(lock.id.key, lock.id.fenceKey, hold.token, token, handoff.leaseMillis),
+					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
-				next = new RedisHold(lock, token, grant.reply(), grant.reply(), sentNanos, handoff.leaseMillis,
+				next = new RedisHold(lock.id, token, grant.reply(), grant.reply(), sentNanos, handoff.leaseMillis,
 						handoff.options);
 			}
 		}
@@ -118,7 +116,7 @@ final class HandOver {
 			boolean taken = complete(handoff, lock, next);
 			if (next == null || !taken) {
 				// Failed, refused for want of replicas, or the waiter gave up meanwhile
-				this.commands.giveBack(lock.name, lock.key, token);
+				this.commands.giveBack(lock.id.name, lock.id.key, token);
 			}
 		}
 		if (next != null) {
@@ -134,7 +132,7 @@ final class HandOver {
 	 */
 	private boolean complete(Handoff handoff, LocalLock lock, @Nullable RedisHold next) {
 		boolean taken = handoff.complete(next);
-		this.signals.fire(lock.key);
+		this.signals.fire(lock.id.key);
 		return taken;
 	}
 

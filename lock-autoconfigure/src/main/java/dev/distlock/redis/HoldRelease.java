@@ -57,25 +57,26 @@ final class HoldRelease {
 			return;
 		}
 		this.active.remove(hold);
-		this.observer.released(hold.lock.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
+		this.observer.released(hold.id.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
+		LocalLock lock = this.locks.held(hold.id);
 		boolean stillHeld;
 		try {
-			HandOver.Outcome handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold)
+			HandOver.Outcome handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold, lock)
 					: HandOver.Outcome.NONE;
 			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
 					: this.commands.awaitUninterruptibly(
-							this.commands.release(hold.lock.key, hold.token, hold.keepMillis()),
-							"release lock '" + hold.lock.name + "'");
+							this.commands.release(hold.id.key, hold.token, hold.keepMillis()),
+							"release lock '" + hold.id.name + "'");
 		}
 		finally {
-			this.locks.release(hold.lock);
+			this.locks.release(lock);
 		}
 		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
 			this.active.report(hold, stillHeld ? "it was released after its lease ran out"
 					: "its release found it expired or held by another owner");
 		}
 		if (!stillHeld || expired) {
-			throw new LockLostException(hold.lock.name.value(), hold.fencingToken, "Lock '" + hold.lock.name
+			throw new LockLostException(hold.id.name.value(), hold.fencingToken, "Lock '" + hold.id.name
 					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
 		}
 	}

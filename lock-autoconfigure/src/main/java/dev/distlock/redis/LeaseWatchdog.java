@@ -89,7 +89,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		Map<Integer, List<RedisHold>> groups = new LinkedHashMap<>();
 		for (RedisHold hold : this.holds) {
 			if (hold.state() == RedisHold.State.HELD) {
-				groups.computeIfAbsent(this.commands.batchOf(hold.lock.key), (group) -> new ArrayList<>()).add(hold);
+				groups.computeIfAbsent(this.commands.batchOf(hold.id.key), (group) -> new ArrayList<>()).add(hold);
 			}
 		}
 		long sentNanos = System.nanoTime();
@@ -122,7 +122,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		List<String> keys = new ArrayList<>(batch.size());
 		List<String> tokens = new ArrayList<>(batch.size());
 		for (RedisHold hold : batch) {
-			keys.add(hold.lock.key);
+			keys.add(hold.id.key);
 			tokens.add(hold.token);
 		}
 		try {

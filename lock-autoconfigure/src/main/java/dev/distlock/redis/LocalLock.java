@@ -1,7 +1,5 @@
 package dev.distlock.redis;
 
-import dev.distlock.LockName;
-
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,11 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class LocalLock {
 
-	final LockName name;
-
-	final String key;
-
-	final String fenceKey;
+	final LockId id;
 
 	/** Taken by the thread of this JVM that is trying to acquire the lock in Redis. */
 	final Semaphore permit = new Semaphore(1, true);
@@ -32,10 +26,8 @@ final class LocalLock {
 	 */
 	volatile int handoffs;
 
-	LocalLock(LockName name, String key) {
-		this.name = name;
-		this.key = key;
-		this.fenceKey = LockKeys.fenceKey(key);
+	LocalLock(LockId id) {
+		this.id = id;
 	}
 
 }

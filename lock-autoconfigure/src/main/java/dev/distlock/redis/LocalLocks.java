@@ -1,9 +1,11 @@
 package dev.distlock.redis;
 
-import dev.distlock.LockName;
-
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+
+import dev.distlock.LockName;
+
+import org.springframework.util.Assert;
 
 /**
  * The {@link LocalLock}s of one registry, kept while in use and dropped when the last
@@ -24,17 +26,27 @@ final class LocalLocks {
 	 */
 	LocalLock retain(LockName name) {
 		return this.locks.compute(name, (key, lock) -> {
-			LocalLock retained = (lock != null) ? lock : new LocalLock(name, this.keys.lockKey(name.value()));
+			LocalLock retained = (lock != null) ? lock
+					: new LocalLock(new LockId(name, this.keys.lockKey(name.value())));
 			retained.users++;
 			return retained;
 		});
 	}
 
 	/**
+	 * Return the entry of a lock that a hold of this JVM has retained.
+	 */
+	LocalLock held(LockId id) {
+		LocalLock lock = this.locks.get(id.name);
+		Assert.state(lock != null, () -> "No entry for held lock '" + id.name + "'");
+		return lock;
+	}
+
+	/**
 	 * Count one user fewer, dropping the entry when none is left.
 	 */
 	void release(LocalLock lock) {
-		this.locks.computeIfPresent(lock.name, (key, current) -> (--current.users == 0) ? null : current);
+		this.locks.computeIfPresent(lock.id.name, (key, current) -> (--current.users == 0) ? null : current);
 	}
 
 }

@@ -47,7 +47,7 @@ final class OwnedHolds {
 		}
 		hold.owner = Thread.currentThread().getName();
 		hold.reentries = 1;
-		owned.put(hold.lock.name, hold);
+		owned.put(hold.id.name, hold);
 	}
 
 	/**

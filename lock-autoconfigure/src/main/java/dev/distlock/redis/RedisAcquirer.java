@@ -59,14 +59,13 @@ final class RedisAcquirer {
 				int tokens = tokensToReserve(lock, options);
 				long result = attempt(lock, token, leaseMillis, tokens);
 				if (result > 0 || deadline.isPast()) {
-					RedisHold acquired = (result > 0)
-							? new RedisHold(lock, token, result - tokens + 1, result, sentNanos, leaseMillis, options)
-							: null;
+					RedisHold acquired = (result > 0) ? new RedisHold(lock.id, token, result - tokens + 1, result,
+							sentNanos, leaseMillis, options) : null;
 					return handoff.withdraw() ? acquired : eitherOf(handoff.awaitCompletion(), acquired);
 				}
 				if (subscription == null) {
 					// Try again once subscribed, so that no release signal can be missed.
-					subscription = this.signals.subscribe(lock.key);
+					subscription = this.signals.subscribe(lock.id.key);
 					continue;
 				}
 				long recheck = TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
@@ -76,7 +75,7 @@ final class RedisAcquirer {
 		catch (InterruptedException | RuntimeException | Error ex) {
 			RedisHold orphan = handoff.abandon();
 			if (orphan != null) {
-				this.commands.giveBack(lock.name, lock.key, orphan.token);
+				this.commands.giveBack(lock.id.name, lock.id.key, orphan.token);
 			}
 			throw ex;
 		}
@@ -113,7 +112,7 @@ final class RedisAcquirer {
 			return acquired;
 		}
 		if (acquired != null) {
-			this.commands.giveBack(acquired.lock.name, acquired.lock.key, acquired.token);
+			this.commands.giveBack(acquired.id.name, acquired.id.key, acquired.token);
 		}
 		return handedOver;
 	}
@@ -126,13 +125,13 @@ final class RedisAcquirer {
 	private long attempt(LocalLock lock, String token, long leaseMillis, int tokens) {
 		try {
 			RedisLockCommands.Grant grant = this.commands.await(
-					this.commands.acquire(lock.key, lock.fenceKey, token, leaseMillis, tokens),
-					"acquire lock '" + lock.name + "'");
-			this.commands.requireAcknowledged(lock.name, grant);
+					this.commands.acquire(lock.id.key, lock.id.fenceKey, token, leaseMillis, tokens),
+					"acquire lock '" + lock.id.name + "'");
+			this.commands.requireAcknowledged(lock.id.name, grant);
 			return grant.reply();
 		}
 		catch (DistributedLockException ex) {
-			this.commands.giveBack(lock.name, lock.key, token);
+			this.commands.giveBack(lock.id.name, lock.id.key, token);
 			throw ex;
 		}
 	}

@@ -31,7 +31,7 @@ final class RedisHold {
 
 	}
 
-	final LocalLock lock;
+	final LockId id;
 
 	final String token;
 
@@ -76,9 +76,9 @@ final class RedisHold {
 
 	private volatile long validUntilNanos;
 
-	RedisHold(LocalLock lock, String token, long fencingToken, long lastReservedToken, long sentNanos, long leaseMillis,
+	RedisHold(LockId id, String token, long fencingToken, long lastReservedToken, long sentNanos, long leaseMillis,
 			LeaseOptions options) {
-		this.lock = lock;
+		this.id = id;
 		this.token = token;
 		this.fencingToken = fencingToken;
 		this.lastReservedToken = lastReservedToken;
@@ -103,7 +103,7 @@ final class RedisHold {
 	 * key and token, valid as long, with the next reserved fencing token.
 	 */
 	RedisHold passOn(LeaseOptions options) {
-		RedisHold next = new RedisHold(this.lock, this.token, this.fencingToken + 1, this.lastReservedToken,
+		RedisHold next = new RedisHold(this.id, this.token, this.fencingToken + 1, this.lastReservedToken,
 				System.nanoTime(), this.leaseMillis, options);
 		next.validUntilNanos = this.validUntilNanos;
 		return next;

@@ -25,7 +25,7 @@ final class RedisLockLease implements LockLease {
 
 	@Override
 	public String name() {
-		return this.hold.lock.name.value();
+		return this.hold.id.name.value();
 	}
 
 	@Override

@@ -1,0 +1,22 @@
+package dev.distlock.redis;
+
+import dev.distlock.LockName;
+
+/**
+ * Which lock a hold is of: its name, its Redis key and the key of its fencing counter.
+ */
+final class LockId {
+
+	final LockName name;
+
+	final String key;
+
+	final String fenceKey;
+
+	LockId(LockName name, String key) {
+		this.name = name;
+		this.key = key;
+		this.fenceKey = LockKeys.fenceKey(key);
+	}
+
+}
