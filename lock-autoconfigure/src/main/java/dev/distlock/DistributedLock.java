@@ -35,7 +35,6 @@ import org.springframework.core.annotation.AliasFor;
  * attribute. Usable as a meta-annotation on an application's own annotations, whose
  * attributes may override these through {@link AliasFor}.
  *
- * @author distlock
  * @since 0.1.0
  * @see LockRegistry
  * @see LockContext

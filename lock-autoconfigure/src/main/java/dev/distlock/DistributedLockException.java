@@ -7,7 +7,6 @@ import org.jspecify.annotations.Nullable;
  * reached or does not answer within the connection's command timeout; the Redis client's
  * error is the cause.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class DistributedLockException extends RuntimeException {

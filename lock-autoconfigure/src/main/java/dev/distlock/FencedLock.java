@@ -14,7 +14,6 @@ import java.util.concurrent.locks.Lock;
  * {@link #tryLock(Duration)} throws {@link LockAcquisitionException} when the waiting
  * thread is interrupted, keeping its interrupt flag.
  *
- * @author distlock
  * @since 0.1.0
  * @see LockRegistry
  */

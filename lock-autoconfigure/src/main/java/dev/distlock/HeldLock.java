@@ -11,7 +11,6 @@ import java.time.Duration;
  * @param heldFor how long it has been held
  * @param remainingTtl how long the lease is known to last without renewal
  * @param owner the owning thread's name, or {@code lease} for an owner-free lease
- * @author distlock
  * @since 0.1.0
  */
 public record HeldLock(String name, String key, long fencingToken, Duration heldFor, Duration remainingTtl,

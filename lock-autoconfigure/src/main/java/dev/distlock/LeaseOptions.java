@@ -14,7 +14,6 @@ import org.springframework.util.Assert;
  * for watchdog mode (renewed while held, TTL {@code distlock.lease-time})
  * @param minHoldTime how long after acquisition the lock stays taken even if released
  * sooner, or {@code null} for none
- * @author distlock
  * @since 0.1.0
  */
 public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minHoldTime) {

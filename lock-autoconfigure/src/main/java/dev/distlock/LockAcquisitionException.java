@@ -6,7 +6,6 @@ import org.jspecify.annotations.Nullable;
  * Thrown when a lock was not acquired within its wait time, or when the waiting thread
  * was interrupted (its interrupt flag is kept).
  *
- * @author distlock
  * @since 0.1.0
  */
 public class LockAcquisitionException extends DistributedLockException {

@@ -14,7 +14,6 @@ import java.util.Optional;
  * its subscription while it builds its result; operators of that result running later, on
  * other threads, do not see it.
  *
- * @author distlock
  * @since 0.1.0
  * @see DistributedLock
  */

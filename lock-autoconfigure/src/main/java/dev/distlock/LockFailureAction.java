@@ -4,7 +4,6 @@ package dev.distlock;
  * What a {@link DistributedLock} method does when its lock is not acquired within the
  * wait time, or cannot be acquired because Redis failed.
  *
- * @author distlock
  * @since 0.1.0
  */
 public enum LockFailureAction {

@@ -9,7 +9,6 @@ import java.util.List;
  * indicator depend on this interface only, so a registry of any kind that implements it
  * gets them.
  *
- * @author distlock
  * @since 0.1.0
  */
 public interface LockIntrospector {

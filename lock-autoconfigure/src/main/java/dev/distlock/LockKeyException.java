@@ -5,7 +5,6 @@ package dev.distlock;
  * a value without a stable text or to more values than a call may lock. Nothing is locked
  * and the guarded method does not run.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class LockKeyException extends DistributedLockException {

@@ -7,7 +7,6 @@ import java.time.Instant;
  * which suits asynchronous code. Obtained from {@link LockRegistry#acquire} or
  * {@link LockRegistry#tryAcquire}; renewed by the watchdog until released.
  *
- * @author distlock
  * @since 0.1.0
  * @see LockRegistry
  */

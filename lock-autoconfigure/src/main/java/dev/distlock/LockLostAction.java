@@ -5,7 +5,6 @@ package dev.distlock;
  * while it ran ({@code distlock.on-lost}). A {@link LockLostEvent} is published either
  * way.
  *
- * @author distlock
  * @since 0.1.0
  */
 public enum LockLostAction {

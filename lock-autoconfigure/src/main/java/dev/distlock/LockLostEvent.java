@@ -9,7 +9,6 @@ package dev.distlock;
  * @param key the lock's Redis key
  * @param fencingToken the fencing token of the hold that was lost
  * @param reason what revealed the loss
- * @author distlock
  * @since 0.1.0
  */
 public record LockLostEvent(String name, String key, long fencingToken, String reason) {

@@ -5,7 +5,6 @@ package dev.distlock;
  * failed, or its release found another holder's token. A {@link LockLostEvent} is
  * published either way.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class LockLostException extends DistributedLockException {

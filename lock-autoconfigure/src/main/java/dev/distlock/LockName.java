@@ -23,7 +23,6 @@ import org.springframework.util.Assert;
  * A name is not empty and does not contain {@code !}, which registries keep for the keys
  * of a lock's helpers (such as its fencing counter) so that no lock is ever one of them.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class LockName implements Comparable<LockName> {

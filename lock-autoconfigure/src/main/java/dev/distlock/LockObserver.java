@@ -6,7 +6,6 @@ import java.time.Duration;
  * Told what a lock registry does, for metrics. Called on the thread that acquired,
  * released or noticed the loss; implementations must be quick and must not throw.
  *
- * @author distlock
  * @since 0.1.0
  */
 public interface LockObserver {

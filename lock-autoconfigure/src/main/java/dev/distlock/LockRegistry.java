@@ -21,7 +21,6 @@ import org.jspecify.annotations.Nullable;
  * Leases from {@link #acquire} and {@link #tryAcquire} are renewed by the watchdog until
  * released, with the TTL {@code distlock.lease-time}.
  *
- * @author distlock
  * @since 0.1.0
  * @see FencedLock
  * @see LockLease

@@ -7,7 +7,6 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the result type
  * @param <E> the checked exception the task may throw, propagated unwrapped
- * @author distlock
  * @since 0.1.0
  */
 @FunctionalInterface

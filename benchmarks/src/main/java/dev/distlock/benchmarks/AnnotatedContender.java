@@ -19,7 +19,6 @@ import org.springframework.context.annotation.Configuration;
  * (Spring Boot's Redis auto-configuration and distlock's), doing the same work as the
  * other contenders.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class AnnotatedContender implements Contender {

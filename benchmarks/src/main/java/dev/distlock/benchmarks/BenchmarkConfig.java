@@ -14,7 +14,6 @@ import java.time.Duration;
  * @param leaseTime the lease of watchdog-mode locks (renewed every third of it)
  * @param heldLocks how many locks the held-locks scenario holds
  * @param renewalPeriods how many renewal periods the held-locks scenario measures
- * @author distlock
  * @since 0.1.0
  */
 public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duration roundTime, int opsCap,

@@ -12,7 +12,6 @@ import java.nio.file.Path;
  * Arguments: the mode ({@code full}, the default, or {@code smoke}) and optionally a file
  * to write the report to as well.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class BenchmarkMain {

@@ -23,7 +23,6 @@ import static dev.distlock.benchmarks.Contenders.SPINNER;
 /**
  * Runs every scenario against one real redis-server, all contenders in this one JVM.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class Benchmarks {

@@ -7,7 +7,6 @@ package dev.distlock.benchmarks;
  * Every contender runs the same work ({@link #locked}) so that their figures compare:
  * wait for the lock without a bound, run the work while holding it, release it.
  *
- * @author distlock
  * @since 0.1.0
  */
 public interface Contender extends AutoCloseable {

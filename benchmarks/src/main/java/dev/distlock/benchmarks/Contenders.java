@@ -11,7 +11,6 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 /**
  * Every contender, connected to one Redis, by id.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class Contenders implements AutoCloseable {

@@ -13,7 +13,6 @@ import io.lettuce.core.RedisClient;
  * {@code obtain(name).lock()} / {@code unlock()} or the owner-free {@code acquire} /
  * {@code release}.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class DistlockLockContender implements Contender {

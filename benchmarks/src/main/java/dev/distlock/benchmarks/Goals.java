@@ -6,7 +6,6 @@ import java.util.Map;
  * The measurable goals for distlock (docs/design.md#measurable-goals) and the rivals'
  * figures, per scenario.
  *
- * @author distlock
  * @since 0.1.0
  */
 final class Goals {

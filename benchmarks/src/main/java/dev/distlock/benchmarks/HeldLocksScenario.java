@@ -13,7 +13,6 @@ import io.lettuce.core.api.sync.RedisCommands;
  * JVM's CPU spent keeping them, and whether every lock is still alive after the measured
  * periods.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class HeldLocksScenario {

@@ -18,7 +18,6 @@ import io.lettuce.core.api.sync.RedisCommands;
  * With {@code spinOnFailure} it is the naive spinner of the contended scenarios: a failed
  * {@code SET NX} sleeps 1 ms and tries again.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class RawFloor implements Contender {

@@ -13,7 +13,6 @@ import org.redisson.config.Config;
  * Redisson's {@code RLock}, with a fixed lease ({@code lock(leaseTime)}) or in watchdog
  * mode ({@code lock()}, renewed every third of {@code lockWatchdogTimeout}).
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class RedissonContender implements Contender {

@@ -11,7 +11,6 @@ import dev.distlock.testsupport.CommandStats;
  * times nested lock/unlock cycles of the same name, counting the Redis commands they
  * send.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class ReentryScenario {

@@ -6,7 +6,6 @@ import java.util.Locale;
 /**
  * Formats the rows as a Markdown table.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class Report {

@@ -9,7 +9,6 @@ package dev.distlock.benchmarks;
  * when contended
  * @param perThread cycles completed by each thread
  * @param excluded whether a non-atomic counter incremented under the lock lost no update
- * @author distlock
  * @since 0.1.0
  */
 public record RoundResult(long operations, long elapsedNanos, Samples latencies, long[] perThread, boolean excluded) {

@@ -8,7 +8,6 @@ import java.util.function.IntFunction;
  * Runs one contender for one round: every thread loops {@link Contender#locked} until the
  * round time or its share of the operation cap is used up.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class RoundRunner {

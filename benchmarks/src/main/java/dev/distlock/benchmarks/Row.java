@@ -16,7 +16,6 @@ package dev.distlock.benchmarks;
  * @param goal the goal (docs/design.md#measurable-goals) or the rivals' figures for this
  * line, empty if none
  * @param note further measurements (fairness, commands, CPU)
- * @author distlock
  * @since 0.1.0
  */
 public record Row(String contender, String scenario, double opsPerSecond, double ratio, long p50Nanos, long p99Nanos,

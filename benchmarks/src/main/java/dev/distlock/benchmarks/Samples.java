@@ -7,7 +7,6 @@ import java.util.Arrays;
  * Beyond {@value #CAPACITY} latencies it keeps a uniform random sample (reservoir
  * sampling), so that percentiles stay unbiased and memory stays bounded.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class Samples {

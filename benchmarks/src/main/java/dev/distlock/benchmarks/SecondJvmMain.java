@@ -11,7 +11,6 @@ import java.time.Duration;
  * {@code RUN <round> <name> <threads> <millis> <cap>} line on standard input and answers
  * {@code DONE <round> <operations> <elapsedNanos> <waits in µs>}.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class SecondJvmMain {

@@ -14,7 +14,6 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * in spin or pub/sub mode. Its locks expire after 30 seconds unless a renewal scheduler
  * is set; only the held-locks scenario uses a registry with one.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class SpringIntegrationContender implements Contender {

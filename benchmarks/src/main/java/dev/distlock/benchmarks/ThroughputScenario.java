@@ -16,7 +16,6 @@ import java.util.function.Function;
  * @param id a short id used in lock names
  * @param threads how many threads take locks
  * @param sharedKey whether all threads want one lock (contended) or each its own
- * @author distlock
  * @since 0.1.0
  */
 public record ThroughputScenario(String title, String id, int threads, boolean sharedKey) {

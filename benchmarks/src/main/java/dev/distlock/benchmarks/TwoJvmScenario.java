@@ -12,7 +12,6 @@ import dev.distlock.testsupport.RivalJvm;
  * Two JVMs, each with 4 threads, on one lock: this JVM and a {@link SecondJvmMain} per
  * contender, started together for every round. Rounds of the contenders are interleaved.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class TwoJvmScenario {

@@ -9,8 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Runs every contender in every scenario for a few hundred operations: proves that the
  * benchmarks work and that each lock excluded. Never asserts speed.
- *
- * @author distlock
  */
 class BenchmarkSmokeTests {
 

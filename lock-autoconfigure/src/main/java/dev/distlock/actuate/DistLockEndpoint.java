@@ -24,7 +24,6 @@ import org.springframework.util.Assert;
  * {@code ******} in the name and in the key ({@code order:******},
  * {@code lock:order:******}). A name without key value is shown whole.
  *
- * @author distlock
  * @since 0.1.0
  * @see LockIntrospector#heldLocks()
  */

@@ -24,7 +24,6 @@ import org.springframework.util.Assert;
  * ({@code OUT_OF_SERVICE}). The details always carry {@code heldLocks} (the number of
  * locks held) and {@code renewalDelayMs}.
  *
- * @author distlock
  * @since 0.1.0
  * @see LockIntrospector#ping()
  * @see LockIntrospector#renewalDelay()

@@ -34,7 +34,6 @@ import org.springframework.util.Assert;
  * <p>
  * Meters are created once per tag value and reused.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class MicrometerLockObserver implements LockObserver {

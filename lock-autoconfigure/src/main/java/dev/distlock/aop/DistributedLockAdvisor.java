@@ -13,7 +13,6 @@ import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
  * transaction. The interceptor is looked up by bean name when first needed, so that the
  * advisor can be created early without pulling the registry along.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class DistributedLockAdvisor extends AbstractBeanFactoryPointcutAdvisor {

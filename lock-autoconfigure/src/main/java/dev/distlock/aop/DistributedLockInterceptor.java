@@ -33,7 +33,6 @@ import org.springframework.aop.support.AopUtils;
  * method throws, the others return a failed future or a reactive result that signals the
  * failure.
  *
- * @author distlock
  * @since 0.1.0
  * @see DistributedLockAdvisor
  */

@@ -7,7 +7,6 @@ import java.util.stream.Collectors;
  * Thrown when {@link dev.distlock.DistributedLock} annotations cannot work as written. At
  * startup it fails the application context, reported by a failure analyzer.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class InvalidLockAnnotationException extends IllegalStateException {

@@ -17,7 +17,6 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  * singletons exist, so that a bad annotation fails the startup rather than a call. Warns
  * once about annotated methods that a proxy cannot intercept (private, final or static).
  *
- * @author distlock
  * @since 0.1.0
  */
 public class LockAnnotationValidator implements SmartInitializingSingleton {

@@ -9,7 +9,6 @@ import java.lang.reflect.Method;
  * @param target the object it is called on
  * @param targetClass the class of the target
  * @param args the arguments of the call
- * @author distlock
  * @since 0.1.0
  */
 public record LockExpressionRoot(Method method, Object target, Class<?> targetClass, Object[] args) {

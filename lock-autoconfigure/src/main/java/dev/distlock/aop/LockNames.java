@@ -33,7 +33,6 @@ import org.springframework.util.StringUtils;
  * fails the call, and so do a key with more values than the most keys a call may lock and
  * a value without a stable text ({@link LockKeyValues}).
  *
- * @author distlock
  * @since 0.1.0
  */
 public class LockNames {

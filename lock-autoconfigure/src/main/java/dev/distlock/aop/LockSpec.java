@@ -24,7 +24,6 @@ import org.springframework.expression.Expression;
  * @param onFailure what to do when the lock is not acquired: {@code THROW} or
  * {@code SKIP}, never {@code DEFAULT}
  * @param resultKind how the method delivers its result
- * @author distlock
  * @since 0.1.0
  */
 public record LockSpec(Method method, String description, String name, String keySource, @Nullable Expression key,

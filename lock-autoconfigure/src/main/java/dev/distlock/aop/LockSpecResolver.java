@@ -23,7 +23,6 @@ import org.springframework.util.ClassUtils;
  * Resolves and checks {@link DistributedLock} annotations into {@link LockSpec}s, once
  * per method and target class.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class LockSpecResolver {

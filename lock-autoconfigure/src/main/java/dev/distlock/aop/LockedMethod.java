@@ -22,7 +22,6 @@ import org.springframework.util.ReflectionUtils;
  * @param beanName the name of the bean
  * @param beanType the user class of the bean's target
  * @param method the annotated method, declared by or inherited into that class
- * @author distlock
  * @since 0.1.0
  */
 public record LockedMethod(String beanName, Class<?> beanType, Method method) {

@@ -13,7 +13,6 @@ import org.jspecify.annotations.Nullable;
  * it.
  *
  * @param onLost whether to throw or to log
- * @author distlock
  * @since 0.1.0
  */
 public record LostLockPolicy(LockLostAction onLost) {

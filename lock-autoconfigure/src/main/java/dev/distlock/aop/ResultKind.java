@@ -13,7 +13,6 @@ import org.springframework.util.ClassUtils;
  * How a locked method delivers its result, which decides how long the lock is held and
  * what a skipped call returns.
  *
- * @author distlock
  * @since 0.1.0
  */
 public enum ResultKind {

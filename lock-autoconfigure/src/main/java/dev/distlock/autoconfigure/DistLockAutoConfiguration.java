@@ -24,7 +24,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@link DistLockInterceptionAutoConfiguration}, with this registry or the application's
  * own.
  *
- * @author distlock
  * @since 0.1.0
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)

@@ -17,7 +17,6 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration of the {@link DistLockEndpoint distlock endpoint}, which lists the
  * locks this instance holds.
  *
- * @author distlock
  * @since 0.1.0
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)

@@ -11,7 +11,6 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration properties for the {@link DistLockEndpoint distlock endpoint}.
  *
- * @author distlock
  * @since 0.1.0
  */
 @ConfigurationProperties("management.endpoint.distlock")

@@ -17,7 +17,6 @@ import org.springframework.context.annotation.Bean;
  * endpoint as {@code distlock} and disabled with
  * {@code management.health.distlock.enabled}.
  *
- * @author distlock
  * @since 0.1.0
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)

@@ -39,7 +39,6 @@ import org.springframework.transaction.interceptor.TransactionInterceptor;
  * the startup with a {@link MissingLockRegistryException}. With Spring's transaction
  * support, a warning says when transaction advice is ordered to run outside the locks.
  *
- * @author distlock
  * @since 0.1.0
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)

@@ -23,7 +23,6 @@ import org.springframework.context.annotation.Bean;
  * definition is registered, so this configuration can come after
  * {@link DistLockAutoConfiguration} and check that the registry is there.
  *
- * @author distlock
  * @since 0.1.0
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,

@@ -12,7 +12,6 @@ import org.springframework.util.Assert;
 /**
  * Configuration properties for distlock.
  *
- * @author distlock
  * @since 0.1.0
  */
 @ConfigurationProperties("distlock")

@@ -11,7 +11,6 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
  * Runtime hints for a native image: the Lua scripts the engine loads as resources, and
  * the root object that lock key expressions read reflectively.
  *
- * @author distlock
  * @since 0.1.0
  */
 class DistLockRuntimeHints implements RuntimeHintsRegistrar {

@@ -12,7 +12,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
  * Reports {@code @DistributedLock} annotations that cannot work as written: for each, the
  * bean, the method, the attribute, what is wrong and what to write instead.
  *
- * @author distlock
  * @since 0.1.0
  */
 class InvalidLockAnnotationFailureAnalyzer extends AbstractFailureAnalyzer<InvalidLockAnnotationException> {

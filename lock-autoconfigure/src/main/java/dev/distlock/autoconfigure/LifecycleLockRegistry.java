@@ -16,8 +16,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * shuts its client down, closing every connection opened from it, before any bean is
  * destroyed: so the registry closes its connections when it is stopped, in the factory's
  * phase and, as a bean that depends on the factory, before it.
- *
- * @author distlock
  */
 final class LifecycleLockRegistry extends RedisLockRegistry implements SmartLifecycle {
 

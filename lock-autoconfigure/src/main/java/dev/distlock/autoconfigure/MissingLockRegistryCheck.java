@@ -13,7 +13,6 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  * but no {@link LockRegistry} bean to lock them with; registered only when there is no
  * such bean.
  *
- * @author distlock
  * @since 0.1.0
  */
 class MissingLockRegistryCheck implements SmartInitializingSingleton {

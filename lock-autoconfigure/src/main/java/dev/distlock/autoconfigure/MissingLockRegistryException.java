@@ -11,7 +11,6 @@ import dev.distlock.aop.LockedMethod;
  * {@link LockRegistry} bean exists to lock them, so that they do not run unlocked
  * unnoticed. Reported by a failure analyzer.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class MissingLockRegistryException extends IllegalStateException {

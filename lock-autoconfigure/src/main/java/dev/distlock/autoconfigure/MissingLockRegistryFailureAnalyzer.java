@@ -13,7 +13,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
  * them with: the first few of them, and the ways to provide a registry or to run them
  * unlocked on purpose.
  *
- * @author distlock
  * @since 0.1.0
  */
 class MissingLockRegistryFailureAnalyzer extends AbstractFailureAnalyzer<MissingLockRegistryException> {

@@ -20,7 +20,6 @@ import org.springframework.transaction.interceptor.TransactionInterceptor;
  * advisor: a method that is both locked and transactional would then release its locks
  * before its transaction commits, and the next holder could read state not committed yet.
  *
- * @author distlock
  * @since 0.1.0
  */
 class TransactionAdvisorOrderCheck implements SmartInitializingSingleton {

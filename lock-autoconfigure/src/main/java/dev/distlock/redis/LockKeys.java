@@ -19,7 +19,6 @@ import org.springframework.util.Assert;
  * ({@link #checkPrefix}) must not contain it and encoded key values never do, so no lock
  * key is ever a helper key.
  *
- * @author distlock
  * @since 0.1.0
  */
 public final class LockKeys {

@@ -36,7 +36,6 @@ import org.springframework.util.Assert;
  * lock is logged and reported to the loss listener (the application's event publisher in
  * a Spring application) once.
  *
- * @author distlock
  * @since 0.1.0
  */
 public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCloseable {

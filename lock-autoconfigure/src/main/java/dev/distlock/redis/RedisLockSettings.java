@@ -12,7 +12,6 @@ import org.springframework.util.Assert;
  * @param commandTimeout how long to wait for Redis to answer one command
  * @param replicasToAck replicas that must acknowledge an acquisition (0: none)
  * @param replicaAckTimeout how long to wait for those acknowledgements
- * @author distlock
  * @since 0.1.0
  */
 public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration commandTimeout, int replicasToAck,

@@ -33,8 +33,6 @@ import org.springframework.core.env.MapPropertySource;
  * unless set otherwise), so that a second instance started with the same settings finds
  * it answering there and uses it. Only when that port cannot be bound does it take a free
  * port, which it logs.
- *
- * @author distlock
  */
 class EmbeddedRedisLauncher implements SmartApplicationListener {
 

@@ -10,8 +10,6 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * {@code ./mvnw -pl sample-app -am spring-boot:run}: when no Redis answers at
  * {@code spring.data.redis.*}, it starts a bundled {@code redis-server} (see
  * {@link EmbeddedRedisLauncher}).
- *
- * @author distlock
  */
 @SpringBootApplication
 @EnableScheduling

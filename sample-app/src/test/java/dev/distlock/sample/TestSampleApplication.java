@@ -12,8 +12,6 @@ import org.springframework.context.annotation.Bean;
  * {@link ServiceConnection @ServiceConnection} points {@code spring.data.redis.*} at the
  * container, and the {@code testcontainers} profile
  * ({@code application-testcontainers.yml}) turns the bundled {@code redis-server} off.
- *
- * @author distlock
  */
 public final class TestSampleApplication {
 

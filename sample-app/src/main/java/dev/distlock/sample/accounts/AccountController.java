@@ -12,8 +12,6 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * {@code /accounts}: read and set balances, and transfer between accounts.
- *
- * @author distlock
  */
 @RestController
 @RequestMapping("/accounts")

@@ -11,8 +11,6 @@ import org.springframework.stereotype.Service;
  * ({@code key = "{#from, #to}"}). distlock takes the two locks in one global order, so a
  * transfer from {@code a} to {@code b} and one from {@code b} to {@code a} never
  * deadlock.
- *
- * @author distlock
  */
 @Service
 public class Accounts {

@@ -5,7 +5,6 @@ package dev.distlock.sample.accounts;
  *
  * @param account the account
  * @param balance its balance
- * @author distlock
  */
 public record Balance(String account, long balance) {
 

@@ -7,8 +7,6 @@ import org.springframework.web.ErrorResponseException;
 /**
  * Thrown when a transfer asks for more than the debited account holds; answered with
  * {@code 409 Conflict}.
- *
- * @author distlock
  */
 public class InsufficientFundsException extends ErrorResponseException {
 

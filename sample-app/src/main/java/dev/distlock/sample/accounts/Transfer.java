@@ -6,7 +6,6 @@ package dev.distlock.sample.accounts;
  * @param amount the amount moved
  * @param from the debited account's balance afterwards
  * @param to the credited account's balance afterwards
- * @author distlock
  */
 public record Transfer(long amount, Balance from, Balance to) {
 

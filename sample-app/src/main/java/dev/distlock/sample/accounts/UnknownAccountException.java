@@ -6,8 +6,6 @@ import org.springframework.web.ErrorResponseException;
 
 /**
  * Thrown for an account that does not exist; answered with {@code 404 Not Found}.
- *
- * @author distlock
  */
 public class UnknownAccountException extends ErrorResponseException {
 

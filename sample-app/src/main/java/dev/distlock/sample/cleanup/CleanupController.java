@@ -8,8 +8,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /cleanup/runs}: the newest runs of the {@link CleanupJob}, across instances.
- *
- * @author distlock
  */
 @RestController
 class CleanupController {

@@ -26,8 +26,6 @@ import org.springframework.stereotype.Component;
  * Each run records itself (fencing token, instance, start and end) in the Redis list
  * {@value #RUNS_KEY} and trims that list to the newest {@code sample.cleanup.keep}
  * entries, its only cleaning.
- *
- * @author distlock
  */
 @Component
 public class CleanupJob {

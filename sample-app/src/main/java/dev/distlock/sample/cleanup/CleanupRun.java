@@ -9,7 +9,6 @@ import java.time.Instant;
  * @param instance the instance that ran it ({@code sample.instance-id})
  * @param startedAt when the job method started
  * @param finishedAt when it finished its work
- * @author distlock
  */
 public record CleanupRun(long fencingToken, String instance, Instant startedAt, Instant finishedAt) {
 

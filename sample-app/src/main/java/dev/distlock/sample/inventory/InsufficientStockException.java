@@ -7,8 +7,6 @@ import org.springframework.web.ErrorResponseException;
 /**
  * Thrown when a reservation asks for more than is left; answered with
  * {@code 409 Conflict}.
- *
- * @author distlock
  */
 public class InsufficientStockException extends ErrorResponseException {
 

@@ -15,8 +15,6 @@ import org.springframework.stereotype.Service;
  * ({@code GET} then {@code SET}) that would lose updates without the lock: two instances
  * reading the same stock at once would both write back their own result. The per-SKU
  * {@link DistributedLock} makes the two commands one step for every instance.
- *
- * @author distlock
  */
 @Service
 public class Inventory {

@@ -14,8 +14,6 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * {@code /inventory}: read, set and reserve stock.
- *
- * @author distlock
  */
 @RestController
 @RequestMapping("/inventory")

@@ -5,7 +5,6 @@ package dev.distlock.sample.inventory;
  *
  * @param sku the SKU
  * @param stock how many are left
- * @author distlock
  */
 public record StockLevel(String sku, long stock) {
 

@@ -6,8 +6,6 @@ import org.springframework.web.ErrorResponseException;
 
 /**
  * Thrown for a SKU that was never stocked; answered with {@code 404 Not Found}.
- *
- * @author distlock
  */
 public class UnknownSkuException extends ErrorResponseException {
 

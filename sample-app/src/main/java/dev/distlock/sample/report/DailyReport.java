@@ -14,7 +14,6 @@ import java.util.Map;
  * @param writtenBy the instance that wrote it ({@code sample.instance-id})
  * @param writtenAt when it was written
  * @param fencingToken the fencing token of the lock it was written under
- * @author distlock
  */
 public record DailyReport(LocalDate date, int skus, long totalStock, String writtenBy, Instant writtenAt,
 		long fencingToken) {

@@ -19,8 +19,6 @@ import org.springframework.stereotype.Service;
  * Writes the daily stock report through the {@link LockRegistry}: it acquires a lease on
  * {@value #LOCK}, and the report carries the lease's fencing token into the
  * {@link FencedStore}, which refuses it if a later holder already wrote.
- *
- * @author distlock
  */
 @Service
 public class DailyReports {

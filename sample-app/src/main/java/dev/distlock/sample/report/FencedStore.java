@@ -17,8 +17,6 @@ import org.springframework.stereotype.Component;
  * script, {@code fenced-write.lua}, so the check and the write are atomic). This is what
  * makes a lock safe against a holder that stalled past its lease: its late write carries
  * an older token than the next holder's and is refused.
- *
- * @author distlock
  */
 @Component
 public class FencedStore {

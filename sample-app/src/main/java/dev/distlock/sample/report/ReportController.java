@@ -8,8 +8,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code /reports/daily}: write and read the daily report.
- *
- * @author distlock
  */
 @RestController
 @RequestMapping("/reports/daily")

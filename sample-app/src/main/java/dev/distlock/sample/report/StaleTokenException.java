@@ -8,8 +8,6 @@ import org.springframework.web.ErrorResponseException;
  * Thrown by the {@link FencedStore} when a write carries an older fencing token than the
  * entry was already written with: the writer lost its lock; answered with
  * {@code 409 Conflict}.
- *
- * @author distlock
  */
 public class StaleTokenException extends ErrorResponseException {
 

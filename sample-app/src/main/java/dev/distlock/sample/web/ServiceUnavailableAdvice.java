@@ -20,8 +20,6 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * again; any other lock failure (Redis unreachable, a lost lock) and a Redis command of
  * the application's own that finds Redis unreachable or silent (the plain reads) come
  * without it.
- *
- * @author distlock
  */
 @RestControllerAdvice
 class ServiceUnavailableAdvice {
