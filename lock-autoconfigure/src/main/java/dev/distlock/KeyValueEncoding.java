@@ -35,7 +35,7 @@ final class KeyValueEncoding {
 	 * @return the encoded value
 	 */
 	static String encode(String value) {
-		Encoding encoding = new Encoding();
+		Encoding encoding = new Encoding(value.length());
 		int index = 0;
 		while (index < value.length()) {
 			int codePoint = value.codePointAt(index);
@@ -86,11 +86,19 @@ final class KeyValueEncoding {
 
 		private final StringBuilder text = new StringBuilder(MAX_ENCODED_LENGTH + 3);
 
-		private final byte[] chunk = new byte[CHUNK_SIZE];
+		private final byte[] chunk;
 
 		private int chunkLength;
 
 		private @Nullable MessageDigest digest;
+
+		/**
+		 * Create an encoding of a value of the given length, whose UTF-8 bytes are at
+		 * most three per character, so that a short value's chunk is small.
+		 */
+		Encoding(int length) {
+			this.chunk = new byte[(int) Math.min(CHUNK_SIZE, 3L * Math.max(length, 1))];
+		}
 
 		void write(int b) {
 			if (this.text.length() <= MAX_ENCODED_LENGTH) {
@@ -101,7 +109,7 @@ final class KeyValueEncoding {
 					this.text.append('%').append(ESCAPES.toHexDigits((byte) b));
 				}
 			}
-			if (this.chunkLength == CHUNK_SIZE) {
+			if (this.chunkLength == this.chunk.length) {
 				digestChunk();
 			}
 			this.chunk[this.chunkLength++] = (byte) b;

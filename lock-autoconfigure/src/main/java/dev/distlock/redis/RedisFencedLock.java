@@ -90,17 +90,17 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.registry.isOwnedByCurrentThread(this.name);
+		return this.registry.owned().find(this.name) != null;
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.registry.ownedHold(this.name).fencingToken;
+		return this.registry.owned().get(this.name).fencingToken;
 	}
 
 	@Override
 	public LockLease currentHold() {
-		return new RedisLockLease(this.registry.ownedHold(this.name), this::unlock);
+		return new RedisLockLease(this.registry.owned().get(this.name), this::unlock);
 	}
 
 	@Override

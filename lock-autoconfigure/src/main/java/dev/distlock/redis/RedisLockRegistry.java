@@ -191,15 +191,10 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Return the current thread's hold of the named lock.
-	 * @throws IllegalMonitorStateException if the current thread does not hold it
+	 * Return the holds the current thread owns through {@link RedisFencedLock}s.
 	 */
-	RedisHold ownedHold(LockName name) {
-		return this.owned.get(name);
-	}
-
-	boolean isOwnedByCurrentThread(LockName name) {
-		return this.owned.find(name) != null;
+	OwnedHolds owned() {
+		return this.owned;
 	}
 
 	/**
