@@ -15,19 +15,12 @@ final class LocalLocks {
 
 	private final ConcurrentMap<LockName, LocalLock> locks = new ConcurrentHashMap<>();
 
-	private final LockKeys keys;
-
-	LocalLocks(LockKeys keys) {
-		this.keys = keys;
-	}
-
 	/**
 	 * Return the entry of the named lock, counting one more user.
 	 */
-	LocalLock retain(LockName name) {
-		return this.locks.compute(name, (key, lock) -> {
-			LocalLock retained = (lock != null) ? lock
-					: new LocalLock(new LockId(name, this.keys.lockKey(name.value())));
+	LocalLock retain(LockId id) {
+		return this.locks.compute(id.name, (key, lock) -> {
+			LocalLock retained = (lock != null) ? lock : new LocalLock(id);
 			retained.users++;
 			return retained;
 		});

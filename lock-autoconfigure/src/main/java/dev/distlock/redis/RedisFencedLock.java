@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
-import dev.distlock.LockName;
 
 /**
  * A thread-owned view of one lock of a {@link RedisLockRegistry}. Views are cheap: the
@@ -19,19 +18,19 @@ final class RedisFencedLock implements FencedLock {
 
 	private final RedisLockRegistry registry;
 
-	private final LockName name;
+	private final LockId id;
 
 	private final LeaseOptions options;
 
-	RedisFencedLock(RedisLockRegistry registry, LockName name, LeaseOptions options) {
+	RedisFencedLock(RedisLockRegistry registry, LockId id, LeaseOptions options) {
 		this.registry = registry;
-		this.name = name;
+		this.id = id;
 		this.options = options;
 	}
 
 	@Override
 	public String name() {
-		return this.name.value();
+		return this.id.name.value();
 	}
 
 	@Override
@@ -39,7 +38,7 @@ final class RedisFencedLock implements FencedLock {
 		boolean interrupted = false;
 		while (true) {
 			try {
-				if (this.registry.lockOwned(this.name, FOREVER, this.options)) {
+				if (this.registry.lockOwned(this.id, FOREVER, this.options)) {
 					break;
 				}
 			}
@@ -57,7 +56,7 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		this.registry.lockOwned(this.name, FOREVER, this.options);
+		this.registry.lockOwned(this.id, FOREVER, this.options);
 	}
 
 	@Override
@@ -70,42 +69,42 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		return this.registry.lockOwned(this.name, Duration.ofNanos(unit.toNanos(time)), this.options);
+		return this.registry.lockOwned(this.id, Duration.ofNanos(unit.toNanos(time)), this.options);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime) {
 		try {
-			return this.registry.lockOwned(this.name, waitTime, this.options);
+			return this.registry.lockOwned(this.id, waitTime, this.options);
 		}
 		catch (InterruptedException ex) {
-			throw RedisLockRegistry.interrupted(this.name.value(), ex);
+			throw RedisLockRegistry.interrupted(this.id.name.value(), ex);
 		}
 	}
 
 	@Override
 	public void unlock() {
-		this.registry.unlockOwned(this.name);
+		this.registry.unlockOwned(this.id.name);
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.registry.owned().find(this.name) != null;
+		return this.registry.owned().find(this.id.name) != null;
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.registry.owned().get(this.name).fencingToken;
+		return this.registry.owned().get(this.id.name).fencingToken;
 	}
 
 	@Override
 	public LockLease currentHold() {
-		return new RedisLockLease(this.registry.owned().get(this.name), this::unlock);
+		return new RedisLockLease(this.registry.owned().get(this.id.name), this::unlock);
 	}
 
 	@Override
 	public String toString() {
-		return "FencedLock '" + this.name + "'";
+		return "FencedLock '" + this.id.name + "'";
 	}
 
 }

@@ -93,7 +93,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.signals = new ReleaseSignals(this.commands);
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
-		this.locks = new LocalLocks(this.keys);
+		this.locks = new LocalLocks();
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), lossListener, observer);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
 				this.locks, this.active, observer);
@@ -107,10 +107,10 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
-		LockName lockName = checked(name);
+		LockId id = checked(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
-			RedisHold hold = acquireHold(lockName, waitTime, options);
+			RedisHold hold = acquireHold(id, waitTime, options);
 			return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
 		}
 		catch (InterruptedException ex) {
@@ -165,13 +165,13 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	/**
 	 * Acquire a hold for the current thread, reentering a hold it already owns.
 	 */
-	boolean lockOwned(LockName name, Duration waitTime, LeaseOptions options) throws InterruptedException {
-		RedisHold owned = this.owned.find(name);
+	boolean lockOwned(LockId id, Duration waitTime, LeaseOptions options) throws InterruptedException {
+		RedisHold owned = this.owned.find(id.name);
 		if (owned != null) {
 			owned.reentries++;
 			return true;
 		}
-		RedisHold hold = acquireHold(name, waitTime, options);
+		RedisHold hold = acquireHold(id, waitTime, options);
 		if (hold == null) {
 			return false;
 		}
@@ -198,13 +198,11 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Check that a name can be locked: a {@link LockName} whose key leaves room for the
-	 * lock's helper keys in its Cluster slot.
+	 * Return the lock of the given name, checked: a {@link LockName} whose key leaves
+	 * room for the lock's helper keys in its Cluster slot.
 	 */
-	private LockName checked(String name) {
-		LockName lockName = LockName.of(name);
-		LockKeys.fenceKey(this.keys.lockKey(name));
-		return lockName;
+	private LockId checked(String name) {
+		return new LockId(LockName.of(name), this.keys.lockKey(name));
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {
@@ -220,12 +218,12 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.release.release(hold);
 	}
 
-	private @Nullable RedisHold acquireHold(LockName name, Duration waitTime, LeaseOptions options)
+	private @Nullable RedisHold acquireHold(LockId id, Duration waitTime, LeaseOptions options)
 			throws InterruptedException {
-		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + id.name + "' must not be negative");
 		Deadline deadline = Deadline.after(waitTime);
 		long startNanos = System.nanoTime();
-		LocalLock lock = this.locks.retain(name);
+		LocalLock lock = this.locks.retain(id);
 		boolean permitted = false;
 		RedisHold hold = null;
 		try {
@@ -236,10 +234,10 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
 			if (hold != null) {
 				this.active.add(hold);
-				this.observer.acquired(name, waited);
+				this.observer.acquired(id.name, waited);
 			}
 			else {
-				this.observer.notAcquired(name, waited);
+				this.observer.notAcquired(id.name, waited);
 			}
 			return hold;
 		}
