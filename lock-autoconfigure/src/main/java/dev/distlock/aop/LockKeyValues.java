@@ -50,6 +50,19 @@ final class LockKeyValues {
 
 	private static final String ATOMIC_PACKAGE = "java.util.concurrent.atomic";
 
+	/**
+	 * Why values of exactly a class have no stable text, if they have none: worked out by
+	 * reflection once per class rather than per call.
+	 */
+	private static final ClassValue<Optional<Rejection>> EXACT_REJECTIONS = new ClassValue<>() {
+
+		@Override
+		protected Optional<Rejection> computeValue(Class<?> type) {
+			return Optional.ofNullable(classRejection(type, true));
+		}
+
+	};
+
 	private LockKeyValues() {
 	}
 
@@ -61,10 +74,9 @@ final class LockKeyValues {
 	 * @throws UnstableKeyValueException if the value has no stable text
 	 */
 	static String text(Object value) {
-		Rejection rejection = classRejection(value.getClass(), true);
-		if (rejection != null) {
+		EXACT_REJECTIONS.get(value.getClass()).ifPresent((rejection) -> {
 			throw new UnstableKeyValueException(rejection);
-		}
+		});
 		if (value instanceof Record record) {
 			return recordText(record);
 		}
