@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 
-import dev.distlock.LockName;
 import dev.distlock.LockKeyException;
+import dev.distlock.LockName;
 import dev.distlock.aop.LockKeyValues.Rejection;
 import dev.distlock.aop.LockKeyValues.UnstableKeyValueException;
 import org.jspecify.annotations.Nullable;

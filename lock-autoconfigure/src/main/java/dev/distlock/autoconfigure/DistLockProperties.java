@@ -1,9 +1,9 @@
 package dev.distlock.autoconfigure;
 
+import java.time.Duration;
+
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockLostAction;
-
-import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;

@@ -1,10 +1,9 @@
 package dev.distlock.redis;
 
-import dev.distlock.LockName;
-
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.distlock.LockName;
 import org.jspecify.annotations.Nullable;
 
 /**

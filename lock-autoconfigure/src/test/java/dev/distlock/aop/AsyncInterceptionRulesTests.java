@@ -5,10 +5,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.distlock.LockLostAction;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockFailureAction;
+import dev.distlock.LockLostAction;
 import dev.distlock.LockLostException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

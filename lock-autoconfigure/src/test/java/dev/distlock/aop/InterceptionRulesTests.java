@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.distlock.LockLostAction;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockKeyException;
 import dev.distlock.LockLease;
+import dev.distlock.LockLostAction;
 import dev.distlock.LockLostException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -5,13 +5,13 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.distlock.LockLostAction;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockKeyException;
 import dev.distlock.LockLease;
+import dev.distlock.LockLostAction;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Maybe;
