@@ -7,19 +7,24 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * How a hold of a lock is kept: renewed by the watchdog or with a fixed lease, and how
- * long it is kept at least.
+ * How a hold of a lock is kept: renewed by the watchdog or with a fixed lease, how long
+ * it is kept at least, and how long it is kept from everyone when its lease runs out
+ * without a release.
  *
  * @param leaseTime fixed lease after which the hold expires unrenewed, or {@code null}
  * for watchdog mode (renewed while held, TTL {@code distlock.lease-time})
  * @param minHoldTime how long after acquisition the lock stays taken even if released
  * sooner, or {@code null} for none
+ * @param lockDelay how long a lock whose lease ran out without a release (its holder
+ * crashed, stalled or was cut off) is granted to nobody after its expiry, or {@code null}
+ * for the registry's default ({@code distlock.lock-delay}); a release frees the lock at
+ * once
  * @since 0.1.0
  */
-public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minHoldTime) {
+public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minHoldTime, @Nullable Duration lockDelay) {
 
-	/** Watchdog mode, released at once. */
-	public static final LeaseOptions WATCHDOG = new LeaseOptions(null, null);
+	/** Watchdog mode, released at once, the registry's lock delay. */
+	public static final LeaseOptions WATCHDOG = new LeaseOptions(null, null, null);
 
 	/**
 	 * Validate the options.
@@ -29,6 +34,8 @@ public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minH
 				() -> "'leaseTime' must be at least 1ms, was " + leaseTime);
 		Assert.isTrue(minHoldTime == null || !minHoldTime.isNegative(),
 				() -> "'minHoldTime' must not be negative, was " + minHoldTime);
+		Assert.isTrue(lockDelay == null || !lockDelay.isNegative(),
+				() -> "'lockDelay' must not be negative, was " + lockDelay);
 	}
 
 	/**
@@ -37,7 +44,7 @@ public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minH
 	 * @return the options
 	 */
 	public static LeaseOptions fixed(Duration leaseTime) {
-		return new LeaseOptions(leaseTime, null);
+		return new LeaseOptions(leaseTime, null, null);
 	}
 
 	/**
@@ -46,7 +53,17 @@ public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minH
 	 * @return the options
 	 */
 	public LeaseOptions withMinHoldTime(@Nullable Duration minHoldTime) {
-		return new LeaseOptions(this.leaseTime, minHoldTime);
+		return new LeaseOptions(this.leaseTime, minHoldTime, this.lockDelay);
+	}
+
+	/**
+	 * Return a copy with the given lock delay.
+	 * @param lockDelay how long a lock whose lease ran out without a release is granted
+	 * to nobody, or {@code null} for the registry's default
+	 * @return the new options
+	 */
+	public LeaseOptions withLockDelay(@Nullable Duration lockDelay) {
+		return new LeaseOptions(this.leaseTime, this.minHoldTime, lockDelay);
 	}
 
 }

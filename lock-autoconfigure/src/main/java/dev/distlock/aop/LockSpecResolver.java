@@ -103,8 +103,8 @@ public class LockSpecResolver {
 		}
 		problems.throwIfAny();
 		return new LockSpec(method, description, name, annotation.key(), key,
-				(waitTime != null) ? waitTime : this.defaults.waitTime(), new LeaseOptions(leaseTime, minHoldTime),
-				onFailure, ResultKind.of(method));
+				(waitTime != null) ? waitTime : this.defaults.waitTime(),
+				new LeaseOptions(leaseTime, minHoldTime, null), onFailure, ResultKind.of(method));
 	}
 
 	/**

@@ -43,7 +43,8 @@ public final class DistLockAutoConfiguration {
 			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observer) {
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				connectionFactory.getClientConfiguration().getCommandTimeout(),
-				properties.getRedis().getReplicasToAck(), properties.getRedis().getReplicaAckTimeout());
+				properties.getRedis().getReplicasToAck(), properties.getRedis().getReplicaAckTimeout(),
+				properties.getLockDelay(), properties.getFencing().getRetention());
 		return new LifecycleLockRegistry(connectionFactory, settings, eventPublisher::publishEvent,
 				observer.getIfUnique(() -> LockObserver.NONE));
 	}

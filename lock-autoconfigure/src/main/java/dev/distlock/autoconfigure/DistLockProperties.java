@@ -65,6 +65,16 @@ public class DistLockProperties {
 	 */
 	private int maxKeysPerCall = 100;
 
+	/**
+	 * How long a lock whose lease ran out without a release (its holder crashed, stalled
+	 * or was cut off) is granted to nobody after its expiry, so that a stalled holder
+	 * that wakes up late has that long to notice before anyone else writes. A release
+	 * frees the lock at once.
+	 */
+	private Duration lockDelay = Duration.ZERO;
+
+	private final Fencing fencing = new Fencing();
+
 	private final Redis redis = new Redis();
 
 	public boolean isEnabled() {
@@ -135,8 +145,44 @@ public class DistLockProperties {
 		this.maxKeysPerCall = maxKeysPerCall;
 	}
 
+	public Duration getLockDelay() {
+		return this.lockDelay;
+	}
+
+	public void setLockDelay(Duration lockDelay) {
+		Assert.isTrue(!lockDelay.isNegative(), () -> "must not be negative, was " + lockDelay);
+		this.lockDelay = lockDelay;
+	}
+
+	public Fencing getFencing() {
+		return this.fencing;
+	}
+
 	public Redis getRedis() {
 		return this.redis;
+	}
+
+	/**
+	 * Fencing token settings.
+	 */
+	public static class Fencing {
+
+		/**
+		 * How long Redis remembers a lock's last fencing token after the lock was last
+		 * held, then forgets it and its key. Tokens keep increasing across a Redis server
+		 * clock step back shorter than this.
+		 */
+		private Duration retention = Duration.ofMinutes(10);
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			Assert.isTrue(retention.toMillis() >= 1, () -> "must be at least 1ms, was " + retention);
+			this.retention = retention;
+		}
+
 	}
 
 	/**

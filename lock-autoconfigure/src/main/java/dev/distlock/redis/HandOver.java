@@ -76,7 +76,7 @@ final class HandOver {
 		long sentNanos = System.nanoTime();
 		CompletableFuture<List<Long>> confirmation;
 		try {
-			confirmation = this.commands.renewInOrder(lock.id.key, hold.token, hold.leaseMillis);
+			confirmation = this.commands.renewInOrder(lock.id, hold.token, hold.terms);
 		}
 		catch (RuntimeException ex) {
 			complete(handoff, lock, null);
@@ -105,10 +105,10 @@ final class HandOver {
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.id.key, lock.id.fenceKey, hold.token, token, handoff.leaseMillis),
+					this.commands.transfer(lock.id, hold.token, token, handoff.terms),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
-				next = new RedisHold(lock.id, token, grant.reply(), grant.reply(), sentNanos, handoff.leaseMillis,
+				next = new RedisHold(lock.id, token, grant.reply(), grant.reply(), sentNanos, handoff.terms,
 						handoff.options);
 			}
 		}

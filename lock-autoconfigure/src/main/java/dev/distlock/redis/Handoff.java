@@ -33,7 +33,7 @@ final class Handoff {
 
 	final LeaseOptions options;
 
-	final long leaseMillis;
+	final LeaseTerms terms;
 
 	private final Thread waiter = Thread.currentThread();
 
@@ -44,9 +44,9 @@ final class Handoff {
 	/**
 	 * Create the offer of the current thread.
 	 */
-	Handoff(LeaseOptions options, long leaseMillis) {
+	Handoff(LeaseOptions options, LeaseTerms terms) {
 		this.options = options;
-		this.leaseMillis = leaseMillis;
+		this.terms = terms;
 	}
 
 	/**

@@ -18,12 +18,13 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Extends the leases of held locks every third of the lease time. All holds due are
- * renewed together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot,
- * all sent before any reply is awaited, so the round trips per period grow with the Redis
- * nodes and not with the held locks. A renewal that finds the lock expired or taken marks
- * it lost; a renewal that fails marks it lost once its lease would run out before the
- * next attempt. Nothing that goes wrong in a round, not even an {@link Error} thrown by a
- * loss listener, ends the schedule: it is logged, and the next round runs.
+ * renewed together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot
+ * and the same {@link LeaseTerms}, all sent before any reply is awaited, so the round
+ * trips per period grow with the Redis nodes and not with the held locks. A renewal that
+ * finds the lock expired or taken marks it lost; a renewal that fails marks it lost once
+ * its lease would run out before the next attempt. Nothing that goes wrong in a round,
+ * not even an {@link Error} thrown by a loss listener, ends the schedule: it is logged,
+ * and the next round runs.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
@@ -33,8 +34,6 @@ final class LeaseWatchdog implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
 
 	private final RedisLockCommands commands;
-
-	private final long leaseMillis;
 
 	private final long periodNanos;
 
@@ -48,7 +47,6 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	LeaseWatchdog(RedisLockCommands commands, Duration leaseTime, LossHandler lossHandler) {
 		this.commands = commands;
-		this.leaseMillis = leaseTime.toMillis();
 		this.periodNanos = leaseTime.toNanos() / 3;
 		this.lossHandler = lossHandler;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
@@ -86,10 +84,11 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * Renew every held lock now.
 	 */
 	void renew() {
-		Map<Integer, List<RedisHold>> groups = new LinkedHashMap<>();
+		Map<Group, List<RedisHold>> groups = new LinkedHashMap<>();
 		for (RedisHold hold : this.holds) {
 			if (hold.state() == RedisHold.State.HELD) {
-				groups.computeIfAbsent(this.commands.batchOf(hold.id.key), (group) -> new ArrayList<>()).add(hold);
+				Group group = new Group(this.commands.batchOf(hold.id.key), hold.terms);
+				groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(hold);
 			}
 		}
 		long sentNanos = System.nanoTime();
@@ -119,14 +118,14 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	private CompletableFuture<List<Long>> send(List<RedisHold> batch) {
-		List<String> keys = new ArrayList<>(batch.size());
+		List<LockId> ids = new ArrayList<>(batch.size());
 		List<String> tokens = new ArrayList<>(batch.size());
 		for (RedisHold hold : batch) {
-			keys.add(hold.id.key);
+			ids.add(hold.id);
 			tokens.add(hold.token);
 		}
 		try {
-			return this.commands.renew(keys, tokens, this.leaseMillis);
+			return this.commands.renew(ids, tokens, batch.get(0).terms);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -174,6 +173,17 @@ final class LeaseWatchdog implements AutoCloseable {
 		catch (RuntimeException | Error ex) {
 			logger.error("Lock lease renewal round failed; the next round runs in " + period(), ex);
 		}
+	}
+
+	/**
+	 * Holds that one script call may renew together: of one Cluster slot (or any key off
+	 * a cluster), with the same terms.
+	 *
+	 * @param batch the group of keys, as {@link RedisLockCommands#batchOf} returns it
+	 * @param terms the lease and lock delay of the holds
+	 */
+	private record Group(int batch, LeaseTerms terms) {
+
 	}
 
 }

@@ -9,36 +9,59 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A Lua script loaded from a {@code .lua} resource beside this class, with the SHA-1
- * digest that {@code EVALSHA} names it by.
+ * A Lua script loaded from {@code .lua} resources beside this class, with the SHA-1
+ * digest that {@code EVALSHA} names it by. The scripts that grant a lock start with the
+ * text of {@code fencing-tokens.lua}, which issues fencing tokens for both.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
  */
 record LuaScript(String source, String sha1) {
 
-	static final LuaScript ACQUIRE = load("acquire.lua");
+	private static final String FENCING_TOKENS = "fencing-tokens.lua";
+
+	static final LuaScript ACQUIRE = load(FENCING_TOKENS, "acquire.lua");
 
 	static final LuaScript RELEASE = load("release.lua");
 
 	static final LuaScript RENEW = load("renew.lua");
 
-	static final LuaScript TRANSFER = load("transfer.lua");
+	static final LuaScript TRANSFER = load(FENCING_TOKENS, "transfer.lua");
 
-	private static LuaScript load(String resource) {
+	/**
+	 * Load a script made of the given resources, in order.
+	 */
+	private static LuaScript load(String... resources) {
+		StringBuilder source = new StringBuilder();
+		for (String resource : resources) {
+			source.append(read(resource));
+		}
+		return of(source.toString());
+	}
+
+	/**
+	 * Return a script of the given text.
+	 * @param source the script text
+	 */
+	static LuaScript of(String source) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+			return new LuaScript(source, HexFormat.of().formatHex(digest));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static String read(String resource) {
 		try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
 			if (in == null) {
 				throw new IllegalStateException("Lua script '" + resource + "' is missing from the classpath");
 			}
-			String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-			byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
-			return new LuaScript(source, HexFormat.of().formatHex(digest));
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
 		}
 	}
 

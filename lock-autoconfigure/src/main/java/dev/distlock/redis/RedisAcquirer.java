@@ -41,9 +41,8 @@ final class RedisAcquirer {
 	 */
 	@Nullable RedisHold acquire(LocalLock lock, Deadline deadline, LeaseOptions options) throws InterruptedException {
 		String token = LockTokens.next();
-		Duration leaseTime = options.leaseTime();
-		long leaseMillis = (leaseTime != null) ? leaseTime.toMillis() : this.settings.leaseTime().toMillis();
-		Handoff handoff = offer(lock, options, leaseMillis);
+		LeaseTerms terms = termsOf(options);
+		Handoff handoff = offer(lock, options, terms);
 		ReleaseSignals.Subscription subscription = null;
 		try {
 			while (true) {
@@ -53,14 +52,15 @@ final class RedisAcquirer {
 					if (handedOver != null) {
 						return handedOver;
 					}
-					handoff = offer(lock, options, leaseMillis);
+					handoff = offer(lock, options, terms);
 				}
 				long sentNanos = System.nanoTime();
 				int tokens = tokensToReserve(lock, options);
-				long result = attempt(lock, token, leaseMillis, tokens);
+				long result = attempt(lock, token, terms, tokens);
 				if (result > 0 || deadline.isPast()) {
-					RedisHold acquired = (result > 0) ? new RedisHold(lock.id, token, result - tokens + 1, result,
-							sentNanos, leaseMillis, options) : null;
+					RedisHold acquired = (result > 0)
+							? new RedisHold(lock.id, token, result - tokens + 1, result, sentNanos, terms, options)
+							: null;
 					return handoff.withdraw() ? acquired : eitherOf(handoff.awaitCompletion(), acquired);
 				}
 				if (subscription == null) {
@@ -96,8 +96,18 @@ final class RedisAcquirer {
 		return (options.leaseTime() != null) ? 1 : 1 + Math.min(lock.permit.getQueueLength(), HandOver.MAX_IN_A_ROW);
 	}
 
-	private static Handoff offer(LocalLock lock, LeaseOptions options, long leaseMillis) {
-		Handoff handoff = new Handoff(options, leaseMillis);
+	/**
+	 * Return the lease and lock delay of a hold with the given options: theirs, or the
+	 * settings' where they leave it open.
+	 */
+	private LeaseTerms termsOf(LeaseOptions options) {
+		Duration leaseTime = (options.leaseTime() != null) ? options.leaseTime() : this.settings.leaseTime();
+		Duration lockDelay = (options.lockDelay() != null) ? options.lockDelay() : this.settings.lockDelay();
+		return new LeaseTerms(leaseTime.toMillis(), lockDelay.toMillis());
+	}
+
+	private static Handoff offer(LocalLock lock, LeaseOptions options, LeaseTerms terms) {
+		Handoff handoff = new Handoff(options, terms);
 		lock.waiter.set(handoff);
 		return handoff;
 	}
@@ -122,10 +132,9 @@ final class RedisAcquirer {
 	 * answer came, a release with the same token is sent so that a late acquisition does
 	 * not block the lock for a whole lease.
 	 */
-	private long attempt(LocalLock lock, String token, long leaseMillis, int tokens) {
+	private long attempt(LocalLock lock, String token, LeaseTerms terms, int tokens) {
 		try {
-			RedisLockCommands.Grant grant = this.commands.await(
-					this.commands.acquire(lock.id.key, lock.id.fenceKey, token, leaseMillis, tokens),
+			RedisLockCommands.Grant grant = this.commands.await(this.commands.acquire(lock.id, token, terms, tokens),
 					"acquire lock '" + lock.id.name + "'");
 			this.commands.requireAcknowledged(lock.id.name, grant);
 			return grant.reply();

@@ -47,7 +47,7 @@ final class RedisHold {
 
 	final long acquiredNanos;
 
-	final long leaseMillis;
+	final LeaseTerms terms;
 
 	/** Whether the watchdog renews this hold. */
 	final boolean renewed;
@@ -76,7 +76,7 @@ final class RedisHold {
 
 	private volatile long validUntilNanos;
 
-	RedisHold(LockId id, String token, long fencingToken, long lastReservedToken, long sentNanos, long leaseMillis,
+	RedisHold(LockId id, String token, long fencingToken, long lastReservedToken, long sentNanos, LeaseTerms terms,
 			LeaseOptions options) {
 		this.id = id;
 		this.token = token;
@@ -84,10 +84,10 @@ final class RedisHold {
 		this.lastReservedToken = lastReservedToken;
 		this.acquiredAt = Instant.now();
 		this.acquiredNanos = sentNanos;
-		this.leaseMillis = leaseMillis;
+		this.terms = terms;
 		this.renewed = options.leaseTime() == null;
 		this.minHoldNanos = (options.minHoldTime() != null) ? options.minHoldTime().toNanos() : 0;
-		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(terms.leaseMillis());
 	}
 
 	/**
@@ -104,7 +104,7 @@ final class RedisHold {
 	 */
 	RedisHold passOn(LeaseOptions options) {
 		RedisHold next = new RedisHold(this.id, this.token, this.fencingToken + 1, this.lastReservedToken,
-				System.nanoTime(), this.leaseMillis, options);
+				System.nanoTime(), this.terms, options);
 		next.validUntilNanos = this.validUntilNanos;
 		return next;
 	}
@@ -141,7 +141,7 @@ final class RedisHold {
 	 * Record a renewal whose command was sent at the given time.
 	 */
 	void extend(long sentNanos) {
-		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(this.terms.leaseMillis());
 	}
 
 	/**

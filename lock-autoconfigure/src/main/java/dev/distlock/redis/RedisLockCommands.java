@@ -37,11 +37,14 @@ final class RedisLockCommands implements AutoCloseable {
 
 	private final Duration replicaAckTimeout;
 
+	private final long retentionMillis;
+
 	RedisLockCommands(AbstractRedisClient client, RedisLockSettings settings) {
 		this.connection = new LockConnection(client);
 		this.replies = new Replies(settings.commandTimeout());
 		this.replicasToAck = settings.replicasToAck();
 		this.replicaAckTimeout = settings.replicaAckTimeout();
+		this.retentionMillis = settings.fencingRetention().toMillis();
 	}
 
 	/**
@@ -50,8 +53,9 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return the grant: the last reserved fencing token when acquired, otherwise minus
 	 * the holder's remaining TTL
 	 */
-	CompletableFuture<Grant> acquire(String key, String fenceKey, String token, long leaseMillis, int tokens) {
-		return grant(LuaScript.ACQUIRE, key, fenceKey, token, Long.toString(leaseMillis), Integer.toString(tokens));
+	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, int tokens) {
+		return grant(LuaScript.ACQUIRE, id, token, Long.toString(terms.keyMillis()), Integer.toString(tokens),
+				fenceMillis(terms));
 	}
 
 	/**
@@ -60,9 +64,9 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return the grant: the next holder's fencing token, or 0 when the current token was
 	 * not held
 	 */
-	CompletableFuture<Grant> transfer(String key, String fenceKey, String token, String nextToken,
-			long nextLeaseMillis) {
-		return grant(LuaScript.TRANSFER, key, fenceKey, token, nextToken, Long.toString(nextLeaseMillis));
+	CompletableFuture<Grant> transfer(LockId id, String token, String nextToken, LeaseTerms nextTerms) {
+		return grant(LuaScript.TRANSFER, id, token, nextToken, Long.toString(nextTerms.keyMillis()),
+				fenceMillis(nextTerms));
 	}
 
 	/**
@@ -113,17 +117,26 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Send the renew script for locks of one Cluster slot.
-	 * @return one entry per key, 1 when renewed
+	 * Send the renew script for holds of one Cluster slot with the same terms, extending
+	 * their keys and their fencing keys.
+	 * @param ids the locks held
+	 * @param tokens the token held under each
+	 * @return one entry per lock, 1 when renewed
 	 */
-	CompletableFuture<List<Long>> renew(List<String> keys, List<String> tokens, long leaseMillis) {
-		String[] args = new String[tokens.size() + 1];
-		args[0] = Long.toString(leaseMillis);
-		for (int i = 0; i < tokens.size(); i++) {
-			args[i + 1] = tokens.get(i);
+	CompletableFuture<List<Long>> renew(List<LockId> ids, List<String> tokens, LeaseTerms terms) {
+		String[] keys = new String[2 * ids.size()];
+		for (int i = 0; i < ids.size(); i++) {
+			keys[2 * i] = ids.get(i).key;
+			keys[2 * i + 1] = ids.get(i).fenceKey;
 		}
-		return evalsha(this.connection.commands(), LuaScript.RENEW, ScriptOutputType.MULTI, keys.toArray(String[]::new),
-				args);
+		String[] args = new String[tokens.size() + 3];
+		args[0] = Long.toString(terms.keyMillis());
+		args[1] = fenceMillis(terms);
+		args[2] = Long.toString(terms.delayMillis());
+		for (int i = 0; i < tokens.size(); i++) {
+			args[i + 3] = tokens.get(i);
+		}
+		return evalsha(this.connection.commands(), LuaScript.RENEW, ScriptOutputType.MULTI, keys, args);
 	}
 
 	/**
@@ -133,11 +146,11 @@ final class RedisLockCommands implements AutoCloseable {
 	 * after the {@code NOSCRIPT} reply, behind commands sent meanwhile.
 	 * @return one entry, 1 when renewed
 	 */
-	CompletableFuture<List<Long>> renewInOrder(String key, String token, long leaseMillis) {
+	CompletableFuture<List<Long>> renewInOrder(LockId id, String token, LeaseTerms terms) {
 		RedisScriptingAsyncCommands<String, String> commands = this.connection.commands();
 		return commands
-			.<List<Long>>eval(LuaScript.RENEW.source(), ScriptOutputType.MULTI, new String[] { key },
-					Long.toString(leaseMillis), token)
+			.<List<Long>>eval(LuaScript.RENEW.source(), ScriptOutputType.MULTI, new String[] { id.key, id.fenceKey },
+					Long.toString(terms.keyMillis()), fenceMillis(terms), Long.toString(terms.delayMillis()), token)
 			.toCompletableFuture();
 	}
 
@@ -198,14 +211,23 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Run a script that grants the lock under {@code key} (whose fencing counter is
-	 * {@code fenceKey}), followed by {@code WAIT} on the same connection when replicas
-	 * must acknowledge. The {@code WAIT} is pipelined behind the script; when the script
-	 * had to be sent again with {@code EVAL}, so is the {@code WAIT}, so that it always
-	 * counts the replicas that have the grant.
+	 * Return how long a fencing key lives after a hold with the given terms was granted
+	 * or renewed: its key's life, then the fencing retention.
 	 */
-	private CompletableFuture<Grant> grant(LuaScript script, String key, String fenceKey, String... args) {
-		String[] keys = { key, fenceKey };
+	private String fenceMillis(LeaseTerms terms) {
+		return Long.toString(terms.keyMillis() + this.retentionMillis);
+	}
+
+	/**
+	 * Run a script that grants a lock (its key and its fencing key), followed by
+	 * {@code WAIT} on the same connection when replicas must acknowledge. The
+	 * {@code WAIT} is pipelined behind the script; when the script had to be sent again
+	 * with {@code EVAL}, so is the {@code WAIT}, so that it always counts the replicas
+	 * that have the grant.
+	 */
+	private CompletableFuture<Grant> grant(LuaScript script, LockId id, String... args) {
+		String key = id.key;
+		String[] keys = { key, id.fenceKey };
 		if (this.replicasToAck == 0) {
 			return this.<Long>evalsha(this.connection.commands(), script, ScriptOutputType.INTEGER, keys, args)
 				.thenApply((reply) -> new Grant(reply, 0));

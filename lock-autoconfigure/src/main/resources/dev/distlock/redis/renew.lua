@@ -1,12 +1,20 @@
--- Extends the leases of many held locks in one round trip.
--- KEYS: the lock keys (one Cluster slot per call)
--- ARGV[1]: the lease in milliseconds, ARGV[i + 1]: the token held under KEYS[i]
--- Returns one number per key: 1 when extended, 0 when the lock expired or was taken over.
-local lease = ARGV[1]
+-- Extends the leases of many held locks in one round trip, and with them how long their
+-- fencing keys remember the last token.
+-- KEYS[2i - 1]: the lock key of lock i, KEYS[2i]: its fencing key (one Cluster slot per
+-- call)
+-- ARGV[1]: how long a key lives in milliseconds, the lease plus the lock delay,
+-- ARGV[2]: how long a fencing key lives in milliseconds, ARGV[3]: the lock delay in
+-- milliseconds, ARGV[i + 3]: the token held under lock i
+-- Returns one number per lock: 1 when extended, 0 when the lock expired or was taken
+-- over, or when its lease ran out and only the lock delay keeps it: a lease that ran out
+-- is over, even for a holder that wakes up in time to renew it.
+local delay = tonumber(ARGV[3])
 local renewed = {}
-for i, key in ipairs(KEYS) do
-	if redis.call('get', key) == ARGV[i + 1] then
-		redis.call('pexpire', key, lease)
+for i = 1, #KEYS / 2 do
+	local key = KEYS[2 * i - 1]
+	if redis.call('get', key) == ARGV[i + 3] and (delay == 0 or redis.call('pttl', key) > delay) then
+		redis.call('pexpire', key, ARGV[1])
+		redis.call('pexpire', KEYS[2 * i], ARGV[2])
 		renewed[i] = 1
 	else
 		renewed[i] = 0

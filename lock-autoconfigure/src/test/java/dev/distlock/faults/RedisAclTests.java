@@ -52,7 +52,7 @@ class RedisAclTests {
 	 * {@code resetchannels} (Redis 6.2 gives new users every channel by default).
 	 */
 	static final List<String> MINIMUM_ACL = List.of("~lock:*", "~{lock:*", "&lock:*", "+evalsha", "+eval", "+set",
-			"+incrby", "+pttl", "+get", "+pexpire", "+del", "+publish", "+subscribe", "+unsubscribe", "+ping");
+			"+time", "+pttl", "+get", "+pexpire", "+del", "+publish", "+subscribe", "+unsubscribe", "+ping");
 
 	private static final Duration LEASE = Duration.ofMillis(300);
 
@@ -109,7 +109,7 @@ class RedisAclTests {
 				arguments("&lock:*", "NOPERM this user has no permissions to access one of the channels"),
 				arguments("+evalsha", "NOPERM this user has no permissions to run the 'evalsha' command"),
 				arguments("+eval", "NOPERM this user has no permissions to run the 'eval' command"),
-				arguments("+set", inScript), arguments("+incrby", inScript), arguments("+pttl", inScript),
+				arguments("+set", inScript), arguments("+time", inScript), arguments("+pttl", inScript),
 				arguments("+get", inScript), arguments("+pexpire", inScript), arguments("+del", inScript),
 				arguments("+publish", inScript),
 				arguments("+subscribe", "NOPERM this user has no permissions to run the 'subscribe' command"),
@@ -168,7 +168,7 @@ class RedisAclTests {
 		LockLease next = unwrap(waiting).orElseThrow();
 		next.release();
 		holder.registry()
-			.tryAcquire("acl-min-hold", Duration.ZERO, new LeaseOptions(null, Duration.ofMillis(50)))
+			.tryAcquire("acl-min-hold", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofMillis(50)))
 			.orElseThrow()
 			.release();
 	}

@@ -24,7 +24,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Behaviour of {@link RedisLockRegistry} across processes: a real {@code redis-server}
  * and rival JVMs ({@link LockWorkerMain}) that contend for a lock, die holding it
- * ({@code SIGKILL}) or stall holding it ({@code SIGSTOP}) until their lease has run out.
+ * ({@code SIGKILL}) or stall holding it ({@code SIGSTOP}) until their lease has run out,
+ * with and without a lock delay.
  */
 @Timeout(60)
 class CrossProcessLockTests {
@@ -34,6 +35,8 @@ class CrossProcessLockTests {
 	private static final int ITERATIONS = 50;
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
+
+	private static final Duration LOCK_DELAY = Duration.ofSeconds(2);
 
 	/**
 	 * Slack for scheduling on a busy machine, added to every bound that follows a lease.
@@ -138,6 +141,66 @@ class CrossProcessLockTests {
 		assertThat(newHold.isValid()).isTrue();
 		newHold.release();
 		assertThat(this.commands.exists("lock:job")).isZero();
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(LeaseMode.class)
+	void lockOfAKilledHolderStaysTakenForTheLockDelayAfterItsLease(LeaseMode mode) {
+		RivalJvm holder = startRival("hold", redis.server().uri(), "job", mode.argument, LEASE.toMillis(),
+				LOCK_DELAY.toMillis());
+		long killedHoldersToken = acquiredToken(holder);
+		holder.kill();
+		long beforeTtlRead = System.nanoTime();
+		long remainingMillis = this.commands.pttl("lock:job");
+		RedisLockRegistry registry = registry();
+		assertThat(remainingMillis).as("lease and lock delay left")
+			.isBetween(LOCK_DELAY.toMillis() + 1, LEASE.plus(LOCK_DELAY).toMillis());
+		assertThat(registry.tryAcquire("job", Duration.ZERO)).isEmpty();
+		Optional<LockLease> acquired = registry.tryAcquire("job", LEASE.plus(LOCK_DELAY).plus(MARGIN));
+		Duration waited = Duration.ofNanos(System.nanoTime() - beforeTtlRead);
+		assertThat(acquired)
+			.hasValueSatisfying((lease) -> assertThat(lease.fencingToken()).isGreaterThan(killedHoldersToken));
+		assertThat(waited).as("wait for the killed holder's lease and lock delay, %d ms left", remainingMillis)
+			.isGreaterThanOrEqualTo(Duration.ofMillis(remainingMillis - 2))
+			.isLessThan(LEASE.plus(LOCK_DELAY).plus(MARGIN));
+	}
+
+	@Test
+	void pausedHolderThatWakesWithinTheLockDelayFindsItsLeaseOverAndNobodyTookTheLockMeanwhile() {
+		RivalJvm holder = startRival("hold", redis.server().uri(), "job", "watchdog", LEASE.toMillis(),
+				LOCK_DELAY.toMillis());
+		long pausedHoldersToken = acquiredToken(holder);
+		holder.pause();
+		await().atMost(LEASE.plus(MARGIN))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.commands.pttl("lock:job") <= LOCK_DELAY.toMillis());
+		RedisLockRegistry registry = registry();
+		assertThat(registry.tryAcquire("job", Duration.ZERO)).as("lease over, lock delay running").isEmpty();
+		holder.resume();
+		holder.send("valid");
+		assertThat(holder.awaitLine("VALID ", RIVAL_REPLY)).isEqualTo("VALID false");
+		// A renewal of the resumed holder would keep the key for good: it is refused.
+		LockLease newHold = registry.tryAcquire("job", LOCK_DELAY.plus(MARGIN)).orElseThrow();
+		assertThat(newHold.fencingToken()).isGreaterThan(pausedHoldersToken);
+		String newHoldersKeyValue = this.commands.get("lock:job");
+		holder.send("release");
+		assertThat(holder.awaitLine((line) -> line.startsWith("RELEASE"), RIVAL_REPLY))
+			.isEqualTo("RELEASE THREW LockLostException " + pausedHoldersToken);
+		assertThat(holder.awaitLine("LOST EVENTS ", RIVAL_REPLY))
+			.isEqualTo("LOST EVENTS [job#" + pausedHoldersToken + "]");
+		assertThat(this.commands.get("lock:job")).isEqualTo(newHoldersKeyValue);
+		newHold.release();
+	}
+
+	@Test
+	void releaseOfAHolderWithALockDelayFreesTheLockAtOnce() {
+		RivalJvm holder = startRival("hold", redis.server().uri(), "job", "watchdog", LEASE.toMillis(),
+				LOCK_DELAY.toMillis());
+		long releasedToken = acquiredToken(holder);
+		holder.send("release");
+		assertThat(holder.awaitLine((line) -> line.startsWith("RELEASE"), RIVAL_REPLY)).isEqualTo("RELEASED");
+		assertThat(registry().tryAcquire("job", Duration.ZERO))
+			.hasValueSatisfying((lease) -> assertThat(lease.fencingToken()).isGreaterThan(releasedToken));
 	}
 
 	@Test

@@ -18,13 +18,14 @@ import io.lettuce.core.api.sync.RedisCommands;
  * <li>{@code increment <redis-uri> <threads> <iterations>}: prints {@code READY}, waits
  * for the line {@code go}, increments the {@link SharedCounter} under its lock, prints
  * {@code DONE} and exits.</li>
- * <li>{@code hold <redis-uri> <lock-name> <watchdog|fixed> <lease-millis>}: acquires the
- * lock (in watchdog mode with that lease time, or with that fixed lease), prints
- * {@code ACQUIRED <fencing token>} and then answers commands, one per line:
- * {@code valid}, {@code write <value>} (to a {@link FencedStorage} named
- * {@value #FENCED_STORAGE}, with the lease's fencing token; answers
- * {@code WRITE <value> ACCEPTED} or {@code REJECTED}), {@code write-naive <value>} (a
- * plain {@code SET} of {@value #NAIVE_STORAGE}) and {@code release}.</li>
+ * <li>{@code hold <redis-uri> <lock-name> <watchdog|fixed> <lease-millis> [<delay-millis>]}:
+ * acquires the lock (in watchdog mode with that lease time, or with that fixed lease;
+ * with that lock delay, none if not given), prints {@code ACQUIRED <fencing token>} and
+ * then answers commands, one per line: {@code valid}, {@code write <value>} (to a
+ * {@link FencedStorage} named {@value #FENCED_STORAGE}, with the lease's fencing token;
+ * answers {@code WRITE <value> ACCEPTED} or {@code REJECTED}),
+ * {@code write-naive <value>} (a plain {@code SET} of {@value #NAIVE_STORAGE}) and
+ * {@code release}.</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -45,7 +46,8 @@ final class LockWorkerMain {
 		try {
 			switch (args[0]) {
 				case "increment" -> increment(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
-				case "hold" -> hold(args[1], args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])));
+				case "hold" -> hold(args[1], args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])),
+						Duration.ofMillis((args.length > 5) ? Long.parseLong(args[5]) : 0));
 				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
 			}
 		}
@@ -72,13 +74,15 @@ final class LockWorkerMain {
 		}
 	}
 
-	private static void hold(String uri, String name, String mode, Duration lease) throws Exception {
+	private static void hold(String uri, String name, String mode, Duration lease, Duration lockDelay)
+			throws Exception {
 		boolean watchdog = mode.equals("watchdog");
 		try (TestLockRegistry locks = TestLockRegistry.create(uri, watchdog ? lease : Duration.ofSeconds(30));
 				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
 			RedisCommands<String, String> redis = client.sync();
 			LockLease held = locks.registry()
-				.tryAcquire(name, Duration.ZERO, watchdog ? LeaseOptions.WATCHDOG : LeaseOptions.fixed(lease))
+				.tryAcquire(name, Duration.ZERO,
+						(watchdog ? LeaseOptions.WATCHDOG : LeaseOptions.fixed(lease)).withLockDelay(lockDelay))
 				.orElseThrow(() -> new IllegalStateException("Lock '" + name + "' is taken"));
 			System.out.println("ACQUIRED " + held.fencingToken());
 			BufferedReader in = stdin();

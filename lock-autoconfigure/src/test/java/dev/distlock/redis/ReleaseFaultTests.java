@@ -100,7 +100,8 @@ class ReleaseFaultTests {
 		String token = this.commands.get("lock:nightly");
 		lease.release();
 		List<Long> renewed = this.commands.eval(LuaScript.RENEW.source(), ScriptOutputType.MULTI,
-				new String[] { "lock:nightly" }, Long.toString(LEASE.toMillis()), token);
+				new String[] { "lock:nightly", LockKeys.fenceKey("lock:nightly") }, Long.toString(LEASE.toMillis()),
+				Long.toString(LEASE.toMillis()), "0", token);
 		assertThat(renewed).as("renewal after the release").containsExactly(0L);
 		assertThat(this.commands.pttl("lock:nightly")).as("kept for the minimum hold time only").isBetween(1L, 2_000L);
 	}
