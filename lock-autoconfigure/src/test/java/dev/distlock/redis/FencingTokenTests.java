@@ -1,0 +1,162 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockLease;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Fencing tokens issued from the Redis server's clock: they keep increasing across what
+ * loses Redis' data and across a server clock step back shorter than the retention, and
+ * every key they need expires. Restarts and failovers are in {@code faults}.
+ */
+@Timeout(60)
+class FencingTokenTests {
+
+	private static final String TIME_CALL = "redis.call('time')";
+
+	private static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final Closer closer = new Closer();
+
+	private RedisCommands<String, String> commands;
+
+	@BeforeEach
+	void connect() {
+		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))).sync();
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	@Test
+	void tokensAreAboveTheServerClockInMicrosecondsAndBelowTwoToThe53() {
+		List<String> time = this.commands.time();
+		long serverMicros = Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+		try (LockLease lease = registry(RedisLockSettings.of("lock:", Duration.ofSeconds(30))).acquire("order",
+				Duration.ZERO)) {
+			assertThat(lease.fencingToken()).isGreaterThan(serverMicros).isLessThan(MAX_SAFE_INTEGER);
+		}
+	}
+
+	@Test
+	void tokensKeepIncreasingAfterFlushAll() {
+		RedisLockRegistry registry = registry(RedisLockSettings.of("lock:", Duration.ofSeconds(30)));
+		long before = registry.acquire("order", Duration.ZERO).fencingToken();
+		this.commands.flushall();
+		try (LockLease after = registry.acquire("order", Duration.ZERO)) {
+			assertThat(after.fencingToken()).isGreaterThan(before);
+		}
+	}
+
+	/**
+	 * The acquire script runs with a stand-in for the server's {@code TIME} that steps
+	 * back five minutes: while the fencing key remembers the last token, the next token
+	 * is still greater. Once the key is gone (after the retention), a step back issues a
+	 * smaller token: the documented limit.
+	 */
+	@Test
+	void tokensKeepIncreasingAcrossAServerClockStepBackWhileTheLastTokenIsRemembered() {
+		assertThat(LuaScript.ACQUIRE.source().split(java.util.regex.Pattern.quote(TIME_CALL), -1))
+			.as("the acquire script reads the clock once")
+			.hasSize(2);
+		long now = Long.parseLong(this.commands.time().get(0));
+		long first = acquireAt(now);
+		long steppedBack = acquireAt(now - 300);
+		assertThat(steppedBack).isEqualTo(first + 1);
+		this.commands.del(LockKeys.fenceKey("lock:clock"));
+		assertThat(acquireAt(now - 600)).as("forgotten after the retention").isLessThan(first);
+	}
+
+	@Test
+	void reservedTokensRaiseTheRememberedToken() {
+		long now = Long.parseLong(this.commands.time().get(0));
+		long lastReserved = acquireAt(now, 5);
+		assertThat(lastReserved).isEqualTo(now * 1_000_000 + 5);
+		assertThat(this.commands.get(LockKeys.fenceKey("lock:clock"))).isEqualTo(Long.toString(lastReserved));
+		assertThat(acquireAt(now, 1)).isEqualTo(lastReserved + 1);
+	}
+
+	@Test
+	void theLockKeyLivesItsLeaseAndLockDelayAndTheFencingKeyTheRetentionMore() {
+		RedisLockRegistry registry = registry(RedisLockSettings.of("lock:", Duration.ofSeconds(30))
+			.withLockDelay(Duration.ofSeconds(2))
+			.withFencingRetention(Duration.ofSeconds(60)));
+		LockLease lease = registry.tryAcquire("order", Duration.ZERO, LeaseOptions.fixed(Duration.ofSeconds(5)))
+			.orElseThrow();
+		assertThat(this.commands.pttl("lock:order")).isBetween(5_000L, 7_000L);
+		assertThat(this.commands.pttl(LockKeys.fenceKey("lock:order"))).isBetween(65_000L, 67_000L);
+		lease.release();
+		assertThat(this.commands.exists("lock:order")).as("a release frees the lock at once").isZero();
+		assertThat(this.commands.pttl(LockKeys.fenceKey("lock:order"))).as("the last token is kept")
+			.isBetween(60_000L, 67_000L);
+	}
+
+	/**
+	 * A hold renewed for longer than the retention keeps its fencing key: the last token
+	 * is remembered for the retention after the hold ended, not after it began.
+	 */
+	@Test
+	void renewalsKeepTheLastTokenForTheRetentionAfterTheHoldEnds() {
+		Duration lease = Duration.ofMillis(300);
+		Duration retention = Duration.ofMillis(500);
+		RedisLockRegistry registry = registry(RedisLockSettings.of("lock:", lease).withFencingRetention(retention));
+		String fenceKey = LockKeys.fenceKey("lock:order");
+		LockLease held = registry.acquire("order", Duration.ZERO);
+		long acquiredAt = System.nanoTime();
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> System.nanoTime() - acquiredAt > 3 * lease.plus(retention).toNanos());
+		assertThat(held.isValid()).isTrue();
+		assertThat(this.commands.get(fenceKey)).isEqualTo(Long.toString(held.fencingToken()));
+		held.release();
+		assertThat(this.commands.pttl(fenceKey)).isGreaterThan(retention.toMillis() / 2);
+		await().atMost(lease.plus(retention).plusSeconds(5))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.commands.dbsize() == 0L);
+	}
+
+	private long acquireAt(long serverSeconds) {
+		return acquireAt(serverSeconds, 1);
+	}
+
+	/**
+	 * Run the acquire script for lock {@code lock:clock} with the server's clock replaced
+	 * by the given time, and delete the lock key again.
+	 * @return the last reserved fencing token
+	 */
+	private long acquireAt(long serverSeconds, int tokens) {
+		String script = LuaScript.ACQUIRE.source().replace(TIME_CALL, "{'" + serverSeconds + "', '0'}");
+		Long token = this.commands.eval(script, ScriptOutputType.INTEGER,
+				new String[] { "lock:clock", LockKeys.fenceKey("lock:clock") }, "holder", "30000",
+				Integer.toString(tokens), "600000");
+		this.commands.del("lock:clock");
+		return token;
+	}
+
+	private RedisLockRegistry registry(RedisLockSettings settings) {
+		return this.closer
+			.add(TestLockRegistry.create(redis.server().uri(), settings.withCommandTimeout(Duration.ofSeconds(2))))
+			.registry();
+	}
+
+}
