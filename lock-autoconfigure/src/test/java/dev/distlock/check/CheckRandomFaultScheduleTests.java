@@ -74,7 +74,7 @@ class CheckRandomFaultScheduleTests {
 				THREADS);
 		fleet.awaitReady((failure) -> violations.add("worker-failed", failure));
 		FencedRegister register = new FencedRegister(store.sync());
-		Nemesis nemesis = new Nemesis(seed, fleet, lockRedis, register, faults);
+		Nemesis nemesis = new Nemesis(seed, fleet, lockRedis, faults);
 		nemesis.runFor(Duration.ofSeconds(seconds));
 		fleet.stopAll((failure) -> violations.add("worker-failed", failure));
 		try (RedisTestClient locks = RedisTestClient.connect(lockRedis.uri(), Duration.ofSeconds(10))) {

@@ -41,19 +41,22 @@ import org.springframework.context.annotation.Configuration;
  * One worker JVM of the checker:
  * {@code <lock-redis-uri> <store-redis-uri> <history-file> <incarnation> <seed> <threads>}.
  * Builds a Spring context whose {@code @DistributedLock} methods ({@link CheckedService})
- * lock through a {@link RecordingLockRegistry}, prints {@code READY} and runs
- * {@link WorkerOps} threads at once. Commands on standard input: {@code interrupt}
- * (interrupts one worker thread), {@code stop} (stops the threads within a bound, records
- * every thread that did not finish as {@code HUNG} and every hold the registry still has
- * as {@code HELD}, prints {@code STOPPED}), {@code close} (closes the context, the
- * registry and the clients, records the threads that outlived them as {@code THREADS},
- * prints {@code CLOSED}) and {@code exit}.
+ * lock through a {@link RecordingLockRegistry} (with a lock delay when the seed is odd),
+ * prints {@code READY} and runs {@link WorkerOps} threads at once. Commands on standard
+ * input: {@code interrupt} (interrupts one worker thread), {@code stop} (stops the
+ * threads within a bound, records every thread that did not finish as {@code HUNG} and
+ * every hold the registry still has as {@code HELD}, prints {@code STOPPED}),
+ * {@code close} (closes the context, the registry and the clients, records the threads
+ * that outlived them as {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
 final class CheckWorkerMain {
 
 	private static final Duration LEASE = Duration.ofMillis(1500);
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+	/** The lock delay of the workers whose seed is odd; the others have none. */
+	private static final Duration LOCK_DELAY = Duration.ofMillis(500);
 
 	private static final Duration STOP_BOUND = WorkerOps.BOUND.plusSeconds(15);
 
@@ -82,7 +85,9 @@ final class CheckWorkerMain {
 		uri.setTimeout(COMMAND_TIMEOUT);
 		RedisClient client = RedisClient.create(uri);
 		RedisLockRegistry engine = new RedisLockRegistry(client,
-				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT),
+				RedisLockSettings.of("lock:", LEASE)
+					.withCommandTimeout(COMMAND_TIMEOUT)
+					.withLockDelay(((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY),
 				(event) -> history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
 						event.reason(), "at", History.now()));
 		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);

@@ -12,10 +12,8 @@ import io.lettuce.core.api.sync.RedisCommands;
  * The fenced counter is a register that remembers the highest fencing token it has seen,
  * on reads as well as writes, and refuses a lower one: a read-modify-write through it
  * never loses an update between holders with different tokens. Every accepted write is
- * appended to a log ({@code w <op> <token> <epoch> <old> <new>}). After Redis lost its
- * data the fencing tokens start again from 1, so the register is reset as the documented
- * limit says: a new epoch, highest token 0, and writes of operations that read in an
- * earlier epoch are refused; the reset is logged too ({@code reset <epoch>}).
+ * appended to a log ({@code w <op> <token> <old> <new>}). Fencing tokens keep increasing
+ * when the lock Redis loses its data, so the register is never reset.
  * <p>
  * The plain counter is read with {@code GET} and written with {@code SET}, unfenced; its
  * value names the operation that wrote it, so the checker can tell which operations read
@@ -29,27 +27,18 @@ final class FencedRegister {
 				return {0, 0, 0}
 			end
 			redis.call('hset', KEYS[1], 'highest', ARGV[1])
-			return {1, tonumber(redis.call('hget', KEYS[1], 'value') or '0'),
-				tonumber(redis.call('hget', KEYS[1], 'epoch') or '0')}
+			return {1, tonumber(redis.call('hget', KEYS[1], 'value') or '0')}
 			""";
 
 	private static final String WRITE = """
 			local highest = tonumber(redis.call('hget', KEYS[1], 'highest') or '0')
-			local epoch = tonumber(redis.call('hget', KEYS[1], 'epoch') or '0')
-			if tonumber(ARGV[1]) < highest or tonumber(ARGV[2]) ~= epoch then
+			if tonumber(ARGV[1]) < highest then
 				return 0
 			end
-			local new = tonumber(ARGV[3]) + 1
+			local new = tonumber(ARGV[2]) + 1
 			redis.call('hset', KEYS[1], 'highest', ARGV[1], 'value', new)
-			redis.call('rpush', KEYS[2], 'w ' .. ARGV[4] .. ' ' .. ARGV[1] .. ' ' .. epoch .. ' ' .. ARGV[3] .. ' ' .. new)
+			redis.call('rpush', KEYS[2], 'w ' .. ARGV[3] .. ' ' .. ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. new)
 			return 1
-			""";
-
-	private static final String RESET = """
-			local epoch = redis.call('hincrby', KEYS[1], 'epoch', 1)
-			redis.call('hset', KEYS[1], 'highest', 0)
-			redis.call('rpush', KEYS[2], 'reset ' .. epoch)
-			return epoch
 			""";
 
 	private final RedisCommands<String, String> store;
@@ -84,8 +73,7 @@ final class FencedRegister {
 			return "REFUSED_READ";
 		}
 		Long written = this.store.eval(WRITE, ScriptOutputType.INTEGER,
-				new String[] { registerKey(name), logKey(name) }, Long.toString(token), Long.toString(read.get(2)),
-				Long.toString(read.get(1)), op);
+				new String[] { registerKey(name), logKey(name) }, Long.toString(token), Long.toString(read.get(1)), op);
 		return (written == 1L) ? "ACCEPTED" : "REFUSED_WRITE";
 	}
 
@@ -108,14 +96,6 @@ final class FencedRegister {
 	 */
 	void writePlain(String name, long count, String op) {
 		this.store.set(plainKey(name), count + " " + op);
-	}
-
-	/**
-	 * Start a new epoch of the fenced counter of a lock name.
-	 * @param name the lock's name
-	 */
-	void reset(String name) {
-		this.store.eval(RESET, ScriptOutputType.INTEGER, registerKey(name), logKey(name));
 	}
 
 	/**

@@ -14,8 +14,8 @@ import dev.distlock.testsupport.TcpProxy;
  * Injects faults one after the other on a schedule drawn from a seeded {@link Random},
  * each healed before the next, and records each in the faults history
  * ({@code FAULT fault=.. start=.. end=.. dataLoss=..}; {@code KILLED} for a killed
- * incarnation). After a Redis restart or flush it resets the fenced registers, as the
- * documented limit on fencing counters asks of a resource.
+ * incarnation). The fenced registers are never reset: fencing tokens keep increasing when
+ * Redis loses its data.
  */
 final class Nemesis {
 
@@ -29,17 +29,14 @@ final class Nemesis {
 
 	private final RedisServer redis;
 
-	private final FencedRegister register;
-
 	private final History faults;
 
 	private final Map<String, Integer> injected = new TreeMap<>();
 
-	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, FencedRegister register, History faults) {
+	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
 		this.random = new Random(seed);
 		this.fleet = fleet;
 		this.redis = redis;
-		this.register = register;
 		this.faults = faults;
 	}
 
@@ -107,11 +104,9 @@ final class Nemesis {
 			}
 			case "redis-restart" -> {
 				this.redis.restart();
-				resetRegisters();
 			}
 			case "redis-flush" -> {
 				this.redis.flushAll();
-				resetRegisters();
 			}
 			case "proxy-stall" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).stall(), 100, 1500);
 			case "proxy-cut" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), 20, 300);
@@ -129,12 +124,6 @@ final class Nemesis {
 		}
 		finally {
 			proxy.heal();
-		}
-	}
-
-	private void resetRegisters() {
-		for (String key : WorkerOps.KEYS) {
-			this.register.reset("c:" + key);
 		}
 	}
 
