@@ -55,7 +55,7 @@ public @interface DistributedLock {
 	/**
 	 * The lock's name, a literal in which {@code ${...}} placeholders are resolved. It
 	 * must not contain {@code !}, which distlock keeps for the keys of a lock's helpers
-	 * such as its fencing counter; a name that does fails the startup.
+	 * such as its fencing key; a name that does fails the startup.
 	 * <p>
 	 * The default is {@code SimpleClassName.methodName}.
 	 * @return the lock name

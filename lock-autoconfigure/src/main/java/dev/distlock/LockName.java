@@ -21,7 +21,7 @@ import org.springframework.util.Assert;
  *
  * <p>
  * A name is not empty and does not contain {@code !}, which registries keep for the keys
- * of a lock's helpers (such as its fencing counter) so that no lock is ever one of them.
+ * of a lock's helpers (such as its fencing key) so that no lock is ever one of them.
  *
  * @since 0.1.0
  */

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * lock's Redis key is exactly {@code <key-prefix><name>}. A {@code @DistributedLock}
  * method without a key and {@code obtain(name)} with the same name are the same lock. A
  * name must not contain {@code !}, which distlock keeps for the keys of a lock's helpers
- * such as its fencing counter: {@code obtain} and {@code tryAcquire} reject it with an
+ * such as its fencing key: {@code obtain} and {@code tryAcquire} reject it with an
  * {@link IllegalArgumentException}.
  *
  * <p>

@@ -13,9 +13,9 @@ import org.springframework.util.Assert;
  *
  * <p>
  * The character {@code !} ({@link LockName#RESERVED}) is reserved for the keys of a
- * lock's helpers, such as its fencing counter: {@code <lock key>!<role>} when the lock
- * key carries a hash tag, otherwise {@code {<lock key>}!<role>}, in the lock key's
- * Cluster hash slot either way. Lock names ({@link LockName#of}) and key prefixes
+ * lock's helpers, such as its fencing key: {@code <lock key>!<role>} when the lock key
+ * carries a hash tag, otherwise {@code {<lock key>}!<role>}, in the lock key's Cluster
+ * hash slot either way. Lock names ({@link LockName#of}) and key prefixes
  * ({@link #checkPrefix}) must not contain it and encoded key values never do, so no lock
  * key is ever a helper key.
  *
@@ -56,10 +56,10 @@ public final class LockKeys {
 	}
 
 	/**
-	 * Return the key of the fencing counter of the given lock key: its helper key of role
+	 * Return the key of the fencing key of the given lock key: its helper key of role
 	 * {@code fence}.
 	 * @param lockKey the lock key
-	 * @return the fencing counter's key
+	 * @return the fencing key
 	 * @throws IllegalArgumentException if the key has a {@code '}'} outside a hash tag
 	 * @see #helperKey(String, String)
 	 */
@@ -83,7 +83,7 @@ public final class LockKeys {
 			return lockKey + LockName.RESERVED + role;
 		}
 		Assert.isTrue(lockKey.indexOf('}') < 0, () -> "Lock key '" + lockKey
-				+ "' contains '}' outside a hash tag; remove it so that the lock's helper keys, such as its fencing counter, can share its Cluster slot");
+				+ "' contains '}' outside a hash tag; remove it so that the lock's helper keys, such as its fencing key, can share its Cluster slot");
 		return "{" + lockKey + "}" + LockName.RESERVED + role;
 	}
 

@@ -27,10 +27,10 @@ import org.springframework.util.Assert;
  *
  * <p>
  * Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCRBY} of the
- * fencing counter); releasing runs one script that deletes the key only while it holds
- * the caller's token and publishes a release signal. Threads of this JVM that want the
- * same lock queue on a local fair permit, so only one of them at a time tries and waits
- * in Redis ({@link RedisAcquirer}); that one sleeps until a release signal arrives or the
+ * fencing key); releasing runs one script that deletes the key only while it holds the
+ * caller's token and publishes a release signal. Threads of this JVM that want the same
+ * lock queue on a local fair permit, so only one of them at a time tries and waits in
+ * Redis ({@link RedisAcquirer}); that one sleeps until a release signal arrives or the
  * holder's lease would have run out, or takes the lock straight from a releasing holder
  * of this JVM. Held locks in watchdog mode are renewed by a {@link LeaseWatchdog}. A lost
  * lock is logged and reported to the loss listener (the application's event publisher in

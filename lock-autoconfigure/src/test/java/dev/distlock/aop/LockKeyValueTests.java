@@ -119,7 +119,7 @@ class LockKeyValueTests {
 				.withMessage("Lock key '#ids' of KeyedService.byIds(List, Supplier) evaluated to 101 keys, more than"
 						+ " distlock.max-keys-per-call (100); the method was not run");
 			assertThat(service.calls()).hasValue(0);
-			assertThat(redisKeys("*batch*")).as("lock keys and fencing counters").isEmpty();
+			assertThat(redisKeys("*batch*")).as("lock keys and fencing keys").isEmpty();
 			assertThat(service.byIds(tooMany.subList(0, 100), () -> redisKeys("lock:batch:*"))).hasSize(100);
 			assertThat(redisKeys("lock:batch:*")).isEmpty();
 		});

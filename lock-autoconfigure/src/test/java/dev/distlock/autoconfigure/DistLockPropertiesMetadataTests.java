@@ -23,7 +23,8 @@ class DistLockPropertiesMetadataTests {
 
 	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
-			"distlock.max-keys-per-call", "distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout");
+			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention",
+			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout");
 
 	private final DocumentContext metadata = readMetadata();
 

@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sections on {@value #NAMES} lock names for a bounded time, each section a non-atomic
  * read-modify-write of a per-name counter plus an {@code RPUSH} of its fencing token. At
  * the end no update is lost, fencing tokens strictly increase per name in write order, no
- * lock key is left in Redis (only the fencing counters), and the JVMs' threads are back
- * to their baseline once their registries are closed.
+ * lock key is left in Redis (only the fencing keys), and the JVMs' threads are back to
+ * their baseline once their registries are closed.
  * <p>
  * Runs for {@value #DEFAULT_SECONDS} seconds by default; longer with
  * {@code -Ddistlock.load.seconds=600}.
@@ -123,7 +123,7 @@ class LockLoadTests {
 					.doesNotHaveDuplicates();
 			}
 			assertThat(commands.keys("lock:*")).as("lock keys left").isEmpty();
-			assertThat(commands.keys("{lock:*")).as("fencing counters")
+			assertThat(commands.keys("{lock:*")).as("fencing keys")
 				.allMatch((key) -> key.matches("\\{lock:(load-\\d+|warm-up)}!fence"));
 		}
 		System.out.println("[load] checked in " + elapsed.toSeconds() + " s after go");
