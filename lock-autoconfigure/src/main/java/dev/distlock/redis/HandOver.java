@@ -65,7 +65,8 @@ final class HandOver {
 			lock.handoffs = 0;
 			return Outcome.NONE;
 		}
-		return (hold.canPassOn(handoff.options)) ? passOn(hold, lock, handoff) : transfer(hold, lock, handoff);
+		return (hold.canPassOn(handoff.options, handoff.terms)) ? passOn(hold, lock, handoff)
+				: transfer(hold, lock, handoff);
 	}
 
 	private Outcome passOn(RedisHold hold, LocalLock lock, Handoff handoff) {

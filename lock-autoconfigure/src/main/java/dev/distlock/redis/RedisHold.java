@@ -92,10 +92,12 @@ final class RedisHold {
 
 	/**
 	 * Return whether this hold can be handed to a waiter of this JVM without a round
-	 * trip: both renewed by the watchdog, and a reserved fencing token left.
+	 * trip: both renewed by the watchdog with the same terms (the key's TTL then suits
+	 * the waiter as it is), and a reserved fencing token left.
 	 */
-	boolean canPassOn(LeaseOptions options) {
-		return this.renewed && options.leaseTime() == null && this.fencingToken < this.lastReservedToken;
+	boolean canPassOn(LeaseOptions options, LeaseTerms terms) {
+		return this.renewed && options.leaseTime() == null && this.terms.equals(terms)
+				&& this.fencingToken < this.lastReservedToken;
 	}
 
 	/**

@@ -1,0 +1,127 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LeaseOptions;
+import dev.distlock.LockLease;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The lock delay within one JVM: per hold through {@link LeaseOptions}, across a lease
+ * that runs out, and across a hand-over between holds with different delays. Rival JVMs
+ * that crash or stall are in {@link CrossProcessLockTests}.
+ */
+@Timeout(30)
+class LockDelayTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final Closer closer = new Closer();
+
+	private RedisCommands<String, String> commands;
+
+	@BeforeEach
+	void connect() {
+		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))).sync();
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	@Test
+	void aFixedLeaseThatRunsOutKeepsTheLockForItsDelay() {
+		RedisLockRegistry registry = registry();
+		LockLease expiring = registry
+			.tryAcquire("report", Duration.ZERO,
+					LeaseOptions.fixed(Duration.ofMillis(200)).withLockDelay(Duration.ofSeconds(1)))
+			.orElseThrow();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !expiring.isValid());
+		assertThat(registry.tryAcquire("report", Duration.ZERO)).as("within the lock delay").isEmpty();
+		long startNanos = System.nanoTime();
+		try (LockLease next = registry.tryAcquire("report", Duration.ofSeconds(5)).orElseThrow()) {
+			assertThat(next.fencingToken()).isGreaterThan(expiring.fencingToken());
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).isGreaterThan(Duration.ofMillis(500));
+	}
+
+	/**
+	 * A thread without a lock delay takes the lock with a fencing token reserved for the
+	 * thread of its JVM queued behind it, which asked for a delay, and releases: the hold
+	 * is transferred, not passed on with the key as it is, so the key gets the waiter's
+	 * lease plus its delay.
+	 */
+	@Test
+	void aHandOverToAWaiterWithAnotherLockDelayGivesTheKeyTheWaitersDelay() throws Exception {
+		LockLease elsewhere = registry().acquire("ledger", Duration.ZERO);
+		RedisLockRegistry registry = registry();
+		FencedLock plain = registry.obtain("ledger");
+		FencedLock delayed = registry.obtain("ledger", LeaseOptions.WATCHDOG.withLockDelay(Duration.ofSeconds(20)));
+		CountDownLatch firstHolds = new CountDownLatch(1);
+		CountDownLatch firstMayRelease = new CountDownLatch(1);
+		Thread first = new Thread(() -> {
+			plain.lock();
+			try {
+				firstHolds.countDown();
+				firstMayRelease.await(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			finally {
+				plain.unlock();
+			}
+		});
+		first.start();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.commands.pubsubNumsub("lock:ledger").get("lock:ledger") == 1L);
+		CompletableFuture<Long> second = new CompletableFuture<>();
+		Thread queued = new Thread(() -> {
+			delayed.lock();
+			try {
+				second.complete(this.commands.pttl("lock:ledger"));
+			}
+			finally {
+				delayed.unlock();
+			}
+		});
+		queued.start();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> queued.getState() == Thread.State.WAITING || queued.getState() == Thread.State.TIMED_WAITING);
+		elsewhere.release();
+		assertThat(firstHolds.await(5, TimeUnit.SECONDS)).isTrue();
+		// The queued thread offers to take the lock over and waits in Redis
+		Thread.sleep(200);
+		firstMayRelease.countDown();
+		assertThat(second.get(10, TimeUnit.SECONDS)).as("milliseconds the waiter's key lives")
+			.isGreaterThan(LEASE.toMillis());
+		first.join(5_000);
+		queued.join(5_000);
+	}
+
+	private RedisLockRegistry registry() {
+		return this.closer.add(TestLockRegistry.create(redis.server().uri(),
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(Duration.ofSeconds(2))))
+			.registry();
+	}
+
+}
