@@ -123,10 +123,24 @@ public final class ManagedProcess implements AutoCloseable {
 	public void terminate(Duration grace) {
 		resume();
 		this.process.destroy();
-		if (awaitExit(grace).isEmpty()) {
-			kill();
+		awaitExitOrKill(grace);
+	}
+
+	/**
+	 * Asks the process to exit with the given signal (resuming it first) and waits for
+	 * it, killing it if it does not exit within {@code grace}; does nothing but wait if
+	 * it has already exited. Servers that treat signals differently need this:
+	 * PostgreSQL, for one, shuts down at once on {@code SIGINT} but waits for its clients
+	 * on {@code SIGTERM}.
+	 * @param signal the signal's name without {@code SIG}, such as {@code INT}
+	 * @param grace how long to wait for the process to exit
+	 */
+	public void terminate(String signal, Duration grace) {
+		resume();
+		if (isAlive()) {
+			deliver(signal);
 		}
-		forget();
+		awaitExitOrKill(grace);
 	}
 
 	/**
@@ -188,10 +202,25 @@ public final class ManagedProcess implements AutoCloseable {
 		this.reaper.destroyForcibly();
 	}
 
+	private void awaitExitOrKill(Duration grace) {
+		if (awaitExit(grace).isEmpty()) {
+			kill();
+		}
+		forget();
+	}
+
 	private void signal(String signal) {
 		if (!isAlive()) {
 			throw new IllegalStateException("Cannot send SIG" + signal + " to " + this + ": it has exited");
 		}
+		deliver(signal);
+	}
+
+	/**
+	 * Sends a signal with {@code kill}; failing to send it is an error only while the
+	 * process lives.
+	 */
+	private void deliver(String signal) {
 		ProcessBuilder kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + pid()).inheritIO();
 		try {
 			Process sender = kill.start();
