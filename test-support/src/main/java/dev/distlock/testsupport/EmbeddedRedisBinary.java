@@ -44,8 +44,7 @@ final class EmbeddedRedisBinary {
 					+ "com.github.codemonstur:embedded-redis, put redis-server on the PATH or set -D"
 					+ RedisServerBinary.PATH_PROPERTY);
 		}
-		Path directory = Path.of(System.getProperty("java.io.tmpdir"),
-				"distlock-redis-" + System.getProperty("user.name"));
+		Path directory = TempFiles.userCache("distlock-redis");
 		try {
 			return extract(url, directory.resolve(resource));
 		}

@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds programs on the {@code PATH} and runs short commands for their output, such as
@@ -37,6 +39,20 @@ final class Executables {
 			.map((directory) -> Path.of(directory, name))
 			.filter((candidate) -> Files.isRegularFile(candidate) && Files.isExecutable(candidate))
 			.findFirst();
+	}
+
+	/**
+	 * Runs {@code executable --version} and returns the first group of {@code pattern} in
+	 * what it printed.
+	 * @throws IllegalStateException if it fails or prints nothing that matches
+	 */
+	static String version(Path executable, Pattern pattern) {
+		String output = output(executable.toString(), "--version");
+		Matcher matcher = pattern.matcher(output);
+		if (!matcher.find()) {
+			throw new IllegalStateException(executable + " --version printed no version: " + output);
+		}
+		return matcher.group(1);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs a child process that never outlives the test JVM and can be signalled.
@@ -20,6 +21,8 @@ public final class ManagedProcess implements AutoCloseable {
 	private static final Duration WAIT_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Duration SHUTDOWN_WAIT_TIMEOUT = Duration.ofSeconds(1);
+
+	private static final long POLL_MILLIS = 20;
 
 	private final String name;
 
@@ -172,6 +175,33 @@ public final class ManagedProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Polls {@code ready} every 20 milliseconds until it holds, the process exits or
+	 * {@code timeout} passes, whichever comes first.
+	 * @param timeout how long to wait
+	 * @param ready tells whether the process is ready, such as a server that answers
+	 * @return how the wait ended
+	 */
+	public Readiness awaitReady(Duration timeout, BooleanSupplier ready) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!isAlive()) {
+				return Readiness.EXITED;
+			}
+			if (ready.getAsBoolean()) {
+				return Readiness.READY;
+			}
+			try {
+				Thread.sleep(POLL_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for " + this + " to be ready", ex);
+			}
+		}
+		return Readiness.TIMED_OUT;
+	}
+
+	/**
 	 * Kills the process if it is still alive; safe to call more than once.
 	 */
 	@Override
@@ -239,6 +269,29 @@ public final class ManagedProcess implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while sending SIG" + signal + " to " + this, ex);
 		}
+	}
+
+	/**
+	 * How {@link #awaitReady(Duration, BooleanSupplier) waiting for a process to be
+	 * ready} ended.
+	 */
+	public enum Readiness {
+
+		/**
+		 * The process is ready.
+		 */
+		READY,
+
+		/**
+		 * The process exited before it was ready.
+		 */
+		EXITED,
+
+		/**
+		 * The process was alive but not ready when the time was up.
+		 */
+		TIMED_OUT
+
 	}
 
 }

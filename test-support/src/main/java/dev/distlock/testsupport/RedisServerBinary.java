@@ -2,7 +2,6 @@ package dev.distlock.testsupport;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -78,19 +77,10 @@ public final class RedisServerBinary {
 	}
 
 	private static RedisServerBinary inspect(Path path, String origin) {
-		RedisServerBinary binary = new RedisServerBinary(path, readVersion(path));
+		RedisServerBinary binary = new RedisServerBinary(path, Executables.version(path, VERSION));
 		System.err
 			.println("[distlock-testsupport] Using redis-server " + binary.version + " from " + origin + ": " + path);
 		return binary;
-	}
-
-	private static String readVersion(Path path) {
-		String output = Executables.output(path.toString(), "--version");
-		Matcher matcher = VERSION.matcher(output);
-		if (!matcher.find()) {
-			throw new IllegalStateException(path + " --version printed no version: " + output);
-		}
-		return matcher.group(1);
 	}
 
 }
