@@ -100,6 +100,8 @@ class PostgresServerTests {
 
 	@Test
 	void startsTheBinariesOfTheTestDependencyWhateverIsInstalled() throws SQLException {
+		String bundle = EmbeddedPostgresBinaries.resource(Platform.current());
+		assumeTrue(getClass().getClassLoader().getResource(bundle) != null, "no " + bundle + " on the classpath");
 		PostgresBinaries embedded = PostgresBinaries.embedded();
 		assertThat(embedded.directory()).startsWith(Path.of(System.getProperty("java.io.tmpdir")));
 		try (PostgresServer server = PostgresServer.start(embedded); Connection connection = connect(server)) {

@@ -35,6 +35,7 @@ class ServerUserTests {
 
 	@Test
 	void theUnprivilegedUserCannotReachAFolderBehindOneThatShutsOthersOut() throws IOException {
+		assumeTrue(Executables.onPath("setpriv").isPresent(), "no setpriv on the PATH");
 		ServerUser user = ServerUser.unprivileged();
 		Path closed = Files.createDirectory(this.temp.resolve("closed"));
 		Files.setPosixFilePermissions(closed, TarXzArchive.permissions(0700));
