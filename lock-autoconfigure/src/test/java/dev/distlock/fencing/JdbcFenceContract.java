@@ -1,7 +1,6 @@
 package dev.distlock.fencing;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -10,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import dev.distlock.autoconfigure.DistLockJdbcFenceAutoConfiguration;
-import dev.distlock.autoconfigure.DistLockJdbcProperties;
 import dev.distlock.autoconfigure.DistLockJdbcSchemaInitializer;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.TestThread;
@@ -22,10 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.core.io.DefaultResourceLoader;
-import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -42,8 +37,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 @Timeout(60)
 abstract class JdbcFenceContract {
 
-	private static final String LEDGER = "fence_test_ledger";
-
 	private static final Duration LOCK_WAIT = Duration.ofSeconds(10);
 
 	private final Closer closer = new Closer();
@@ -53,6 +46,8 @@ abstract class JdbcFenceContract {
 	private final boolean embedded;
 
 	private final JdbcTemplate jdbc;
+
+	private final FenceTables tables;
 
 	private final TransactionTemplate transaction;
 
@@ -67,6 +62,7 @@ abstract class JdbcFenceContract {
 		this.dataSource = dataSource;
 		this.embedded = embedded;
 		this.jdbc = new JdbcTemplate(dataSource);
+		this.tables = new FenceTables(dataSource);
 		this.transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.fence = new JdbcFence(dataSource);
 	}
@@ -80,9 +76,7 @@ abstract class JdbcFenceContract {
 
 	@BeforeEach
 	void createTables() {
-		dropTables(JdbcFence.DEFAULT_TABLE_NAME, "fences", LEDGER);
-		createFenceTable();
-		this.jdbc.execute("CREATE TABLE " + LEDGER + " (entry VARCHAR(64) NOT NULL PRIMARY KEY)");
+		this.tables.recreate("fences");
 	}
 
 	@AfterEach
@@ -93,14 +87,14 @@ abstract class JdbcFenceContract {
 	@Test
 	void firstAdvanceOfAResourceRecordsItsToken() {
 		advance("report", 5);
-		assertThat(recordedTokens()).containsExactly("report=5");
+		assertThat(this.tables.recordedTokens()).containsExactly("report=5");
 	}
 
 	@Test
 	void higherTokenIsRecorded() {
 		advance("report", 5);
 		advance("report", 9);
-		assertThat(recordedTokens()).containsExactly("report=9");
+		assertThat(this.tables.recordedTokens()).containsExactly("report=9");
 	}
 
 	@Test
@@ -111,22 +105,22 @@ abstract class JdbcFenceContract {
 			this.fence.advance("report", 5);
 			this.fence.advance("report", 5);
 		});
-		assertThat(recordedTokens()).containsExactly("report=5");
+		assertThat(this.tables.recordedTokens()).containsExactly("report=5");
 	}
 
 	@Test
 	void lowerTokenIsRefusedAndItsTransactionRollsBackWithTheWriteItGuards() {
 		advance("report", 9);
 		assertRefused(() -> writeAndAdvance("late write", "report", 5), "report", 5, 9);
-		assertThat(ledger()).isEmpty();
-		assertThat(recordedTokens()).containsExactly("report=9");
+		assertThat(this.tables.ledger()).isEmpty();
+		assertThat(this.tables.recordedTokens()).containsExactly("report=9");
 	}
 
 	@Test
 	void lowerTokenOfAnotherResourceIsRecorded() {
 		advance("report", 9);
 		advance("invoice", 5);
-		assertThat(recordedTokens()).containsExactly("invoice=5", "report=9");
+		assertThat(this.tables.recordedTokens()).containsExactly("invoice=5", "report=9");
 	}
 
 	@Test
@@ -137,9 +131,9 @@ abstract class JdbcFenceContract {
 			this.fence.advance("invoice", 9);
 			status.setRollbackOnly();
 		});
-		assertThat(recordedTokens()).containsExactly("report=5");
+		assertThat(this.tables.recordedTokens()).containsExactly("report=5");
 		advance("report", 7);
-		assertThat(recordedTokens()).containsExactly("report=7");
+		assertThat(this.tables.recordedTokens()).containsExactly("report=7");
 	}
 
 	@Test
@@ -148,7 +142,7 @@ abstract class JdbcFenceContract {
 			.withMessage("JdbcFence.advance(\"report\", 5) runs outside a transaction of its DataSource; it must run"
 					+ " in the transaction of the write it guards, so that both commit or roll back together: call"
 					+ " it from a @Transactional method");
-		assertThat(recordedTokens()).isEmpty();
+		assertThat(this.tables.recordedTokens()).isEmpty();
 	}
 
 	@ParameterizedTest(name = "{0} first, then {1}")
@@ -168,30 +162,30 @@ abstract class JdbcFenceContract {
 
 	@Test
 	void defaultInitializationCreatesTheTableOnlyOnAnEmbeddedDatabase() {
-		dropTables(JdbcFence.DEFAULT_TABLE_NAME);
+		this.tables.drop(JdbcFence.DEFAULT_TABLE_NAME);
 		contextRunner().run((context) -> assertThat(context).hasNotFailed().hasSingleBean(JdbcFence.class));
-		assertThat(tableExists(JdbcFence.DEFAULT_TABLE_NAME)).isEqualTo(this.embedded);
+		assertThat(this.tables.exists(JdbcFence.DEFAULT_TABLE_NAME)).isEqualTo(this.embedded);
 	}
 
 	@Test
 	void initializationNeverCreatesNoTable() {
-		dropTables(JdbcFence.DEFAULT_TABLE_NAME);
+		this.tables.drop(JdbcFence.DEFAULT_TABLE_NAME);
 		contextRunner().withPropertyValues("distlock.jdbc.initialize-schema=never")
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(JdbcFence.class)
 				.doesNotHaveBean(DistLockJdbcSchemaInitializer.class));
-		assertThat(tableExists(JdbcFence.DEFAULT_TABLE_NAME)).isFalse();
+		assertThat(this.tables.exists(JdbcFence.DEFAULT_TABLE_NAME)).isFalse();
 	}
 
 	@Test
 	void initializationAlwaysCreatesTheTableAndKeepsAnExistingOne() {
-		dropTables(JdbcFence.DEFAULT_TABLE_NAME);
+		this.tables.drop(JdbcFence.DEFAULT_TABLE_NAME);
 		contextRunner().withPropertyValues("distlock.jdbc.initialize-schema=always")
 			.run((context) -> assertThat(context).hasNotFailed());
 		advance("report", 5);
 		contextRunner().withPropertyValues("distlock.jdbc.initialize-schema=always")
 			.run((context) -> assertThat(context).hasNotFailed());
-		assertThat(recordedTokens()).containsExactly("report=5");
+		assertThat(this.tables.recordedTokens()).containsExactly("report=5");
 	}
 
 	@Test
@@ -204,7 +198,7 @@ abstract class JdbcFenceContract {
 			});
 		assertThat(this.jdbc.queryForObject("SELECT token FROM fences WHERE resource = 'report'", Long.class))
 			.isEqualTo(5);
-		assertThat(recordedTokens()).isEmpty();
+		assertThat(this.tables.recordedTokens()).isEmpty();
 	}
 
 	/**
@@ -243,7 +237,7 @@ abstract class JdbcFenceContract {
 				}
 			}, resource, second, first);
 		}
-		assertThat(recordedTokens()).containsExactly(resource + "=" + Math.max(first, second));
+		assertThat(this.tables.recordedTokens()).containsExactly(resource + "=" + Math.max(first, second));
 	}
 
 	private ApplicationContextRunner contextRunner() {
@@ -258,44 +252,9 @@ abstract class JdbcFenceContract {
 
 	private void writeAndAdvance(String entry, String resource, long fencingToken) {
 		this.transaction.executeWithoutResult((status) -> {
-			this.jdbc.update("INSERT INTO " + LEDGER + " (entry) VALUES (?)", entry);
+			this.tables.write(entry);
 			this.fence.advance(resource, fencingToken);
 		});
-	}
-
-	private List<String> recordedTokens() {
-		return this.jdbc.query("SELECT resource, token FROM " + JdbcFence.DEFAULT_TABLE_NAME + " ORDER BY resource",
-				(row, rowNum) -> row.getString("resource") + "=" + row.getLong("token"));
-	}
-
-	private List<String> ledger() {
-		return this.jdbc.queryForList("SELECT entry FROM " + LEDGER + " ORDER BY entry", String.class);
-	}
-
-	private void createFenceTable() {
-		DistLockJdbcProperties properties = new DistLockJdbcProperties();
-		properties.setInitializeSchema(DatabaseInitializationMode.ALWAYS);
-		DistLockJdbcSchemaInitializer initializer = new DistLockJdbcSchemaInitializer(this.dataSource, properties);
-		initializer.setResourceLoader(new DefaultResourceLoader());
-		assertThat(initializer.initializeDatabase()).as("schema script run").isTrue();
-	}
-
-	private boolean tableExists(String table) {
-		try {
-			this.jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Long.class);
-			return true;
-		}
-		catch (DataAccessException ex) {
-			return false;
-		}
-	}
-
-	private void dropTables(String... tables) {
-		for (String table : tables) {
-			if (tableExists(table)) {
-				this.jdbc.execute("DROP TABLE " + table);
-			}
-		}
 	}
 
 	private static void awaitLatch(CountDownLatch latch) {
