@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,7 +32,7 @@ final class EmbeddedRedisBinary {
 	 * Returns the path of the extracted binary, extracting it if the cache lacks it.
 	 */
 	static Path extract() {
-		String platform = platform();
+		String platform = Platform.current();
 		String resource = RESOURCES.get(platform);
 		if (resource == null) {
 			throw new IllegalStateException("embedded-redis ships no redis-server for " + platform
@@ -45,8 +44,7 @@ final class EmbeddedRedisBinary {
 					+ "com.github.codemonstur:embedded-redis, put redis-server on the PATH or set -D"
 					+ RedisServerBinary.PATH_PROPERTY);
 		}
-		Path directory = Path.of(System.getProperty("java.io.tmpdir"),
-				"distlock-redis-" + System.getProperty("user.name"));
+		Path directory = TempFiles.userCache("distlock-redis");
 		try {
 			return extract(url, directory.resolve(resource));
 		}
@@ -73,18 +71,6 @@ final class EmbeddedRedisBinary {
 		finally {
 			Files.deleteIfExists(partial);
 		}
-	}
-
-	private static String platform() {
-		String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
-		String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-		String osName = os.contains("mac") || os.contains("darwin") ? "darwin" : os.replace(' ', '_');
-		String archName = switch (arch) {
-			case "x86_64", "amd64" -> "amd64";
-			case "aarch64", "arm64" -> "arm64";
-			default -> arch;
-		};
-		return osName + "-" + archName;
 	}
 
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs a child process that never outlives the test JVM and can be signalled.
@@ -20,6 +21,8 @@ public final class ManagedProcess implements AutoCloseable {
 	private static final Duration WAIT_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Duration SHUTDOWN_WAIT_TIMEOUT = Duration.ofSeconds(1);
+
+	private static final long POLL_MILLIS = 20;
 
 	private final String name;
 
@@ -123,10 +126,24 @@ public final class ManagedProcess implements AutoCloseable {
 	public void terminate(Duration grace) {
 		resume();
 		this.process.destroy();
-		if (awaitExit(grace).isEmpty()) {
-			kill();
+		awaitExitOrKill(grace);
+	}
+
+	/**
+	 * Asks the process to exit with the given signal (resuming it first) and waits for
+	 * it, killing it if it does not exit within {@code grace}; does nothing but wait if
+	 * it has already exited. Servers that treat signals differently need this:
+	 * PostgreSQL, for one, shuts down at once on {@code SIGINT} but waits for its clients
+	 * on {@code SIGTERM}.
+	 * @param signal the signal's name without {@code SIG}, such as {@code INT}
+	 * @param grace how long to wait for the process to exit
+	 */
+	public void terminate(String signal, Duration grace) {
+		resume();
+		if (isAlive()) {
+			deliver(signal);
 		}
-		forget();
+		awaitExitOrKill(grace);
 	}
 
 	/**
@@ -155,6 +172,33 @@ public final class ManagedProcess implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while waiting for " + this.name, ex);
 		}
+	}
+
+	/**
+	 * Polls {@code ready} every 20 milliseconds until it holds, the process exits or
+	 * {@code timeout} passes, whichever comes first.
+	 * @param timeout how long to wait
+	 * @param ready tells whether the process is ready, such as a server that answers
+	 * @return how the wait ended
+	 */
+	public Readiness awaitReady(Duration timeout, BooleanSupplier ready) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!isAlive()) {
+				return Readiness.EXITED;
+			}
+			if (ready.getAsBoolean()) {
+				return Readiness.READY;
+			}
+			try {
+				Thread.sleep(POLL_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for " + this + " to be ready", ex);
+			}
+		}
+		return Readiness.TIMED_OUT;
 	}
 
 	/**
@@ -188,10 +232,25 @@ public final class ManagedProcess implements AutoCloseable {
 		this.reaper.destroyForcibly();
 	}
 
+	private void awaitExitOrKill(Duration grace) {
+		if (awaitExit(grace).isEmpty()) {
+			kill();
+		}
+		forget();
+	}
+
 	private void signal(String signal) {
 		if (!isAlive()) {
 			throw new IllegalStateException("Cannot send SIG" + signal + " to " + this + ": it has exited");
 		}
+		deliver(signal);
+	}
+
+	/**
+	 * Sends a signal with {@code kill}; failing to send it is an error only while the
+	 * process lives.
+	 */
+	private void deliver(String signal) {
 		ProcessBuilder kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + pid()).inheritIO();
 		try {
 			Process sender = kill.start();
@@ -210,6 +269,29 @@ public final class ManagedProcess implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while sending SIG" + signal + " to " + this, ex);
 		}
+	}
+
+	/**
+	 * How {@link #awaitReady(Duration, BooleanSupplier) waiting for a process to be
+	 * ready} ended.
+	 */
+	public enum Readiness {
+
+		/**
+		 * The process is ready.
+		 */
+		READY,
+
+		/**
+		 * The process exited before it was ready.
+		 */
+		EXITED,
+
+		/**
+		 * The process was alive but not ready when the time was up.
+		 */
+		TIMED_OUT
+
 	}
 
 }

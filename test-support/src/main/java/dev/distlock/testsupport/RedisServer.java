@@ -34,10 +34,6 @@ public final class RedisServer implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final long POLL_MILLIS = 20;
-
-	private static final int PORT_ATTEMPTS = 5;
-
 	private final RedisServerBinary binary;
 
 	private final List<String> extraArgs;
@@ -91,21 +87,11 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	private static RedisServer start(List<String> extraArgs, @Nullable String sentinelConfig) {
-		Path workDir;
-		try {
-			workDir = Files.createTempDirectory("distlock-redis-");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not create a work directory for redis-server", ex);
-		}
+		Path workDir = TempFiles.newWorkDirectory("redis-server");
 		RedisServer server = new RedisServer(RedisServerBinary.get(), extraArgs, sentinelConfig, workDir);
 		try {
-			for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
-				if (server.launch(FreePorts.find())) {
-					return server;
-				}
-			}
-			throw new IllegalStateException("redis-server found no free port in " + PORT_ATTEMPTS + " attempts");
+			FreePorts.launchServer("redis-server", server::launch);
+			return server;
 		}
 		catch (RuntimeException ex) {
 			server.close();
@@ -267,21 +253,19 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	private boolean awaitPing(ManagedProcess started) {
-		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (!started.isAlive()) {
+		return switch (started.awaitReady(STARTUP_TIMEOUT, this::answersPing)) {
+			case READY -> true;
+			case EXITED -> {
 				if (log().contains("Address already in use")) {
-					return false;
+					yield false;
 				}
 				throw startFailure("exited with code " + started.process().exitValue());
 			}
-			if (answersPing()) {
-				return true;
+			case TIMED_OUT -> {
+				started.kill();
+				throw startFailure("did not answer PING within " + STARTUP_TIMEOUT.toSeconds() + "s");
 			}
-			sleepBeforeNextPoll();
-		}
-		started.kill();
-		throw startFailure("did not answer PING within " + STARTUP_TIMEOUT.toSeconds() + "s");
+		};
 	}
 
 	private boolean answersPing() {
@@ -332,16 +316,6 @@ public final class RedisServer implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not create " + dataDir, ex);
-		}
-	}
-
-	private static void sleepBeforeNextPoll() {
-		try {
-			Thread.sleep(POLL_MILLIS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting for redis-server", ex);
 		}
 	}
 

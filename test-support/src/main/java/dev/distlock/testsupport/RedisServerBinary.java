@@ -1,15 +1,7 @@
 package dev.distlock.testsupport;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -30,8 +22,6 @@ public final class RedisServerBinary {
 	public static final String PATH_PROPERTY = "distlock.redis-server";
 
 	private static final Pattern VERSION = Pattern.compile("v=(\\S+)");
-
-	private static final long VERSION_TIMEOUT_SECONDS = 10;
 
 	private static @Nullable RedisServerBinary resolved;
 
@@ -81,52 +71,16 @@ public final class RedisServerBinary {
 			}
 			return inspect(path, "system property " + PATH_PROPERTY);
 		}
-		return findOnPath().map((path) -> inspect(path, "PATH"))
+		return Executables.onPath("redis-server")
+			.map((path) -> inspect(path, "PATH"))
 			.orElseGet(() -> inspect(EmbeddedRedisBinary.extract(), "embedded-redis test dependency"));
 	}
 
-	private static Optional<Path> findOnPath() {
-		String searchPath = System.getenv("PATH");
-		if (searchPath == null) {
-			return Optional.empty();
-		}
-		return Arrays.stream(searchPath.split(File.pathSeparator))
-			.filter((directory) -> !directory.isEmpty())
-			.map((directory) -> Path.of(directory, "redis-server"))
-			.filter((candidate) -> Files.isRegularFile(candidate) && Files.isExecutable(candidate))
-			.findFirst();
-	}
-
 	private static RedisServerBinary inspect(Path path, String origin) {
-		RedisServerBinary binary = new RedisServerBinary(path, readVersion(path));
+		RedisServerBinary binary = new RedisServerBinary(path, Executables.version(path, VERSION));
 		System.err
 			.println("[distlock-testsupport] Using redis-server " + binary.version + " from " + origin + ": " + path);
 		return binary;
-	}
-
-	private static String readVersion(Path path) {
-		try {
-			Process process = new ProcessBuilder(path.toString(), "--version").redirectErrorStream(true).start();
-			if (!process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
-				throw new IllegalStateException(
-						path + " --version did not exit within " + VERSION_TIMEOUT_SECONDS + "s");
-			}
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-			Matcher matcher = VERSION.matcher(output);
-			if (process.exitValue() != 0 || !matcher.find()) {
-				throw new IllegalStateException(
-						path + " --version failed (exit code " + process.exitValue() + "): " + output);
-			}
-			return matcher.group(1);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not run " + path + " --version", ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while running " + path + " --version", ex);
-		}
 	}
 
 }

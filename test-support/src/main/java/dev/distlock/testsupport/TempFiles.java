@@ -16,6 +16,29 @@ final class TempFiles {
 	}
 
 	/**
+	 * Creates a new, empty work directory for a server in the temp directory, readable by
+	 * its owner alone.
+	 * @param server what the directory is for, such as {@code redis-server}
+	 */
+	static Path newWorkDirectory(String server) {
+		try {
+			return Files.createTempDirectory("distlock-" + server + "-");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not create a work directory for " + server, ex);
+		}
+	}
+
+	/**
+	 * Returns a folder of the temp directory for files that this user's JVMs extract once
+	 * and share, such as server binaries; it may not exist yet.
+	 * @param prefix what the files are, such as {@code distlock-redis}
+	 */
+	static Path userCache(String prefix) {
+		return Path.of(System.getProperty("java.io.tmpdir"), prefix + "-" + System.getProperty("user.name"));
+	}
+
+	/**
 	 * Deletes a file, or a directory with everything in it; does nothing if it does not
 	 * exist.
 	 */

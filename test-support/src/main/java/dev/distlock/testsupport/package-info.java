@@ -1,6 +1,6 @@
 /**
- * Test support for running real {@code redis-server} processes and rival JVMs that never
- * outlive the test JVM.
+ * Test support for running real {@code redis-server} and PostgreSQL processes and rival
+ * JVMs that never outlive the test JVM.
  */
 @NullMarked
 package dev.distlock.testsupport;
