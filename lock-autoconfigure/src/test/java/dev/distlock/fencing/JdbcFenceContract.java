@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static dev.distlock.fencing.FenceAssertions.assertRefused;
@@ -142,6 +143,16 @@ abstract class JdbcFenceContract {
 			.withMessage("JdbcFence.advance(\"report\", 5) runs outside a transaction of its DataSource; it must run"
 					+ " in the transaction of the write it guards, so that both commit or roll back together: call"
 					+ " it from a @Transactional method");
+		assertThat(this.tables.recordedTokens()).isEmpty();
+	}
+
+	@Test
+	void advanceInATransactionOfAnotherDataSourceThrowsAndRecordsNothing() {
+		TransactionTemplate otherTransaction = new TransactionTemplate(
+				new DataSourceTransactionManager(new DelegatingDataSource(this.dataSource)));
+		assertThatIllegalStateException()
+			.isThrownBy(() -> otherTransaction.executeWithoutResult((status) -> this.fence.advance("report", 5)))
+			.withMessageStartingWith("JdbcFence.advance(\"report\", 5) runs outside a transaction of its DataSource");
 		assertThat(this.tables.recordedTokens()).isEmpty();
 	}
 
