@@ -2,9 +2,7 @@ package dev.distlock.fencing;
 
 import java.time.Duration;
 
-import dev.distlock.testsupport.PostgresServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link StalledHolderFenceContract} on a real PostgreSQL server that both JVMs connect
@@ -12,25 +10,16 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class PostgresStalledHolderFenceTests extends StalledHolderFenceContract {
 
-	private static PostgresServer server;
+	@RegisterExtension
+	static final PostgresExtension postgres = new PostgresExtension();
 
 	PostgresStalledHolderFenceTests() {
-		super(server.jdbcUrl(), server.username(), server.password());
-	}
-
-	@BeforeAll
-	static void startServer() {
-		server = PostgresServer.start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
+		super(postgres.server().jdbcUrl(), postgres.server().username(), postgres.server().password());
 	}
 
 	@Override
 	protected void awaitWaitingForLock(Duration timeout) {
-		PostgresJdbcFenceTests.awaitSessionWaitingForLock(PostgresJdbcFenceTests.dataSource(server), timeout);
+		postgres.awaitSessionWaitingForLock(timeout);
 	}
 
 }
