@@ -35,10 +35,7 @@ import org.springframework.core.io.Resource;
  */
 public class DistLockJdbcSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
-	/**
-	 * Where the schema scripts are; {@code @@platform@@} stands for the database.
-	 */
-	public static final String SCHEMA_LOCATION = "classpath:dev/distlock/fencing/schema-@@platform@@.sql";
+	private static final String SCHEMA_LOCATION = "classpath:dev/distlock/fencing/schema-@@platform@@.sql";
 
 	private final String tableName;
 
