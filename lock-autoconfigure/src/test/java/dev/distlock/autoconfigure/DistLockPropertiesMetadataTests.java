@@ -24,7 +24,8 @@ class DistLockPropertiesMetadataTests {
 	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
 			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention",
-			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout");
+			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout", "distlock.jdbc.table-name",
+			"distlock.jdbc.initialize-schema");
 
 	private final DocumentContext metadata = readMetadata();
 
@@ -70,6 +71,8 @@ class DistLockPropertiesMetadataTests {
 		assertThat(property("distlock.order")).containsEntry("defaultValue", 2147483547);
 		assertThat(property("distlock.max-keys-per-call")).containsEntry("defaultValue", 100);
 		assertThat(property("distlock.redis.replica-ack-timeout")).containsEntry("defaultValue", "100ms");
+		assertThat(property("distlock.jdbc.table-name")).containsEntry("defaultValue", "distlock_fence");
+		assertThat(property("distlock.jdbc.initialize-schema")).containsEntry("defaultValue", "embedded");
 	}
 
 	@Test

@@ -1,7 +1,9 @@
 package dev.distlock.autoconfigure;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import dev.distlock.aop.LockExpressionRoot;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,20 @@ class DistLockRuntimeHintsTests {
 		assertThat(scripts).extracting(Resource::getFilename).contains("acquire.lua", "release.lua", "renew.lua");
 		for (Resource script : scripts) {
 			assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/redis/" + script.getFilename()))
+				.as(script.getFilename())
+				.accepts(this.hints);
+		}
+	}
+
+	@Test
+	void registersTheScriptsOfTheFences() throws IOException {
+		PathMatchingResourcePatternResolver resolver = new PathMatchingResourcePatternResolver();
+		List<Resource> scripts = new ArrayList<>();
+		scripts.addAll(List.of(resolver.getResources("classpath*:dev/distlock/fencing/*.lua")));
+		scripts.addAll(List.of(resolver.getResources("classpath*:dev/distlock/fencing/schema-*.sql")));
+		assertThat(scripts).extracting(Resource::getFilename).contains("advance.lua", "schema-postgresql.sql");
+		for (Resource script : scripts) {
+			assertThat(RuntimeHintsPredicates.resource().forResource("dev/distlock/fencing/" + script.getFilename()))
 				.as(script.getFilename())
 				.accepts(this.hints);
 		}

@@ -1,0 +1,4 @@
+CREATE TABLE distlock_fence (
+	resource VARCHAR(255) NOT NULL PRIMARY KEY,
+	token BIGINT NOT NULL
+);

@@ -1,0 +1,4 @@
+CREATE TABLE IF NOT EXISTS distlock_fence (
+	resource VARCHAR(255) NOT NULL PRIMARY KEY,
+	token BIGINT NOT NULL
+);
