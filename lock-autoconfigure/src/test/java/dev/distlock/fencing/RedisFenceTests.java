@@ -127,7 +127,7 @@ class RedisFenceTests {
 				.isEqualTo(Long.toString(lease.fencingToken()));
 			lease.release();
 			assertThat(locks.registry().acquire("report", Duration.ZERO).fencingToken())
-				.isEqualTo(lease.fencingToken() + 1);
+				.isGreaterThan(lease.fencingToken());
 		}
 	}
 
