@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import dev.distlock.HeldLock;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,7 +17,7 @@ import org.apache.commons.logging.LogFactory;
 /**
  * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
  * while in watchdog mode, and reported once when lost (logged, told to the observer and
- * to the loss listener).
+ * to the loss listener, then their loss actions run).
  */
 final class ActiveHolds implements LossHandler {
 
@@ -57,15 +58,21 @@ final class ActiveHolds implements LossHandler {
 
 	@Override
 	public void lost(RedisHold hold, String reason) {
+		boolean found = false;
 		hold.reporting.lock();
 		try {
 			if (hold.markLost()) {
+				found = true;
 				this.watchdog.remove(hold);
 				report(hold, reason);
 			}
 		}
 		finally {
 			hold.reporting.unlock();
+		}
+		if (found) {
+			hold.lossActions.run(new LockLostException(hold.id.name.value(), hold.fencingToken, "Lock '" + hold.id.name
+					+ "' was lost while held (fencing token " + hold.fencingToken + "): " + reason));
 		}
 	}
 

@@ -7,7 +7,8 @@ package dev.distlock.redis;
 interface LossHandler {
 
 	/**
-	 * Mark the hold lost and report it, unless it was released or reported already.
+	 * Mark the hold lost and report it, unless it was released or reported already; then
+	 * run its loss actions.
 	 * @param hold the hold
 	 * @param reason why it is lost, for the report
 	 */
