@@ -49,13 +49,13 @@ public interface LockLease extends AutoCloseable {
 
 	/**
 	 * Run the given action once this lease is found lost while held: its renewal found it
-	 * expired or held by another owner, its renewals failed until its lease ran out, or a
-	 * hand-over found that Redis no longer had it. The action runs at most once;
-	 * registered on a lease found lost already, it runs at once, on the calling thread.
-	 * Otherwise it runs on the thread that found the loss, after the loss was reported,
-	 * holding none of the registry's locks. It never runs when the lease is released
-	 * before it was found lost, nor for a loss its release finds: the release throws
-	 * {@link LockLostException} instead.
+	 * expired or held by another owner, its renewals failed until its lease ran out, its
+	 * fixed lease ran out, or a hand-over found that Redis no longer had it. The action
+	 * runs at most once; registered on a lease found lost already, it runs at once, on
+	 * the calling thread. Otherwise it runs on the thread that found the loss, after the
+	 * loss was reported, holding none of the registry's locks. It never runs when the
+	 * lease is released before it was found lost, nor for a loss its release finds: the
+	 * release throws {@link LockLostException} instead.
 	 * <p>
 	 * Actions must be quick and must not throw; one that does is logged. Hand longer
 	 * work, or work that waits, to an executor.

@@ -1,9 +1,10 @@
 package dev.distlock;
 
 /**
- * Published when a held lock is lost: its renewal failed or found another holder, or its
- * release found that the lease had expired or been taken over. Listen with
- * {@code @EventListener}. Published once per lost hold, from the thread that noticed.
+ * Published when a held lock is lost: its renewal failed or found another holder, its
+ * fixed lease ran out, or its release found that the lease had expired or been taken
+ * over. Listen with {@code @EventListener}. Published once per lost hold, from the thread
+ * that noticed.
  *
  * @param name the lock's name, as given to the {@link LockRegistry}
  * @param key the lock's Redis key

@@ -16,16 +16,19 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
- * while in watchdog mode, and reported once when lost (logged, told to the observer and
- * to the loss listener, then their loss actions run).
+ * while in watchdog mode or watched by {@link LeaseExpiries} with a fixed lease, and
+ * reported once when lost (logged, told to the observer and to the loss listener, then
+ * their loss actions run).
  */
-final class ActiveHolds implements LossHandler {
+final class ActiveHolds implements LossHandler, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
 	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
 
 	private final LeaseWatchdog watchdog;
+
+	private final LeaseExpiries expiries;
 
 	private final Consumer<LockLostEvent> lossListener;
 
@@ -34,25 +37,31 @@ final class ActiveHolds implements LossHandler {
 	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<LockLostEvent> lossListener,
 			LockObserver observer) {
 		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
+		this.expiries = new LeaseExpiries(this);
 		this.lossListener = lossListener;
 		this.observer = observer;
 	}
 
 	/**
-	 * Start tracking a new hold, renewing it if it is in watchdog mode.
+	 * Start tracking a new hold, renewing it if it is in watchdog mode, otherwise
+	 * watching its fixed lease run out.
 	 */
 	void add(RedisHold hold) {
 		this.holds.add(hold);
 		if (hold.renewed) {
 			this.watchdog.add(hold);
 		}
+		else {
+			this.expiries.add(hold);
+		}
 	}
 
 	/**
-	 * Stop tracking and renewing a released hold.
+	 * Stop tracking, renewing and watching a released hold.
 	 */
 	void remove(RedisHold hold) {
 		this.watchdog.remove(hold);
+		this.expiries.remove(hold);
 		this.holds.remove(hold);
 	}
 
@@ -110,6 +119,15 @@ final class ActiveHolds implements LossHandler {
 
 	LeaseWatchdog watchdog() {
 		return this.watchdog;
+	}
+
+	/**
+	 * Stop renewing and watching leases.
+	 */
+	@Override
+	public void close() {
+		this.watchdog.close();
+		this.expiries.close();
 	}
 
 }

@@ -150,13 +150,13 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Stop renewing leases and close the connections; calls after the first do nothing.
-	 * Held locks expire with their lease.
+	 * Stop renewing and watching leases and close the connections; calls after the first
+	 * do nothing. Held locks expire with their lease.
 	 */
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
-			this.active.watchdog().close();
+			this.active.close();
 			this.signals.close();
 			this.commands.close();
 		}

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 import dev.distlock.testsupport.Closer;
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 /**
  * How a {@link RedisLockRegistry} tells a lease's holder that the lease is lost: the
  * lease's loss actions ({@link LockLease#onLoss}) and {@link LockLease#assertValid()}.
- * Losses are made by taking the key over in Redis and running the watchdog at once.
+ * Losses are made by taking the key over in Redis and running the watchdog at once, or by
+ * a fixed lease running out.
  */
 @Timeout(60)
 class LeaseLossTests {
@@ -93,6 +95,21 @@ class LeaseLossTests {
 		holder.registry().renewLeases();
 		assertThat(runs).hasValue(0);
 		assertThat(holder.lostEvents()).isEmpty();
+	}
+
+	@Test
+	void lossActionOfAFixedLeaseRunsWhenTheLeaseRunsOut() {
+		TestLockRegistry holder = testRegistry(Duration.ofSeconds(30));
+		LockLease lease = holder.registry()
+			.tryAcquire("report", Duration.ZERO, LeaseOptions.fixed(Duration.ofMillis(200)))
+			.orElseThrow();
+		CompletableFuture<LockLostException> loss = new CompletableFuture<>();
+		lease.onLoss(loss::complete);
+		assertThat(loss).succeedsWithin(WAIT)
+			.satisfies((lost) -> assertThat(lost).hasMessageContaining("fixed lease of 200 ms ran out"));
+		assertThat(lease.isValid()).isFalse();
+		assertThat(holder.lostEvents()).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).contains("fixed lease of 200 ms ran out"));
 	}
 
 	@Test
