@@ -12,6 +12,6 @@ package dev.distlock;
  * @param reason what revealed the loss
  * @since 0.1.0
  */
-public record LockLostEvent(String name, String key, long fencingToken, String reason) {
+public record LockLostEvent(String name, String key, long fencingToken, String reason) implements LockEvent {
 
 }

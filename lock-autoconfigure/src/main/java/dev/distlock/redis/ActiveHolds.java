@@ -8,17 +8,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 import dev.distlock.HeldLock;
+import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
+import dev.distlock.LockRenewalFailedEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
  * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
  * while in watchdog mode or watched by {@link LeaseExpiries} with a fixed lease, and
- * reported once when lost (logged, told to the observer and to the loss listener, then
- * their loss actions run).
+ * reported once when lost (logged, told to the observer and to the event listener, then
+ * their loss actions run). Failed renewals that leave time on a lease are told to the
+ * observer and the event listener too.
  */
 final class ActiveHolds implements LossHandler, AutoCloseable {
 
@@ -30,15 +33,15 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 
 	private final LeaseExpiries expiries;
 
-	private final Consumer<LockLostEvent> lossListener;
+	private final Consumer<? super LockEvent> eventListener;
 
 	private final LockObserver observer;
 
-	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<LockLostEvent> lossListener,
+	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<? super LockEvent> eventListener,
 			LockObserver observer) {
 		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
 		this.expiries = new LeaseExpiries(this);
-		this.lossListener = lossListener;
+		this.eventListener = eventListener;
 		this.observer = observer;
 	}
 
@@ -85,18 +88,34 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		}
 	}
 
+	@Override
+	public void renewalFailed(RedisHold hold, String reason) {
+		if (hold.state() != RedisHold.State.HELD) {
+			return;
+		}
+		Duration left = Duration.ofNanos(Math.max(0, hold.validUntilNanos() - System.nanoTime()));
+		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
+				reason, left);
+		this.observer.renewalFailed(hold.id.name, event);
+		publish(event);
+	}
+
 	/**
-	 * Report a hold lost: log it, tell the observer and the loss listener.
+	 * Report a hold lost: log it, tell the observer and the event listener.
 	 */
 	void report(RedisHold hold, String reason) {
 		logger.warn("Lock '" + hold.id.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
 		LockLostEvent event = new LockLostEvent(hold.id.name.value(), hold.id.key, hold.fencingToken, reason);
 		this.observer.lost(hold.id.name, event);
+		publish(event);
+	}
+
+	private void publish(LockEvent event) {
 		try {
-			this.lossListener.accept(event);
+			this.eventListener.accept(event);
 		}
 		catch (RuntimeException ex) {
-			logger.error("Lock loss listener failed for lock '" + hold.id.name + "'", ex);
+			logger.error("Lock event listener failed for lock '" + event.name() + "'", ex);
 		}
 	}
 

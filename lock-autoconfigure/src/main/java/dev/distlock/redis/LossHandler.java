@@ -1,9 +1,9 @@
 package dev.distlock.redis;
 
 /**
- * Told when a hold turns out to be lost, to mark it and report it once.
+ * Told when a hold turns out to be lost, to mark it and report it once, and when its
+ * renewal failed with time left on its lease, to report that.
  */
-@FunctionalInterface
 interface LossHandler {
 
 	/**
@@ -13,5 +13,13 @@ interface LossHandler {
 	 * @param reason why it is lost, for the report
 	 */
 	void lost(RedisHold hold, String reason);
+
+	/**
+	 * Report that a renewal of the hold failed and left time on its lease, unless it is
+	 * no longer held.
+	 * @param hold the hold
+	 * @param reason why the renewal failed, for the report
+	 */
+	void renewalFailed(RedisHold hold, String reason);
 
 }

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.distlock.HeldLock;
+import dev.distlock.LockLostEvent;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
@@ -82,9 +83,12 @@ final class CheckWorkerMain {
 		uri.setTimeout(COMMAND_TIMEOUT);
 		RedisClient client = RedisClient.create(uri);
 		RedisLockRegistry engine = new RedisLockRegistry(client,
-				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT),
-				(event) -> history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
-						event.reason(), "at", History.now()));
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT), (event) -> {
+					if (event instanceof LockLostEvent) {
+						history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
+								event.reason(), "at", History.now());
+					}
+				});
 		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);
 		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
 		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), history);

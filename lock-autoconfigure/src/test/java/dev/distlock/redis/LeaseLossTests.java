@@ -8,14 +8,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import dev.distlock.LeaseOptions;
+import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.LockRenewalFailedEvent;
+import dev.distlock.actuate.MicrometerLockObserver;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,12 +32,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.awaitility.Awaitility.await;
 
 /**
- * How a {@link RedisLockRegistry} tells a lease's holder that the lease is lost: the
- * lease's loss actions ({@link LockLease#onLoss}) and {@link LockLease#assertValid()}.
- * Losses are made by taking the key over in Redis and running the watchdog at once, or by
- * a fixed lease running out.
+ * How a {@link RedisLockRegistry} tells a lease's holder that the lease is lost or in
+ * danger: the lease's loss actions ({@link LockLease#onLoss}),
+ * {@link LockLease#assertValid()}, and the {@link LockRenewalFailedEvent} of a renewal
+ * that failed with time left. Losses are made by taking the key over in Redis and running
+ * the watchdog at once, or by a fixed lease running out; failed renewals by pausing
+ * Redis.
  */
 @Timeout(60)
 class LeaseLossTests {
@@ -51,6 +61,7 @@ class LeaseLossTests {
 
 	@AfterEach
 	void close() throws Exception {
+		redis.server().resume();
 		this.closer.close();
 	}
 
@@ -185,9 +196,81 @@ class LeaseLossTests {
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(kept::assertValid);
 	}
 
+	/**
+	 * Leases of 30 s, renewed only when the test runs the watchdog: a round while Redis
+	 * is paused fails within the command timeout and leaves about 30 s on each lease.
+	 */
+	@Test
+	void renewalThatFailsWithTimeLeftIsReportedOncePerHoldAndRoundAndTheLeaseIsRenewedOnceRedisAnswers() {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		List<LockRenewalFailedEvent> failures = new CopyOnWriteArrayList<>();
+		List<Object> losses = new CopyOnWriteArrayList<>();
+		RedisLockRegistry registry = registry(Duration.ofSeconds(30), (event) -> {
+			if (event instanceof LockRenewalFailedEvent failed) {
+				failures.add(failed);
+			}
+			else {
+				losses.add(event);
+			}
+		}, new MicrometerLockObserver(meters));
+		LockLease order = registry.acquire("order:1", Duration.ZERO);
+		LockLease invoice = registry.acquire("invoice:1", Duration.ZERO);
+		redis.server().pause();
+		registry.renewLeases();
+		redis.server().resume();
+		assertThat(failures).extracting(LockRenewalFailedEvent::name).containsExactlyInAnyOrder("order:1", "invoice:1");
+		assertThat(failures).allSatisfy((failed) -> {
+			assertThat(failed.reason()).contains("did not answer within PT0.5S");
+			assertThat(failed.remainingTtl()).isBetween(Duration.ofSeconds(20), Duration.ofSeconds(30));
+			assertThat(failed.key()).isEqualTo("lock:" + failed.name());
+		});
+		assertThat(meters.get("distlock.renewal.failed").tag("name", "order").counter().count()).isOne();
+		assertThat(meters.get("distlock.renewal.failed").tag("name", "invoice").counter().count()).isOne();
+		registry.renewLeases();
+		assertThat(failures).hasSize(2);
+		assertThat(losses).isEmpty();
+		assertThat(order.isValid()).isTrue();
+		assertThat(invoice.isValid()).isTrue();
+		assertThat(this.commands.pttl("lock:order:1")).isGreaterThan(29_000L);
+		redis.server().pause();
+		registry.renewLeases();
+		redis.server().resume();
+		assertThat(failures).hasSize(4);
+		assertThat(meters.get("distlock.renewal.failed").tag("name", "order").counter().count()).isEqualTo(2);
+		order.release();
+		invoice.release();
+		assertThat(losses).isEmpty();
+	}
+
+	@Test
+	void renewalsThatKeepFailingUntilTheLeaseRunsOutAreReportedFailedThenLost() {
+		TestLockRegistry holder = testRegistry(Duration.ofSeconds(3));
+		LockLease lease = holder.registry().acquire("order", Duration.ZERO);
+		CompletableFuture<LockLostException> loss = new CompletableFuture<>();
+		lease.onLoss(loss::complete);
+		redis.server().pause();
+		assertThat(loss).succeedsWithin(WAIT)
+			.satisfies((lost) -> assertThat(lost).hasMessageContaining("its renewal failed"));
+		redis.server().resume();
+		assertThat(holder.renewalFailures()).isNotEmpty()
+			.allSatisfy((failed) -> assertThat(failed.name()).isEqualTo("order"));
+		assertThat(holder.lostEvents()).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).contains("its renewal failed"));
+	}
+
 	private TestLockRegistry testRegistry(Duration leaseTime) {
 		return this.closer.add(TestLockRegistry.create(redis.server().uri(),
 				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofMillis(500))));
+	}
+
+	private RedisLockRegistry registry(Duration leaseTime, Consumer<LockEvent> events,
+			MicrometerLockObserver observer) {
+		RedisURI uri = RedisURI.create(redis.server().uri());
+		uri.setTimeout(Duration.ofMillis(500));
+		RedisClient client = RedisClient.create(uri);
+		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		return this.closer.add(new RedisLockRegistry(client,
+				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofMillis(500)), events, observer));
 	}
 
 	private static void awaitQuietly(CountDownLatch latch) {
