@@ -2,6 +2,7 @@ package dev.distlock.aop;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.BiFunction;
 
@@ -105,10 +106,11 @@ final class CallLocks {
 	}
 
 	/**
-	 * Return the lease of the last lock taken, for {@link dev.distlock.LockContext}.
+	 * Return the leases in the order they were taken, for
+	 * {@link dev.distlock.LockContext}.
 	 */
-	LockLease innermost() {
-		return this.leases.get(this.leases.size() - 1);
+	List<LockLease> leases() {
+		return Collections.unmodifiableList(this.leases);
 	}
 
 	/**

@@ -103,7 +103,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		TransactionAwareRelease release = TransactionAwareRelease.begin(locks, spec);
 		Object result = null;
 		Throwable failure = null;
-		try (LockContext.Binding binding = LockContext.bind(locks.innermost())) {
+		try (LockContext.Binding binding = LockContext.bind(locks.leases())) {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
@@ -122,7 +122,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		TransactionAwareRelease release = TransactionAwareRelease.begin(leases, spec);
 		CompletionStage<?> stage = null;
 		Throwable failure = null;
-		try (LockContext.Binding binding = LockContext.bind(leases.innermost())) {
+		try (LockContext.Binding binding = LockContext.bind(leases.leases())) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {

@@ -3,7 +3,6 @@ package dev.distlock.aop;
 import java.util.function.Supplier;
 
 import dev.distlock.LockContext;
-import dev.distlock.LockLease;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
@@ -19,7 +18,8 @@ final class SubscriptionLocks {
 
 	private @Nullable CallLocks locks;
 
-	private @Nullable LockLease innermost;
+	/** The locks acquired for this subscription, kept after their release. */
+	private @Nullable CallLocks acquired;
 
 	private boolean ended;
 
@@ -52,7 +52,7 @@ final class SubscriptionLocks {
 		synchronized (this) {
 			if (!this.ended) {
 				this.locks = acquired;
-				this.innermost = acquired.innermost();
+				this.acquired = acquired;
 				return true;
 			}
 		}
@@ -61,20 +61,17 @@ final class SubscriptionLocks {
 	}
 
 	/**
-	 * Run the method for this subscription with the lease of the last lock it took as
-	 * {@link LockContext}'s current lease, as a synchronous method runs.
+	 * Run the method for this subscription with its leases in {@link LockContext}, as a
+	 * synchronous method runs.
 	 * @param call runs the method and returns its result
 	 * @return the method's result
 	 */
 	Publisher<?> run(Supplier<Publisher<?>> call) {
-		LockLease lease;
-		synchronized (this) {
-			lease = this.innermost;
-		}
-		if (lease == null) {
+		CallLocks held = acquired();
+		if (held == null) {
 			return call.get();
 		}
-		try (LockContext.Binding binding = LockContext.bind(lease)) {
+		try (LockContext.Binding binding = LockContext.bind(held.leases())) {
 			return call.get();
 		}
 	}
@@ -101,6 +98,10 @@ final class SubscriptionLocks {
 		if (held != null) {
 			releaseAfterEnd(held);
 		}
+	}
+
+	private synchronized @Nullable CallLocks acquired() {
+		return this.acquired;
 	}
 
 	private synchronized boolean hasEnded() {
