@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
@@ -111,6 +112,15 @@ final class CallLocks {
 	 */
 	List<LockLease> leases() {
 		return Collections.unmodifiableList(this.leases);
+	}
+
+	/**
+	 * Run the given action when one of the locks is found lost while held; it may run
+	 * once per lock.
+	 * @see LockLease#onLoss
+	 */
+	void onLoss(Consumer<? super LockLostException> action) {
+		this.leases.forEach((lease) -> lease.onLoss(action));
 	}
 
 	/**

@@ -1,8 +1,10 @@
 package dev.distlock.aop;
 
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockContext;
+import dev.distlock.LockLostException;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
@@ -73,6 +75,19 @@ final class SubscriptionLocks {
 		}
 		try (LockContext.Binding binding = LockContext.bind(held.leases())) {
 			return call.get();
+		}
+	}
+
+	/**
+	 * Run the given action when one of this subscription's locks is found lost while
+	 * held.
+	 * @param action told of the loss
+	 * @see CallLocks#onLoss
+	 */
+	void onLoss(Consumer<? super LockLostException> action) {
+		CallLocks held = acquired();
+		if (held != null) {
+			held.onLoss(action);
 		}
 	}
 
