@@ -35,10 +35,10 @@ import org.springframework.aop.support.AopUtils;
  *
  * <p>
  * A lock found lost while the work runs stops it, unless the {@link LostLockPolicy} lets
- * it finish: a future fails at once and its method's stage is cancelled, a reactive
- * result cancels its method's publisher and signals the loss. A synchronous method is not
- * interrupted: it throws after it returns, and may check {@link LockContext#assertHeld()}
- * before each side effect.
+ * it finish: a transaction does not commit, a future fails at once and its method's stage
+ * is cancelled, a reactive result cancels its method's publisher and signals the loss. A
+ * synchronous method is not interrupted: it throws after it returns, and may check
+ * {@link LockContext#assertHeld()} before each side effect.
  *
  * @since 0.1.0
  * @see DistributedLockAdvisor
@@ -107,7 +107,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (locks == null) {
 			return notAcquired(spec, lockNames);
 		}
-		TransactionAwareRelease release = TransactionAwareRelease.begin(locks, spec);
+		TransactionAwareRelease release = TransactionAwareRelease.begin(locks, spec, this.lostLockPolicy);
 		Object result = null;
 		Throwable failure = null;
 		try (LockContext.Binding binding = LockContext.bind(locks.leases())) {
@@ -126,7 +126,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
-		TransactionAwareRelease release = TransactionAwareRelease.begin(leases, spec);
+		TransactionAwareRelease release = TransactionAwareRelease.begin(leases, spec, this.lostLockPolicy);
 		CompletionStage<?> stage = null;
 		Throwable failure = null;
 		try (LockContext.Binding binding = LockContext.bind(leases.leases())) {

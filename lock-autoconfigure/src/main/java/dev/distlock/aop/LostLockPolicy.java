@@ -44,9 +44,9 @@ public record LostLockPolicy(LockLostAction onLost) {
 	}
 
 	/**
-	 * Return whether a loss stops the work that still runs under the lock: a future or
-	 * reactive result fails at once. It does when the policy throws; when it logs, the
-	 * work finishes, as the method's result is returned.
+	 * Return whether a loss stops the work that still runs under the lock: a transaction
+	 * does not commit, a future or reactive result fails at once. It does when the policy
+	 * throws; when it logs, the work finishes, as the method's result is returned.
 	 * @return whether the work stops
 	 */
 	boolean stopsWork() {
