@@ -37,6 +37,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
 
 /**
  * One worker JVM of the checker:
@@ -93,7 +94,7 @@ final class CheckWorkerMain {
 		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
 		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), history);
 		ExecutorService async = Executors.newFixedThreadPool(threads);
-		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async);
+		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async, history);
 		CheckedService service = context.getBean(CheckedService.class);
 		Random random = new Random(seed);
 		AtomicBoolean stopping = new AtomicBoolean();
@@ -149,7 +150,7 @@ final class CheckWorkerMain {
 	}
 
 	private static ConfigurableApplicationContext context(String lockUri, RecordingLockRegistry registry,
-			CriticalSection critical, ExecutorService async) {
+			CriticalSection critical, ExecutorService async, History history) {
 		RedisURI uri = RedisURI.create(lockUri);
 		return new SpringApplicationBuilder(WorkerConfiguration.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
@@ -160,19 +161,27 @@ final class CheckWorkerMain {
 				context.getBeanFactory().registerSingleton("lockRegistry", registry);
 				context.getBeanFactory().registerSingleton("criticalSection", critical);
 				context.getBeanFactory().registerSingleton("checkAsync", async);
+				context.getBeanFactory().registerSingleton("checkHistory", history);
 			})
 			.run();
 	}
 
 	/**
 	 * The worker's Spring context: Spring Boot's Redis and distlock auto-configuration,
-	 * with the recording registry, the critical section and the executor of asynchronous
-	 * bodies registered as singletons, and the annotated service as a bean.
+	 * with the recording registry, the critical section, the executor of asynchronous
+	 * bodies and the history registered as singletons, and the annotated service and the
+	 * recording transaction manager as beans.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
 			DistLockInterceptionAutoConfiguration.class })
+	@EnableTransactionManagement
 	static class WorkerConfiguration {
+
+		@Bean
+		RecordingTransactionManager transactionManager(History checkHistory) {
+			return new RecordingTransactionManager(checkHistory);
+		}
 
 		@Bean
 		CheckedService checkedService(RecordingLockRegistry lockRegistry, CriticalSection criticalSection,
