@@ -1,12 +1,15 @@
 package dev.distlock;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Gives a {@link DistributedLock} method the lease it runs under, for its fencing token:
- * {@code LockContext.currentLease().orElseThrow().fencingToken()}.
+ * {@code LockContext.currentLease().orElseThrow().fencingToken()}, and checks before a
+ * side effect that it still holds its locks: {@code LockContext.assertHeld()}.
  *
  * <p>
  * Bound to the thread that runs the method, for the duration of the call. A method
@@ -19,44 +22,95 @@ import java.util.Optional;
  */
 public final class LockContext {
 
-	private static final ThreadLocal<Deque<LockLease>> LEASES = ThreadLocal.withInitial(ArrayDeque::new);
+	private static final ThreadLocal<Deque<List<LockLease>>> CALLS = new ThreadLocal<>();
 
 	private LockContext() {
 	}
 
 	/**
-	 * Return the innermost lease held for the current call.
+	 * Return the innermost lease held for the current call: the lease of the last lock it
+	 * took.
 	 * @return the lease, or empty outside a {@link DistributedLock} method
 	 */
 	public static Optional<LockLease> currentLease() {
-		return Optional.ofNullable(LEASES.get().peek());
+		Deque<List<LockLease>> calls = CALLS.get();
+		if (calls == null) {
+			return Optional.empty();
+		}
+		List<LockLease> call = calls.getFirst();
+		return Optional.of(call.get(call.size() - 1));
 	}
 
 	/**
-	 * Make a lease the current one until the returned binding is closed. Used by the
-	 * locking interceptor.
-	 * @param lease the lease the current call runs under
-	 * @return the binding, to be closed when the call ends
+	 * Check that the current call still holds every lock it runs under, before a side
+	 * effect that the locks must cover: each lease of the current call and of the locked
+	 * calls around it. Asks nothing of Redis: a lease is held while it
+	 * {@linkplain LockLease#isValid() is valid}.
+	 * @throws LockLostException if one of them is no longer valid
+	 * @throws IllegalStateException outside a {@link DistributedLock} method
 	 */
-	public static Binding bind(LockLease lease) {
-		Deque<LockLease> leases = LEASES.get();
-		leases.push(lease);
+	public static void assertHeld() {
+		List<LockLease> leases = leases();
+		if (leases.isEmpty()) {
+			throw new IllegalStateException("LockContext.assertHeld() was called on thread '"
+					+ Thread.currentThread().getName() + "' outside a @DistributedLock method");
+		}
+		leases.forEach(LockLease::assertValid);
+	}
+
+	/**
+	 * Return every lease the current thread runs under: those of the current call, the
+	 * last taken first, then those of the locked calls around it.
+	 * @return the leases, empty outside a {@link DistributedLock} method
+	 */
+	public static List<LockLease> leases() {
+		Deque<List<LockLease>> calls = CALLS.get();
+		if (calls == null) {
+			return List.of();
+		}
+		List<LockLease> leases = new ArrayList<>();
+		for (List<LockLease> call : calls) {
+			for (int i = call.size() - 1; i >= 0; i--) {
+				leases.add(call.get(i));
+			}
+		}
+		return leases;
+	}
+
+	/**
+	 * Make the leases of a call current until the returned binding is closed. Used by the
+	 * locking interceptor.
+	 * @param leases the leases the call runs under, in the order they were taken
+	 * @return the binding, to be closed when the call ends
+	 * @throws IllegalArgumentException if there is no lease
+	 */
+	public static Binding bind(List<? extends LockLease> leases) {
+		if (leases.isEmpty()) {
+			throw new IllegalArgumentException("A locked call runs under at least one lease");
+		}
+		Deque<List<LockLease>> calls = CALLS.get();
+		if (calls == null) {
+			calls = new ArrayDeque<>();
+			CALLS.set(calls);
+		}
+		calls.push(List.copyOf(leases));
+		Deque<List<LockLease>> bound = calls;
 		return () -> {
-			leases.pop();
-			if (leases.isEmpty()) {
-				LEASES.remove();
+			bound.pop();
+			if (bound.isEmpty()) {
+				CALLS.remove();
 			}
 		};
 	}
 
 	/**
-	 * A lease made current by {@link #bind(LockLease)}.
+	 * The leases of a call made current by {@link #bind(List)}.
 	 */
 	@FunctionalInterface
 	public interface Binding extends AutoCloseable {
 
 		/**
-		 * Restore the lease that was current before.
+		 * Restore the leases that were current before.
 		 */
 		@Override
 		void close();

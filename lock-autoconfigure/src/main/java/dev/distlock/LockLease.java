@@ -1,6 +1,7 @@
 package dev.distlock;
 
 import java.time.Instant;
+import java.util.function.Consumer;
 
 /**
  * A hold on a distributed lock that no thread owns: it may be released from any thread,
@@ -32,6 +33,35 @@ public interface LockLease extends AutoCloseable {
 	 * @return whether the lease is valid
 	 */
 	boolean isValid();
+
+	/**
+	 * Check that this lease still holds the lock, before a side effect that the lock must
+	 * cover. Asks nothing of Redis: it is {@link #isValid()} as an exception.
+	 * @throws LockLostException if the lease is no longer valid: released, lost, or past
+	 * its lease without renewal
+	 */
+	default void assertValid() {
+		if (!isValid()) {
+			throw new LockLostException(name(), fencingToken(), "Lock '" + name() + "' (fencing token " + fencingToken()
+					+ ") is no longer held: it was released, lost, or not renewed within its lease");
+		}
+	}
+
+	/**
+	 * Run the given action once this lease is found lost while held: its renewal found it
+	 * expired or held by another owner, its renewals failed until its lease ran out, its
+	 * fixed lease ran out, or a hand-over found that Redis no longer had it. The action
+	 * runs at most once; registered on a lease found lost already, it runs at once, on
+	 * the calling thread. Otherwise it runs on the thread that found the loss, after the
+	 * loss was reported, holding none of the registry's locks. It never runs when the
+	 * lease is released before it was found lost, nor for a loss its release finds: the
+	 * release throws {@link LockLostException} instead.
+	 * <p>
+	 * Actions must be quick and must not throw; one that does is logged. Hand longer
+	 * work, or work that waits, to an executor.
+	 * @param action told of the loss
+	 */
+	void onLoss(Consumer<? super LockLostException> action);
 
 	/**
 	 * Return when the lock was acquired.

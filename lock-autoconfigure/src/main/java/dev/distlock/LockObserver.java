@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * Told what a lock registry does, for metrics. Called on the thread that acquired,
- * released or noticed the loss; implementations must be quick and must not throw.
+ * released, or noticed the loss or the failed renewal; implementations must be quick and
+ * must not throw.
  *
  * @since 0.1.0
  */
@@ -44,6 +45,14 @@ public interface LockObserver {
 	 * @param event what was lost
 	 */
 	default void lost(LockName name, LockLostEvent event) {
+	}
+
+	/**
+	 * A renewal of a hold failed, leaving time on its lease.
+	 * @param name the lock name
+	 * @param event which hold, why, and how much of its lease is left
+	 */
+	default void renewalFailed(LockName name, LockRenewalFailedEvent event) {
 	}
 
 }

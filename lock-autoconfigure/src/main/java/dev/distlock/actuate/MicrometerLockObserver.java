@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
+import dev.distlock.LockRenewalFailedEvent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -22,6 +23,8 @@ import org.springframework.util.Assert;
  * not made within the wait time</li>
  * <li>{@code distlock.hold}: timer of the time holds were held until released</li>
  * <li>{@code distlock.lost}: counter of lost holds</li>
+ * <li>{@code distlock.renewal.failed}: counter of renewals that failed and left time on
+ * the lease, one per hold and failed renewal round</li>
  * </ul>
  *
  * <p>
@@ -71,6 +74,11 @@ public class MicrometerLockObserver implements LockObserver {
 		metersOf(name).lost.increment();
 	}
 
+	@Override
+	public void renewalFailed(LockName name, LockRenewalFailedEvent event) {
+		metersOf(name).renewalFailed.increment();
+	}
+
 	private Meters metersOf(LockName name) {
 		return this.meters.computeIfAbsent(name.base(), (tag) -> new Meters(this.registry, tag));
 	}
@@ -88,6 +96,8 @@ public class MicrometerLockObserver implements LockObserver {
 
 		final Counter lost;
 
+		final Counter renewalFailed;
+
 		Meters(MeterRegistry registry, String tag) {
 			this.waitAcquired = waitTimer(registry, tag, "acquired");
 			this.waitFailed = waitTimer(registry, tag, "failed");
@@ -97,6 +107,10 @@ public class MicrometerLockObserver implements LockObserver {
 				.register(registry);
 			this.lost = Counter.builder("distlock.lost")
 				.description("Held locks lost before their release")
+				.tag("name", tag)
+				.register(registry);
+			this.renewalFailed = Counter.builder("distlock.renewal.failed")
+				.description("Renewals of held locks that failed and left time on the lease")
 				.tag("name", tag)
 				.register(registry);
 		}

@@ -2,8 +2,10 @@ package dev.distlock.aop;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
@@ -105,10 +107,20 @@ final class CallLocks {
 	}
 
 	/**
-	 * Return the lease of the last lock taken, for {@link dev.distlock.LockContext}.
+	 * Return the leases in the order they were taken, for
+	 * {@link dev.distlock.LockContext}.
 	 */
-	LockLease innermost() {
-		return this.leases.get(this.leases.size() - 1);
+	List<LockLease> leases() {
+		return Collections.unmodifiableList(this.leases);
+	}
+
+	/**
+	 * Run the given action when one of the locks is found lost while held; it may run
+	 * once per lock.
+	 * @see LockLease#onLoss
+	 */
+	void onLoss(Consumer<? super LockLostException> action) {
+		this.leases.forEach((lease) -> lease.onLoss(action));
 	}
 
 	/**

@@ -33,6 +33,13 @@ import org.springframework.aop.support.AopUtils;
  * method throws, the others return a failed future or a reactive result that signals the
  * failure.
  *
+ * <p>
+ * A lock found lost while the work runs stops it, unless the {@link LostLockPolicy} lets
+ * it finish: a transaction does not commit, a future fails at once and its method's stage
+ * is cancelled, a reactive result cancels its method's publisher and signals the loss. A
+ * synchronous method is not interrupted: it throws after it returns, and may check
+ * {@link LockContext#assertHeld()} before each side effect.
+ *
  * @since 0.1.0
  * @see DistributedLockAdvisor
  */
@@ -100,10 +107,10 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (locks == null) {
 			return notAcquired(spec, lockNames);
 		}
-		TransactionAwareRelease release = TransactionAwareRelease.begin(locks, spec);
+		TransactionAwareRelease release = TransactionAwareRelease.begin(locks, spec, this.lostLockPolicy);
 		Object result = null;
 		Throwable failure = null;
-		try (LockContext.Binding binding = LockContext.bind(locks.innermost())) {
+		try (LockContext.Binding binding = LockContext.bind(locks.leases())) {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
@@ -119,10 +126,10 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
-		TransactionAwareRelease release = TransactionAwareRelease.begin(leases, spec);
+		TransactionAwareRelease release = TransactionAwareRelease.begin(leases, spec, this.lostLockPolicy);
 		CompletionStage<?> stage = null;
 		Throwable failure = null;
-		try (LockContext.Binding binding = LockContext.bind(leases.innermost())) {
+		try (LockContext.Binding binding = LockContext.bind(leases.leases())) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {
@@ -132,17 +139,33 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			throwIfFailed(release.callEnded(), spec, failure);
 			return null;
 		}
-		return releasingOnCompletion(stage, release, spec);
+		CompletableFuture<Object> result = new CompletableFuture<>();
+		if (this.lostLockPolicy.stopsWork()) {
+			failOnLoss(leases, result, stage);
+		}
+		return releasingOnCompletion(stage, result, release, spec);
 	}
 
 	/**
-	 * Return a future that completes as the stage does once the leases were released (or,
+	 * Fail the result with the loss as soon as a lease is found lost, and cancel the
+	 * method's stage, whose completion then releases the leases. The loss is told on the
+	 * engine's thread; the result's dependents and the release run on the default async
+	 * executor of {@link CompletableFuture} instead.
+	 */
+	private static void failOnLoss(CallLocks leases, CompletableFuture<Object> result, CompletionStage<?> stage) {
+		leases.onLoss((lost) -> CompletableFuture.runAsync(() -> {
+			result.completeExceptionally(lost);
+			cancel(stage);
+		}));
+	}
+
+	/**
+	 * Complete the result as the stage completes once the leases were released (or,
 	 * inside a caller's transaction still running, once their release was deferred to its
 	 * end), or with what the release found out; cancelling it cancels the stage.
 	 */
-	private CompletableFuture<Object> releasingOnCompletion(CompletionStage<?> stage, TransactionAwareRelease release,
-			LockSpec spec) {
-		CompletableFuture<Object> result = new CompletableFuture<>();
+	private CompletableFuture<Object> releasingOnCompletion(CompletionStage<?> stage, CompletableFuture<Object> result,
+			TransactionAwareRelease release, LockSpec spec) {
 		stage.whenComplete((value, failure) -> {
 			Throwable thrown = release.callEnded().thrown(this.lostLockPolicy, spec, failure);
 			if (thrown != null) {
@@ -154,10 +177,19 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		});
 		result.whenComplete((value, failure) -> {
 			if (result.isCancelled()) {
-				stage.toCompletableFuture().cancel(true);
+				cancel(stage);
 			}
 		});
 		return result;
+	}
+
+	/**
+	 * Cancel the method's stage through its {@code CompletableFuture} view: a
+	 * {@code CompletableFuture} completes with a {@code CancellationException}, and the
+	 * work that was to complete it is not interrupted.
+	 */
+	private static void cancel(CompletionStage<?> stage) {
+		stage.toCompletableFuture().cancel(true);
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package dev.distlock.aop;
 
 import dev.distlock.LockLostAction;
-
 import dev.distlock.LockLostException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -9,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a locked method does when its lock was lost while it ran
- * ({@code distlock.on-lost}): throw {@link LockLostException} after the method, or log
- * it.
+ * ({@code distlock.on-lost}): throw {@link LockLostException} and stop the work still
+ * running under the lock, or log it and let the work finish.
  *
  * @param onLost whether to throw or to log
  * @since 0.1.0
@@ -31,7 +30,9 @@ public record LostLockPolicy(LockLostAction onLost) {
 			return failure;
 		}
 		if (failure != null) {
-			failure.addSuppressed(lost);
+			if (!isSameLoss(failure, lost)) {
+				failure.addSuppressed(lost);
+			}
 			return failure;
 		}
 		if (this.onLost == LockLostAction.THROW) {
@@ -40,6 +41,25 @@ public record LostLockPolicy(LockLostAction onLost) {
 		logger.warn("Lock '" + lost.getLockName() + "' of " + spec.description() + " was lost while the method ran"
 				+ " (distlock.on-lost=log)", lost);
 		return null;
+	}
+
+	/**
+	 * Return whether a loss stops the work that still runs under the lock: a transaction
+	 * does not commit, a future or reactive result fails at once. It does when the policy
+	 * throws; when it logs, the work finishes, as the method's result is returned.
+	 * @return whether the work stops
+	 */
+	boolean stopsWork() {
+		return this.onLost == LockLostAction.THROW;
+	}
+
+	/**
+	 * Return whether the method failed for the very loss its release found, as when the
+	 * loss stopped its work: that needs no second report.
+	 */
+	private static boolean isSameLoss(Throwable failure, LockLostException lost) {
+		return failure instanceof LockLostException known && known.getLockName().equals(lost.getLockName())
+				&& known.getFencingToken() == lost.getFencingToken();
 	}
 
 }

@@ -1,11 +1,15 @@
 package dev.distlock.aop;
 
 import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import dev.distlock.LockLostException;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.ReactiveAdapter;
@@ -16,7 +20,9 @@ import org.springframework.core.ReactiveAdapterRegistry;
  * cancelled. A result of any type Spring's {@link ReactiveAdapterRegistry} adapts
  * (Reactor {@code Mono} and {@code Flux}, RxJava, Mutiny, ...) is turned into a Reactive
  * Streams publisher, locked on Reactor and turned back into the method's type.
- * Acquisition may wait, so it runs on the bounded elastic scheduler. Loaded only when
+ * Acquisition may wait, so it runs on the bounded elastic scheduler. A lock found lost
+ * while the result runs cancels the method's publisher and fails the result with
+ * {@link LockLostException}, unless the policy lets the work finish. Loaded only when
  * Reactor is on the classpath.
  */
 final class ReactiveResults {
@@ -48,7 +54,8 @@ final class ReactiveResults {
 	 * subscribes to its result and releases the locks when it terminates or is cancelled.
 	 * Each subscription acquires its own locks, released whenever the subscription ends,
 	 * also while they are being acquired. A single-valued result delivers its value once
-	 * the locks were released.
+	 * the locks were released. A lock found lost stops the subscription as the policy
+	 * says.
 	 * @param acquire acquires the locks, returning {@code null} when they were not
 	 * acquired and the call is skipped
 	 * @param call runs the method and returns its result
@@ -61,7 +68,8 @@ final class ReactiveResults {
 		Flux<?> locked = Flux.defer(() -> {
 			SubscriptionLocks locks = new SubscriptionLocks(spec);
 			return Flux
-				.usingWhen(acquisition(locks, acquire), (held) -> held.run(() -> adapter.toPublisher(call.get())),
+				.usingWhen(acquisition(locks, acquire),
+						(held) -> stoppedOnLoss(held.run(() -> adapter.toPublisher(call.get())), held, policy),
 						(held) -> release(held, policy, spec, null),
 						(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
 				.doFinally((signal) -> locks.end());
@@ -83,6 +91,30 @@ final class ReactiveResults {
 	 */
 	private static Mono<SubscriptionLocks> acquisition(SubscriptionLocks locks, Supplier<@Nullable CallLocks> acquire) {
 		return Mono.fromSupplier(() -> locks.acquire(acquire) ? locks : null).subscribeOn(Schedulers.boundedElastic());
+	}
+
+	/**
+	 * Return the method's publisher, cancelled when one of the subscription's locks is
+	 * found lost and followed then by a {@link LockLostException}, unless the policy lets
+	 * the work finish. The loss is told on the engine's thread: the cancellation, the
+	 * error and the release that follows it run on the bounded elastic scheduler instead.
+	 */
+	private static Publisher<?> stoppedOnLoss(Publisher<?> result, SubscriptionLocks held, LostLockPolicy policy) {
+		if (!policy.stopsWork()) {
+			return result;
+		}
+		AtomicReference<@Nullable LockLostException> lost = new AtomicReference<>();
+		Sinks.Empty<Void> loss = Sinks.empty();
+		held.onLoss((found) -> {
+			lost.compareAndSet(null, found);
+			loss.tryEmitEmpty();
+		});
+		return Flux.from(result)
+			.takeUntilOther(loss.asMono().publishOn(Schedulers.boundedElastic()))
+			.concatWith(Mono.defer(() -> {
+				LockLostException found = lost.get();
+				return (found != null) ? Mono.error(found) : Mono.empty();
+			}));
 	}
 
 	/**

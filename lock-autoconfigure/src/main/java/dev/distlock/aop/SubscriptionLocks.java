@@ -1,9 +1,10 @@
 package dev.distlock.aop;
 
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockContext;
-import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
@@ -19,7 +20,8 @@ final class SubscriptionLocks {
 
 	private @Nullable CallLocks locks;
 
-	private @Nullable LockLease innermost;
+	/** The locks acquired for this subscription, kept after their release. */
+	private @Nullable CallLocks acquired;
 
 	private boolean ended;
 
@@ -52,7 +54,7 @@ final class SubscriptionLocks {
 		synchronized (this) {
 			if (!this.ended) {
 				this.locks = acquired;
-				this.innermost = acquired.innermost();
+				this.acquired = acquired;
 				return true;
 			}
 		}
@@ -61,21 +63,31 @@ final class SubscriptionLocks {
 	}
 
 	/**
-	 * Run the method for this subscription with the lease of the last lock it took as
-	 * {@link LockContext}'s current lease, as a synchronous method runs.
+	 * Run the method for this subscription with its leases in {@link LockContext}, as a
+	 * synchronous method runs.
 	 * @param call runs the method and returns its result
 	 * @return the method's result
 	 */
 	Publisher<?> run(Supplier<Publisher<?>> call) {
-		LockLease lease;
-		synchronized (this) {
-			lease = this.innermost;
-		}
-		if (lease == null) {
+		CallLocks held = acquired();
+		if (held == null) {
 			return call.get();
 		}
-		try (LockContext.Binding binding = LockContext.bind(lease)) {
+		try (LockContext.Binding binding = LockContext.bind(held.leases())) {
 			return call.get();
+		}
+	}
+
+	/**
+	 * Run the given action when one of this subscription's locks is found lost while
+	 * held.
+	 * @param action told of the loss
+	 * @see CallLocks#onLoss
+	 */
+	void onLoss(Consumer<? super LockLostException> action) {
+		CallLocks held = acquired();
+		if (held != null) {
+			held.onLoss(action);
 		}
 	}
 
@@ -101,6 +113,10 @@ final class SubscriptionLocks {
 		if (held != null) {
 			releaseAfterEnd(held);
 		}
+	}
+
+	private synchronized @Nullable CallLocks acquired() {
+		return this.acquired;
 	}
 
 	private synchronized boolean hasEnded() {

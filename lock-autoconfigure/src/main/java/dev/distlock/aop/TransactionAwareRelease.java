@@ -11,7 +11,8 @@ import org.springframework.util.ClassUtils;
  * was made inside a transaction its caller started, that transaction, so that the lock
  * still covers the commit. A synchronous call always ends before its caller's
  * transaction; a call whose result completes later may end before or after it, and
- * whichever ends second releases.
+ * whichever ends second releases. Unless the lost-lock policy lets the work finish, that
+ * transaction does not commit once one of the locks is known lost ({@link CommitGuard}).
  */
 final class TransactionAwareRelease {
 
@@ -33,14 +34,18 @@ final class TransactionAwareRelease {
 
 	/**
 	 * Start waiting for the end of a call whose locks were just acquired, and for the end
-	 * of the caller's transaction if the calling thread runs one.
+	 * of the caller's transaction if the calling thread runs one, guarding its commit.
 	 * @param locks the call's locks
 	 * @param spec the method's spec
+	 * @param policy whether a lost lock stops the caller's transaction from committing
 	 * @return the release, to be told when the call ended
 	 */
-	static TransactionAwareRelease begin(CallLocks locks, LockSpec spec) {
+	static TransactionAwareRelease begin(CallLocks locks, LockSpec spec, LostLockPolicy policy) {
 		if (!TX_PRESENT || !TransactionSynchronizationManager.isSynchronizationActive()) {
 			return new TransactionAwareRelease(locks, spec, 1);
+		}
+		if (policy.stopsWork()) {
+			CommitGuard.register(locks.leases());
 		}
 		TransactionAwareRelease release = new TransactionAwareRelease(locks, spec, 2);
 		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {

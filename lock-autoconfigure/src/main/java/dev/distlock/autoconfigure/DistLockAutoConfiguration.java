@@ -2,7 +2,7 @@ package dev.distlock.autoconfigure;
 
 import java.util.function.Consumer;
 
-import dev.distlock.LockLostEvent;
+import dev.distlock.LockEvent;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
@@ -63,8 +63,8 @@ public final class DistLockAutoConfiguration {
 		private volatile boolean running;
 
 		LifecycleLockRegistry(LettuceConnectionFactory connectionFactory, RedisLockSettings settings,
-				Consumer<LockLostEvent> lossListener, LockObserver observer) {
-			super(connectionFactory.getRequiredNativeClient(), settings, lossListener, observer);
+				Consumer<? super LockEvent> eventListener, LockObserver observer) {
+			super(connectionFactory.getRequiredNativeClient(), settings, eventListener, observer);
 			this.phase = connectionFactory.getPhase();
 		}
 

@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.convert.ApplicationConversionService;
@@ -30,6 +31,7 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 
 /**
@@ -37,7 +39,9 @@ import org.springframework.transaction.interceptor.TransactionInterceptor;
  * {@link LockRegistry} bean, whichever configuration defined it: distlock's own on Spring
  * Boot's Lettuce connection, or the application's. Without one, annotated methods fail
  * the startup with a {@link MissingLockRegistryException}. With Spring's transaction
- * support, a warning says when transaction advice is ordered to run outside the locks.
+ * support, a warning says when transaction advice is ordered to run outside the locks,
+ * and transactions begun inside annotated methods do not commit once their locks are
+ * known lost.
  *
  * @since 0.1.0
  */
@@ -106,6 +110,24 @@ public final class DistLockInterceptionAutoConfiguration {
 			TransactionAdvisorOrderCheck distlockTransactionAdvisorOrderCheck(ListableBeanFactory beanFactory,
 					DistributedLockAdvisor distlockAdvisor) {
 				return new TransactionAdvisorOrderCheck(beanFactory, distlockAdvisor);
+			}
+
+		}
+
+		/**
+		 * Keeps transactions begun inside annotated methods from committing once their
+		 * locks are known lost, unless {@code distlock.on-lost=log} lets the work finish.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(ConfigurableTransactionManager.class)
+		@ConditionalOnProperty(name = "distlock.on-lost", havingValue = "throw", matchIfMissing = true)
+		static class TransactionLossConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+			static LockLossTransactionListenerPostProcessor distlockTransactionListenerPostProcessor() {
+				return new LockLossTransactionListenerPostProcessor();
 			}
 
 		}

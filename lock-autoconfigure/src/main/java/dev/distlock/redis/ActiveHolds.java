@@ -8,17 +8,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 import dev.distlock.HeldLock;
+import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
+import dev.distlock.LockRenewalFailedEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
  * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
- * while in watchdog mode, and reported once when lost (logged, told to the observer and
- * to the loss listener).
+ * while in watchdog mode or watched by {@link LeaseExpiries} with a fixed lease, and
+ * reported once when lost (logged, told to the observer and to the event listener, then
+ * their loss actions run). Failed renewals that leave time on a lease are told to the
+ * observer and the event listener too.
  */
-final class ActiveHolds implements LossHandler {
+final class ActiveHolds implements LossHandler, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
@@ -26,40 +31,50 @@ final class ActiveHolds implements LossHandler {
 
 	private final LeaseWatchdog watchdog;
 
-	private final Consumer<LockLostEvent> lossListener;
+	private final LeaseExpiries expiries;
+
+	private final Consumer<? super LockEvent> eventListener;
 
 	private final LockObserver observer;
 
-	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<LockLostEvent> lossListener,
+	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<? super LockEvent> eventListener,
 			LockObserver observer) {
 		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
-		this.lossListener = lossListener;
+		this.expiries = new LeaseExpiries(this);
+		this.eventListener = eventListener;
 		this.observer = observer;
 	}
 
 	/**
-	 * Start tracking a new hold, renewing it if it is in watchdog mode.
+	 * Start tracking a new hold, renewing it if it is in watchdog mode, otherwise
+	 * watching its fixed lease run out.
 	 */
 	void add(RedisHold hold) {
 		this.holds.add(hold);
 		if (hold.renewed) {
 			this.watchdog.add(hold);
 		}
+		else {
+			this.expiries.add(hold);
+		}
 	}
 
 	/**
-	 * Stop tracking and renewing a released hold.
+	 * Stop tracking, renewing and watching a released hold.
 	 */
 	void remove(RedisHold hold) {
 		this.watchdog.remove(hold);
+		this.expiries.remove(hold);
 		this.holds.remove(hold);
 	}
 
 	@Override
 	public void lost(RedisHold hold, String reason) {
+		boolean found = false;
 		hold.reporting.lock();
 		try {
 			if (hold.markLost()) {
+				found = true;
 				this.watchdog.remove(hold);
 				report(hold, reason);
 			}
@@ -67,20 +82,40 @@ final class ActiveHolds implements LossHandler {
 		finally {
 			hold.reporting.unlock();
 		}
+		if (found) {
+			hold.lossActions.run(new LockLostException(hold.id.name.value(), hold.fencingToken, "Lock '" + hold.id.name
+					+ "' was lost while held (fencing token " + hold.fencingToken + "): " + reason));
+		}
+	}
+
+	@Override
+	public void renewalFailed(RedisHold hold, String reason) {
+		if (hold.state() != RedisHold.State.HELD) {
+			return;
+		}
+		Duration left = Duration.ofNanos(Math.max(0, hold.validUntilNanos() - System.nanoTime()));
+		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
+				reason, left);
+		this.observer.renewalFailed(hold.id.name, event);
+		publish(event);
 	}
 
 	/**
-	 * Report a hold lost: log it, tell the observer and the loss listener.
+	 * Report a hold lost: log it, tell the observer and the event listener.
 	 */
 	void report(RedisHold hold, String reason) {
 		logger.warn("Lock '" + hold.id.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
 		LockLostEvent event = new LockLostEvent(hold.id.name.value(), hold.id.key, hold.fencingToken, reason);
 		this.observer.lost(hold.id.name, event);
+		publish(event);
+	}
+
+	private void publish(LockEvent event) {
 		try {
-			this.lossListener.accept(event);
+			this.eventListener.accept(event);
 		}
 		catch (RuntimeException ex) {
-			logger.error("Lock loss listener failed for lock '" + hold.id.name + "'", ex);
+			logger.error("Lock event listener failed for lock '" + event.name() + "'", ex);
 		}
 	}
 
@@ -103,6 +138,15 @@ final class ActiveHolds implements LossHandler {
 
 	LeaseWatchdog watchdog() {
 		return this.watchdog;
+	}
+
+	/**
+	 * Stop renewing and watching leases.
+	 */
+	@Override
+	public void close() {
+		this.watchdog.close();
+		this.expiries.close();
 	}
 
 }

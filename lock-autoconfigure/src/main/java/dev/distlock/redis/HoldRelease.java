@@ -56,6 +56,11 @@ final class HoldRelease {
 		if (before == RedisHold.State.RELEASED) {
 			return;
 		}
+		if (before == RedisHold.State.HELD) {
+			// Released before it was found lost: its loss actions never run. A hold found
+			// lost first runs them on the thread that found the loss.
+			hold.lossActions.drop();
+		}
 		this.active.remove(hold);
 		this.observer.released(hold.id.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
 		LocalLock lock = this.locks.held(hold.id);

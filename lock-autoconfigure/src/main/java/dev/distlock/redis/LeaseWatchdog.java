@@ -145,6 +145,9 @@ final class LeaseWatchdog implements AutoCloseable {
 				if (hold.validUntilNanos() - nextAttempt < 0) {
 					this.lossHandler.lost(hold, "its renewal failed (" + ex.getMessage() + ") and its lease runs out");
 				}
+				else {
+					this.lossHandler.renewalFailed(hold, ex.getMessage());
+				}
 			}
 			return;
 		}

@@ -72,6 +72,9 @@ final class RedisHold {
 	 */
 	final Lock reporting = new ReentrantLock();
 
+	/** Run once if this hold is found lost, dropped if it is released first. */
+	final LossActions lossActions = new LossActions();
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	private volatile long validUntilNanos;

@@ -2,8 +2,10 @@ package dev.distlock.redis;
 
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
 
 /**
  * A lease view of one hold of a {@link RedisLockRegistry}: an owner-free lease, or the
@@ -36,6 +38,11 @@ final class RedisLockLease implements LockLease {
 	@Override
 	public boolean isValid() {
 		return this.hold.isValid();
+	}
+
+	@Override
+	public void onLoss(Consumer<? super LockLostException> action) {
+		this.hold.lossActions.add(action);
 	}
 
 	@Override

@@ -12,8 +12,8 @@ import dev.distlock.HeldLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockIntrospector;
+import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
-import dev.distlock.LockLostEvent;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
@@ -33,8 +33,9 @@ import org.springframework.util.Assert;
  * Redis ({@link RedisAcquirer}); that one sleeps until a release signal arrives or the
  * holder's lease would have run out, or takes the lock straight from a releasing holder
  * of this JVM. Held locks in watchdog mode are renewed by a {@link LeaseWatchdog}. A lost
- * lock is logged and reported to the loss listener (the application's event publisher in
- * a Spring application) once.
+ * lock is logged and reported to the event listener (the application's event publisher in
+ * a Spring application) once, and so is each renewal that failed with time left on the
+ * lease.
  *
  * @since 0.1.0
  */
@@ -65,12 +66,12 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the
 	 * caller
 	 * @param settings how to take and keep locks
-	 * @param lossListener told of every lost lock, such as an
-	 * {@code ApplicationEventPublisher}
+	 * @param eventListener told of every lost lock and every renewal that failed with
+	 * time left, such as an {@code ApplicationEventPublisher}
 	 */
 	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
-			Consumer<LockLostEvent> lossListener) {
-		this(client, settings, lossListener, LockObserver.NONE);
+			Consumer<? super LockEvent> eventListener) {
+		this(client, settings, eventListener, LockObserver.NONE);
 	}
 
 	/**
@@ -78,15 +79,15 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the
 	 * caller
 	 * @param settings how to take and keep locks
-	 * @param lossListener told of every lost lock, such as an
-	 * {@code ApplicationEventPublisher}
-	 * @param observer told of every acquisition, release and loss
+	 * @param eventListener told of every lost lock and every renewal that failed with
+	 * time left, such as an {@code ApplicationEventPublisher}
+	 * @param observer told of every acquisition, release, loss and failed renewal
 	 */
 	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
-			Consumer<LockLostEvent> lossListener, LockObserver observer) {
+			Consumer<? super LockEvent> eventListener, LockObserver observer) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
-		Assert.notNull(lossListener, "'lossListener' must not be null");
+		Assert.notNull(eventListener, "'eventListener' must not be null");
 		Assert.notNull(observer, "'observer' must not be null");
 		this.observer = observer;
 		this.commands = new RedisLockCommands(client, settings);
@@ -94,7 +95,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
-		this.active = new ActiveHolds(this.commands, settings.leaseTime(), lossListener, observer);
+		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener, observer);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
 				this.locks, this.active, observer);
 	}
@@ -150,13 +151,13 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Stop renewing leases and close the connections; calls after the first do nothing.
-	 * Held locks expire with their lease.
+	 * Stop renewing and watching leases and close the connections; calls after the first
+	 * do nothing. Held locks expire with their lease.
 	 */
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
-			this.active.watchdog().close();
+			this.active.close();
 			this.signals.close();
 			this.commands.close();
 		}

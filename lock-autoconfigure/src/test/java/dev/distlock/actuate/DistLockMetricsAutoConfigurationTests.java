@@ -79,7 +79,7 @@ class DistLockMetricsAutoConfigurationTests {
 			assertThat(wait.count()).isEqualTo(2);
 			assertThat(meters.get("distlock.hold").tag("name", "order").timer().count()).isEqualTo(2);
 			assertThat(meters.getMeters()).filteredOn((meter) -> meter.getId().getName().startsWith("distlock."))
-				.hasSize(4)
+				.hasSize(5)
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isEqualTo("order"));
 			System.out.println("distlock meters after pay(1), pay(2):\n" + listing(meters));
 		});

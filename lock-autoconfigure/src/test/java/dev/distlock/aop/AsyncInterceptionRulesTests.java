@@ -3,6 +3,7 @@ package dev.distlock.aop;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.DistributedLock;
@@ -25,8 +26,8 @@ import static org.awaitility.Awaitility.await;
  * The rules by which {@link DistributedLock} methods returning a future, a {@code Mono}
  * or a {@code Flux} hold their locks, checked on proxies over an
  * {@link InMemoryLockRegistry}: owner-free leases, held until the result completes, fails
- * or is cancelled, one per subscription for a reactive result.
- * {@link InterceptionRulesTests} checks synchronous methods.
+ * or is cancelled, one per subscription for a reactive result, and a result that fails at
+ * once when its lease is lost. {@link InterceptionRulesTests} checks synchronous methods.
  */
 @Timeout(10)
 class AsyncInterceptionRulesTests {
@@ -66,6 +67,28 @@ class AsyncInterceptionRulesTests {
 		assertThat(result).failsWithin(WAIT)
 			.withThrowableOfType(ExecutionException.class)
 			.withCauseInstanceOf(LockLostException.class);
+	}
+
+	@Test
+	void futureFailsAtOnceWhenItsLeaseIsLostAndCancelsTheMethodsFuture() {
+		CompletableFuture<String> pending = new CompletableFuture<>();
+		CompletableFuture<String> result = this.deliveries.deliver(pending);
+		this.registry.loseAll();
+		assertThat(result).failsWithin(WAIT)
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(LockLostException.class);
+		await().atMost(WAIT).until(pending::isCancelled);
+	}
+
+	@Test
+	void futureRunsOnAfterItsLeaseWasLostWhenOnLostIsLog() {
+		Deliveries logging = new LockingProxies(this.registry, new LostLockPolicy(LockLostAction.LOG))
+			.classProxy(new Deliveries());
+		CompletableFuture<String> pending = new CompletableFuture<>();
+		CompletableFuture<String> result = logging.deliver(pending);
+		this.registry.loseAll();
+		pending.complete("delivered");
+		assertThat(result).succeedsWithin(WAIT).isEqualTo("delivered");
 	}
 
 	@Test
@@ -114,6 +137,31 @@ class AsyncInterceptionRulesTests {
 			.expectErrorMessage("road closed")
 			.verify(WAIT);
 		awaitHeldNames();
+	}
+
+	@Test
+	void monoWhoseLeaseIsLostFailsAndCancelsTheMethodsMono() {
+		AtomicBoolean cancelled = new AtomicBoolean();
+		StepVerifier.create(this.deliveries.track("p-1", Mono.<String>never().doOnCancel(() -> cancelled.set(true))))
+			.then(() -> awaitHeldNames("tracking:p-1"))
+			.then(this.registry::loseAll)
+			.expectError(LockLostException.class)
+			.verify(WAIT);
+		assertThat(cancelled).isTrue();
+	}
+
+	@Test
+	void fluxWhoseLeaseIsLostFailsAfterWhatItEmittedAndCancelsTheMethodsFlux() {
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Sinks.Many<String> stops = Sinks.many().unicast().onBackpressureBuffer();
+		StepVerifier.create(this.deliveries.route("p-1", stops.asFlux().doOnCancel(() -> cancelled.set(true))))
+			.then(() -> awaitHeldNames("route:p-1"))
+			.then(() -> stops.tryEmitNext("depot"))
+			.expectNext("depot")
+			.then(this.registry::loseAll)
+			.expectError(LockLostException.class)
+			.verify(WAIT);
+		assertThat(cancelled).isTrue();
 	}
 
 	@Test

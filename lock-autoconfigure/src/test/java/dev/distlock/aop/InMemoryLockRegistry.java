@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
@@ -30,8 +32,9 @@ import org.springframework.util.Assert;
  * name has one fair permit, taken alike by a thread-owned {@link FencedLock} (reentrant
  * on its thread) and by an owner-free {@link LockLease}, so that the two exclude each
  * other; the fencing tokens of a name count from 1. Holds never expire: lease and minimum
- * hold times are not kept. {@link #loseAll()} stands for leases that ran out, whose
- * release then throws {@link LockLostException} as the Redis registry's does.
+ * hold times are not kept. {@link #loseAll()} stands for leases that ran out: it runs
+ * their loss actions, and their release then throws {@link LockLostException}, as the
+ * Redis registry's do.
  */
 final class InMemoryLockRegistry implements LockRegistry {
 
@@ -69,7 +72,8 @@ final class InMemoryLockRegistry implements LockRegistry {
 
 	/**
 	 * Mark every current hold lost, as if its lease ran out: its name is free again, it
-	 * is no longer valid, and its release throws {@link LockLostException}.
+	 * is no longer valid, its loss actions run, and its release throws
+	 * {@link LockLostException}.
 	 */
 	void loseAll() {
 		this.holds.forEach(Hold::lose);
@@ -129,6 +133,9 @@ final class InMemoryLockRegistry implements LockRegistry {
 
 		private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
+		/** Completed when lost, cancelled when released first: runs each action once. */
+		private final CompletableFuture<LockLostException> loss = new CompletableFuture<>();
+
 		Hold(String name, Slot slot) {
 			this.name = name;
 			this.slot = slot;
@@ -142,7 +149,13 @@ final class InMemoryLockRegistry implements LockRegistry {
 		void lose() {
 			if (this.state.compareAndSet(State.HELD, State.LOST)) {
 				free();
+				this.loss.complete(new LockLostException(this.name, this.fencingToken,
+						"Lock '" + this.name + "' was lost while held (fencing token " + this.fencingToken + ")"));
 			}
+		}
+
+		void onLoss(Consumer<? super LockLostException> action) {
+			this.loss.thenAccept(action);
 		}
 
 		/**
@@ -153,6 +166,7 @@ final class InMemoryLockRegistry implements LockRegistry {
 			State before = this.state.getAndSet(State.RELEASED);
 			if (before == State.HELD) {
 				free();
+				this.loss.cancel(false);
 			}
 			else if (before == State.LOST) {
 				throw new LockLostException(this.name, this.fencingToken, "Lock '" + this.name
@@ -196,6 +210,11 @@ final class InMemoryLockRegistry implements LockRegistry {
 		@Override
 		public boolean isValid() {
 			return this.hold.isValid();
+		}
+
+		@Override
+		public void onLoss(Consumer<? super LockLostException> action) {
+			this.hold.onLoss(action);
 		}
 
 		@Override

@@ -2,6 +2,7 @@ package dev.distlock.aop;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.springframework.aop.support.AopUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIOException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The rules by which synchronous {@link DistributedLock} methods hold their locks,
@@ -151,6 +153,19 @@ class InterceptionRulesTests {
 	}
 
 	@Test
+	void assertHeldPassesWhileEveryLockOfTheCallIsHeldAndThrowsOnceOneIsLost() {
+		Orders logging = new LockingProxies(this.registry, new LostLockPolicy(LockLostAction.LOG))
+			.classProxy(new Orders(this.registry));
+		assertThat(logging.payAllCheckingTheLocks(List.of("b", "a"))).containsExactly("held", "lost order:b");
+	}
+
+	@Test
+	void assertHeldOutsideALockedCallThrowsIllegalStateException() {
+		assertThatIllegalStateException().isThrownBy(LockContext::assertHeld)
+			.withMessageContaining("outside a @DistributedLock method");
+	}
+
+	@Test
 	void methodsOwnExceptionPropagatesAndItsLockIsReleased() {
 		assertThatIOException().isThrownBy(this.orders::failShipping).withMessage("carrier down");
 		assertThat(nextFencingToken("shipping")).as("taken once, then released").isEqualTo(2);
@@ -225,6 +240,15 @@ class InterceptionRulesTests {
 			return seen();
 		}
 
+		@DistributedLock(name = "order", key = "#orderIds")
+		public List<String> payAllCheckingTheLocks(Collection<String> orderIds) {
+			List<String> checks = new ArrayList<>();
+			checks.add(checkHeld());
+			this.registry.loseAll();
+			checks.add(checkHeld());
+			return checks;
+		}
+
 		@DistributedLock(name = "shipping")
 		public String shipAndLoseTheLock() {
 			this.runs.incrementAndGet();
@@ -246,6 +270,16 @@ class InterceptionRulesTests {
 		private Seen seen() {
 			this.runs.incrementAndGet();
 			return Seen.now(this.registry);
+		}
+
+		private static String checkHeld() {
+			try {
+				LockContext.assertHeld();
+				return "held";
+			}
+			catch (LockLostException ex) {
+				return "lost " + ex.getLockName();
+			}
 		}
 
 	}

@@ -10,11 +10,11 @@ import javax.sql.DataSource;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
-import dev.distlock.testsupport.RedisTestClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -35,11 +36,13 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The lock of a {@link DistributedLock} method covers its transaction: it is taken before
  * the transaction begins and released after it commits, also when the transaction was
- * started by the caller. Runs against a real {@code redis-server} and an in-memory H2
+ * started by the caller, and a transaction whose lock is known lost before the commit
+ * rolls back instead. Runs against a real {@code redis-server} and an in-memory H2
  * database.
  */
 @Timeout(60)
@@ -54,6 +57,8 @@ class TransactionalLockingTests {
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.server().port(),
 				"spring.data.redis.timeout=2s")
 		.withUserConfiguration(TransactionConfiguration.class);
+
+	private final RedisLocks locks = new RedisLocks(redis.server());
 
 	@Test
 	void rivalThatAcquiresTheLockTheMomentItIsReleasedSeesTheCommittedRow() {
@@ -85,10 +90,10 @@ class TransactionalLockingTests {
 					context.getBean(PlatformTransactionManager.class));
 			List<String> keysAfterMethod = transaction.execute((status) -> {
 				ledger.recordJoined(100);
-				return redisKeys("lock:ledger");
+				return this.locks.keys("lock:ledger");
 			});
 			assertThat(keysAfterMethod).containsExactly("lock:ledger");
-			assertThat(redisKeys("lock:ledger")).isEmpty();
+			assertThat(this.locks.keys("lock:ledger")).isEmpty();
 		});
 	}
 
@@ -103,11 +108,11 @@ class TransactionalLockingTests {
 				CompletableFuture<Integer> result = ledger.recordLater(pending);
 				pending.complete(200);
 				assertThat(result.join()).isEqualTo(200);
-				return redisKeys("lock:ledger-async");
+				return this.locks.keys("lock:ledger-async");
 			});
 			assertThat(keysAfterFuture).as("keys once the future completed, before the commit")
 				.containsExactly("lock:ledger-async");
-			assertThat(redisKeys("lock:ledger-async")).isEmpty();
+			assertThat(this.locks.keys("lock:ledger-async")).isEmpty();
 		});
 	}
 
@@ -119,18 +124,86 @@ class TransactionalLockingTests {
 					context.getBean(PlatformTransactionManager.class));
 			CompletableFuture<Integer> pending = new CompletableFuture<>();
 			CompletableFuture<Integer> result = transaction.execute((status) -> ledger.recordLater(pending));
-			assertThat(redisKeys("lock:ledger-async")).as("keys once the transaction committed, future pending")
+			assertThat(this.locks.keys("lock:ledger-async")).as("keys once the transaction committed, future pending")
 				.containsExactly("lock:ledger-async");
 			pending.complete(300);
 			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo(300);
-			assertThat(redisKeys("lock:ledger-async")).isEmpty();
+			assertThat(this.locks.keys("lock:ledger-async")).isEmpty();
 		});
 	}
 
-	private static List<String> redisKeys(String pattern) {
-		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
-			return client.sync().keys(pattern);
-		}
+	@Test
+	void transactionOfAMethodWhoseLockIsLostRollsBackAndTheCallerGetsLockLostException() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			assertThatExceptionOfType(LockLostException.class)
+				.isThrownBy(() -> ledger.recordWhile(400, () -> this.locks.takeOver(context, "lock:ledger-checked")))
+				.withMessage("Lock 'ledger-checked' (fencing token 1) was lost before the transaction committed;"
+						+ " the transaction is rolled back")
+				.satisfies((ex) -> assertThat(ex.getSuppressed()).isEmpty());
+			assertThat(rows(context, 400)).isZero();
+			assertThat(this.locks.get("lock:ledger-checked")).isEqualTo("someone-else");
+		});
+	}
+
+	@Test
+	void transactionOfAMethodThatKeepsItsLockCommits() {
+		this.contextRunner.run((context) -> {
+			context.getBean(LedgerService.class).recordWhile(401, () -> {
+			});
+			assertThat(rows(context, 401)).isOne();
+		});
+	}
+
+	@Test
+	void transactionOfAMethodThatOutlivesItsFixedLeaseRollsBack() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> ledger.recordSlowly(402))
+				.withMessageContaining("was lost before the transaction committed");
+			assertThat(rows(context, 402)).isZero();
+		});
+	}
+
+	@Test
+	void transactionOfAMethodWhoseLockIsLostCommitsWhenOnLostIsLog() {
+		this.contextRunner.withPropertyValues("distlock.on-lost=log").run((context) -> {
+			context.getBean(LedgerService.class)
+				.recordWhile(403, () -> this.locks.takeOver(context, "lock:ledger-checked"));
+			assertThat(rows(context, 403)).isOne();
+		});
+	}
+
+	@Test
+	void callersTransactionThatTheReleaseWaitsForRollsBackOnceTheLockIsLost() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			TransactionTemplate transaction = new TransactionTemplate(
+					context.getBean(PlatformTransactionManager.class));
+			assertThatExceptionOfType(LockLostException.class)
+				.isThrownBy(() -> transaction.executeWithoutResult((status) -> {
+					ledger.recordJoined(500);
+					this.locks.takeOver(context, "lock:ledger");
+				}))
+				.withMessageContaining("Lock 'ledger' (fencing token 1) was lost before the transaction committed");
+			assertThat(rows(context, 500)).isZero();
+			assertThat(this.locks.get("lock:ledger")).isEqualTo("someone-else");
+		});
+	}
+
+	@Test
+	void callersTransactionThatTheReleaseWaitsForCommitsWhileTheLockIsHeld() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
+				.executeWithoutResult((status) -> ledger.recordJoined(501));
+			assertThat(rows(context, 501)).isOne();
+		});
+	}
+
+	private static Integer rows(ApplicationContext context, int id) {
+		return context.getBean(JdbcTemplate.class)
+			.queryForObject("select count(*) from ledger where id = ?", Integer.class, id);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -191,6 +264,20 @@ class TransactionalLockingTests {
 		@Transactional
 		public void recordJoined(int id) {
 			this.jdbc.update("insert into ledger (id) values (?)", id);
+		}
+
+		@DistributedLock(name = "ledger-checked")
+		@Transactional
+		public void recordWhile(int id, Runnable meanwhile) {
+			this.jdbc.update("insert into ledger (id) values (?)", id);
+			meanwhile.run();
+		}
+
+		@DistributedLock(name = "ledger-fixed", leaseTime = "200ms")
+		@Transactional
+		public void recordSlowly(int id) {
+			this.jdbc.update("insert into ledger (id) values (?)", id);
+			sleep(400);
 		}
 
 		@DistributedLock(name = "ledger-async")

@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockRegistry;
 import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.LockLossTransactionListener;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -16,13 +17,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link DistLockInterceptionAutoConfiguration}: {@link DistributedLock}
  * methods are locked with whatever {@link LockRegistry} bean there is, also one of the
- * application's own on a connection Spring Boot did not configure.
+ * application's own on a connection Spring Boot did not configure, and the application's
+ * transaction managers learn to refuse commits whose locks are lost.
  */
 @Timeout(60)
 class DistLockInterceptionAutoConfigurationTests {
@@ -82,6 +86,32 @@ class DistLockInterceptionAutoConfigurationTests {
 	}
 
 	@Test
+	void transactionManagersOfTheApplicationGetTheLockLossListener() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
+				.withBean(DataSourceTransactionManager.class,
+						DistLockInterceptionAutoConfigurationTests::h2TransactionManager)
+				.run((context) -> assertThat(
+						context.getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners())
+					.singleElement()
+					.isInstanceOf(LockLossTransactionListener.class));
+		}
+	}
+
+	@Test
+	void transactionManagersAreLeftAloneWhenOnLostIsLog() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
+				.withBean(DataSourceTransactionManager.class,
+						DistLockInterceptionAutoConfigurationTests::h2TransactionManager)
+				.withPropertyValues("distlock.on-lost=log")
+				.run((context) -> assertThat(
+						context.getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners())
+					.isEmpty());
+		}
+	}
+
+	@Test
 	void contextWithoutAnnotatedMethodsStartsWithoutARegistry() {
 		new ApplicationContextRunner()
 			.withConfiguration(
@@ -89,6 +119,11 @@ class DistLockInterceptionAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockRegistry.class)
 				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	private static DataSourceTransactionManager h2TransactionManager() {
+		return new DataSourceTransactionManager(
+				new SimpleDriverDataSource(new org.h2.Driver(), "jdbc:h2:mem:tx-" + System.nanoTime()));
 	}
 
 	private static RedisTestClient connect() {

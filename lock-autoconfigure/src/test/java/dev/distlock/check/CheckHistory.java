@@ -10,12 +10,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The histories of every worker incarnation and of the nemesis, read back for the checks:
- * holds with their validity checks and releases, operations, lost events, faults and the
- * workers' own reports.
+ * holds with their validity checks, releases, loss actions and commits, operations, lost
+ * events, faults and the workers' own reports.
  */
 final class CheckHistory {
 
@@ -23,7 +22,8 @@ final class CheckHistory {
 
 	final List<Op> ops = new ArrayList<>();
 
-	final Set<String> lostEvents = new java.util.HashSet<>();
+	/** When each hold, by {@link #lostKey}, was first reported lost (microseconds). */
+	final Map<String, Long> lostEvents = new HashMap<>();
 
 	final List<Fault> faults = new ArrayList<>();
 
@@ -57,7 +57,7 @@ final class CheckHistory {
 					if (hold != null) {
 						hold.releaseStart = num(line, "start");
 						hold.releaseOutcome = line.get("outcome");
-						boolean reportedLost = this.lostEvents.contains(lostKey(incarnation, hold.name, hold.token));
+						boolean reportedLost = this.lostEvents.containsKey(lostKey(incarnation, hold.name, hold.token));
 						if (hold.releaseOutcome.equals("OK") && !hold.seenInvalid && !reportedLost) {
 							hold.confirmedUntil = Math.max(hold.confirmedUntil, hold.releaseStart);
 						}
@@ -66,7 +66,20 @@ final class CheckHistory {
 				case "OP" -> this.ops.add(new Op(line.get("op"), line.get("hold"), line.get("name"), num(line, "token"),
 						line.get("fenced"), line.get("plain"), line.get("pred"), num(line, "start"), num(line, "end"),
 						Boolean.parseBoolean(line.get("validBefore")), Boolean.parseBoolean(line.get("validAfter"))));
-				case "LOST" -> this.lostEvents.add(lostKey(incarnation, line.get("name"), num(line, "token")));
+				case "LOST" -> this.lostEvents.putIfAbsent(lostKey(incarnation, line.get("name"), num(line, "token")),
+						num(line, "at"));
+				case "LOSS" -> {
+					Hold hold = this.holds.get(line.get("hold"));
+					if (hold != null) {
+						hold.lossActions++;
+					}
+				}
+				case "COMMIT" -> {
+					Hold hold = this.holds.get(line.get("hold"));
+					if (hold != null) {
+						hold.commitStarts.add(num(line, "start"));
+					}
+				}
 				case "CALL" -> this.calls.merge(line.get("api") + ":" + line.get("outcome"), 1L, Long::sum);
 				case "HUNG", "HELD" -> this.reports.add(incarnation + " " + line.get("line"));
 				case "THREADS" -> {
@@ -175,6 +188,12 @@ final class CheckHistory {
 		long releaseStart;
 
 		String releaseOutcome = "";
+
+		/** How many times the hold's loss action ran. */
+		int lossActions;
+
+		/** When each commit of a transaction under the hold began. */
+		final List<Long> commitStarts = new ArrayList<>();
 
 		/**
 		 * Whether a validity check said invalid: a later successful release proves

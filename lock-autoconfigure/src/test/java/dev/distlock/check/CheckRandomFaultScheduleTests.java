@@ -26,12 +26,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * A Jepsen-like check: {@value #WORKERS} worker JVMs of {@value #THREADS} threads lock
  * four names through every API (thread-owned locks, leases, annotated plain,
- * {@code CompletableFuture}, {@code Mono} and multi-key methods) and, holding them,
- * increment a fenced and a plain counter, while a {@link Nemesis} pauses and kills
- * workers, pauses, restarts and flushes Redis, stalls, cuts and slows the workers'
- * connections and interrupts their threads on a seeded schedule. The recorded history
- * must show no broken promise ({@link SafetyChecks}, {@link PromiseChecks}), no lock key
- * left in Redis, and no thread or connection left once the workers closed.
+ * transactional, {@code CompletableFuture}, {@code Mono} and multi-key methods) and,
+ * holding them, increment a fenced and a plain counter, while a {@link Nemesis} pauses
+ * and kills workers, pauses, restarts and flushes Redis, stalls, cuts and slows the
+ * workers' connections and interrupts their threads on a seeded schedule. The recorded
+ * history must show no broken promise ({@link SafetyChecks}, {@link PromiseChecks}), no
+ * lock key left in Redis, and no thread or connection left once the workers closed.
  * <p>
  * The seed is printed ({@code [check] seed=...}); replay a run with
  * {@code -Ddistlock.check.seed=<seed>}. Runs {@value #DEFAULT_SECONDS} s by default;
@@ -95,7 +95,9 @@ class CheckRandomFaultScheduleTests {
 		System.out.println("[check] seed=" + seed + " seconds=" + seconds + " faults="
 				+ nemesis.injected().values().stream().mapToInt(Integer::intValue).sum() + " " + nemesis.injected()
 				+ " cancellations=" + history.calls.getOrDefault("monoCancel:OK", 0L) + " operations=" + operations
-				+ " holds=" + history.holds.size() + " criticalSections=" + history.ops.size() + " violations="
+				+ " holds=" + history.holds.size() + " criticalSections=" + history.ops.size() + " lossActions="
+				+ history.holds.values().stream().mapToInt((hold) -> hold.lossActions).sum() + " commits="
+				+ history.holds.values().stream().mapToInt((hold) -> hold.commitStarts.size()).sum() + " violations="
 				+ violations.count() + " " + violations.counts());
 		System.out.println("[check] calls " + history.calls);
 		if (!violations.isEmpty()) {

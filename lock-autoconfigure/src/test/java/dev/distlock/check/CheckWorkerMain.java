@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.distlock.HeldLock;
+import dev.distlock.LockLostEvent;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
@@ -36,6 +37,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
 
 /**
  * One worker JVM of the checker:
@@ -88,13 +90,17 @@ final class CheckWorkerMain {
 				RedisLockSettings.of("lock:", LEASE)
 					.withCommandTimeout(COMMAND_TIMEOUT)
 					.withLockDelay(((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY),
-				(event) -> history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
-						event.reason(), "at", History.now()));
+				(event) -> {
+					if (event instanceof LockLostEvent) {
+						history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
+								event.reason(), "at", History.now());
+					}
+				});
 		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);
 		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
 		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), history);
 		ExecutorService async = Executors.newFixedThreadPool(threads);
-		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async);
+		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async, history);
 		CheckedService service = context.getBean(CheckedService.class);
 		Random random = new Random(seed);
 		AtomicBoolean stopping = new AtomicBoolean();
@@ -150,7 +156,7 @@ final class CheckWorkerMain {
 	}
 
 	private static ConfigurableApplicationContext context(String lockUri, RecordingLockRegistry registry,
-			CriticalSection critical, ExecutorService async) {
+			CriticalSection critical, ExecutorService async, History history) {
 		RedisURI uri = RedisURI.create(lockUri);
 		return new SpringApplicationBuilder(WorkerConfiguration.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
@@ -161,19 +167,27 @@ final class CheckWorkerMain {
 				context.getBeanFactory().registerSingleton("lockRegistry", registry);
 				context.getBeanFactory().registerSingleton("criticalSection", critical);
 				context.getBeanFactory().registerSingleton("checkAsync", async);
+				context.getBeanFactory().registerSingleton("checkHistory", history);
 			})
 			.run();
 	}
 
 	/**
 	 * The worker's Spring context: Spring Boot's Redis and distlock auto-configuration,
-	 * with the recording registry, the critical section and the executor of asynchronous
-	 * bodies registered as singletons, and the annotated service as a bean.
+	 * with the recording registry, the critical section, the executor of asynchronous
+	 * bodies and the history registered as singletons, and the annotated service and the
+	 * recording transaction manager as beans.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
 			DistLockInterceptionAutoConfiguration.class })
+	@EnableTransactionManagement
 	static class WorkerConfiguration {
+
+		@Bean
+		RecordingTransactionManager transactionManager(History checkHistory) {
+			return new RecordingTransactionManager(checkHistory);
+		}
 
 		@Bean
 		CheckedService checkedService(RecordingLockRegistry lockRegistry, CriticalSection criticalSection,

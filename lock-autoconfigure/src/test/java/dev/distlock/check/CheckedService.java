@@ -8,11 +8,13 @@ import dev.distlock.DistributedLock;
 import dev.distlock.LockContext;
 import reactor.core.publisher.Mono;
 
+import org.springframework.transaction.annotation.Transactional;
+
 /**
  * The annotated methods the workers call: one lock or several ({@code key} a list),
- * watchdog or fixed lease, a minimum hold time, and results that are plain,
- * {@code CompletableFuture} or {@code Mono}. Lock names are {@code c:<key>}, the same
- * locks the workers take through the registry.
+ * watchdog or fixed lease, a minimum hold time, a transaction inside the lock, and
+ * results that are plain, {@code CompletableFuture} or {@code Mono}. Lock names are
+ * {@code c:<key>}, the same locks the workers take through the registry.
  */
 public class CheckedService {
 
@@ -35,6 +37,12 @@ public class CheckedService {
 
 	@DistributedLock(name = "c", key = "#key", waitTime = "1s", leaseTime = "700ms")
 	public long fixedLease(String key) {
+		return this.critical.run(List.of(currentHold()));
+	}
+
+	@DistributedLock(name = "c", key = "#key", waitTime = "1s")
+	@Transactional
+	public long transactional(String key) {
 		return this.critical.run(List.of(currentHold()));
 	}
 

@@ -1,12 +1,17 @@
 package dev.distlock.check;
 
+import java.util.Map;
+import java.util.stream.Collectors;
+
 import dev.distlock.check.CheckHistory.Fault;
 import dev.distlock.check.CheckHistory.Hold;
 
 /**
  * The checks of what every call promises besides exclusion: each hold ends in a release
- * or a reported loss, a successful release never hides a loss, every call returns within
- * its bound, and nothing (hold, thread) outlives the work.
+ * or a reported loss, a successful release never hides a loss, a hold's loss action runs
+ * once for a loss found while it was held and never for a hold released first, no
+ * transaction commits once its hold was reported lost, every call returns within its
+ * bound, and nothing (hold, thread) outlives the work.
  */
 final class PromiseChecks {
 
@@ -20,17 +25,22 @@ final class PromiseChecks {
 	}
 
 	void run() {
+		Map<String, Long> holdsByKey = this.history.holds.values()
+			.stream()
+			.collect(Collectors.groupingBy(PromiseChecks::lostKey, Collectors.counting()));
 		for (Hold hold : this.history.holds.values()) {
 			if (this.history.killedAt.containsKey(hold.incarnation)) {
 				continue;
 			}
-			boolean lostEvent = this.history.lostEvents
-				.contains(CheckHistory.lostKey(hold.incarnation, hold.name, hold.token));
-			if (hold.releaseOutcome.isEmpty() && !lostEvent) {
+			Long lostAt = this.history.lostEvents.get(lostKey(hold));
+			if (hold.releaseOutcome.isEmpty() && lostAt == null) {
 				this.violations.add("never-released", hold.toString());
 			}
-			if (hold.releaseOutcome.equals("OK") && !lostEvent && dataLostDuring(hold)) {
+			if (hold.releaseOutcome.equals("OK") && lostAt == null && dataLostDuring(hold)) {
 				this.violations.add("loss-hidden", "released OK although Redis lost its data while held: " + hold);
+			}
+			if (holdsByKey.get(lostKey(hold)) == 1) {
+				checkLossActions(hold, lostAt);
 			}
 		}
 		for (String report : this.history.reports) {
@@ -41,6 +51,38 @@ final class PromiseChecks {
 				default -> "thread-leaked";
 			}, report);
 		}
+	}
+
+	/**
+	 * Check the loss action and the commits of a hold whose reports are its own (no other
+	 * hold of its incarnation had its name and token, as after a data loss). A loss
+	 * reported before the hold's release began was found by the watchdog, a fixed lease
+	 * running out or a hand-over, never by the release, and must have run the action.
+	 */
+	private void checkLossActions(Hold hold, Long lostAt) {
+		if (hold.lossActions > 1) {
+			this.violations.add("loss-action-repeated", hold.lossActions + " runs: " + hold);
+		}
+		if (hold.lossActions > 0 && lostAt == null) {
+			this.violations.add("loss-action-unreported", hold.toString());
+		}
+		if (hold.lossActions > 0 && hold.releaseOutcome.equals("OK")) {
+			this.violations.add("loss-action-after-release", hold.toString());
+		}
+		boolean lostBeforeRelease = lostAt != null && (hold.releaseOutcome.isEmpty() || lostAt < hold.releaseStart);
+		if (lostBeforeRelease && hold.lossActions == 0) {
+			this.violations.add("loss-action-missed", "reported lost at " + lostAt + ": " + hold);
+		}
+		for (long commitStart : hold.commitStarts) {
+			if (lostAt != null && commitStart > lostAt) {
+				this.violations.add("committed-after-loss",
+						"commit began at " + commitStart + ", reported lost at " + lostAt + ": " + hold);
+			}
+		}
+	}
+
+	private static String lostKey(Hold hold) {
+		return CheckHistory.lostKey(hold.incarnation, hold.name, hold.token);
 	}
 
 	private boolean dataLostDuring(Hold hold) {

@@ -1,8 +1,10 @@
 package dev.distlock.check;
 
 import java.time.Instant;
+import java.util.function.Consumer;
 
 import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
 
 /**
  * A {@link LockLease} that records its release in its {@link RecordedHold}.
@@ -35,6 +37,11 @@ final class RecordedLease implements LockLease {
 	@Override
 	public boolean isValid() {
 		return this.delegate.isValid();
+	}
+
+	@Override
+	public void onLoss(Consumer<? super LockLostException> action) {
+		this.delegate.onLoss(action);
 	}
 
 	@Override

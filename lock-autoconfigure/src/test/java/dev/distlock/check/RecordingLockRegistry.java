@@ -14,7 +14,7 @@ import dev.distlock.LockRegistry;
 /**
  * A {@link LockRegistry} in front of the real one that records every hold it hands out in
  * a {@link History}, whoever asked: the workers' own code or the {@code @DistributedLock}
- * interceptor.
+ * interceptor, and a {@code LOSS} line each time a hold's loss action runs.
  */
 final class RecordingLockRegistry implements LockRegistry {
 
@@ -101,6 +101,7 @@ final class RecordingLockRegistry implements LockRegistry {
 		RecordedHold hold = new RecordedHold(this.history, id, name, view.fencingToken(), view);
 		this.history.record("ACQ", "hold", id, "name", name, "token", view.fencingToken(), "api", api, "start", start,
 				"end", History.now(), "thread", Thread.currentThread().getName());
+		view.onLoss((lost) -> this.history.record("LOSS", "hold", id, "at", History.now()));
 		this.latestByThread.get().put(name, hold);
 		return hold;
 	}

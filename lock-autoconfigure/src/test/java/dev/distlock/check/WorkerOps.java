@@ -75,8 +75,8 @@ final class WorkerOps implements Runnable {
 	}
 
 	private String pickApi() {
-		String[] apis = { "lock", "lock", "lease", "lease", "sync", "fixedLease", "minHold", "multi", "future", "mono",
-				"monoCancel" };
+		String[] apis = { "lock", "lock", "lease", "lease", "sync", "fixedLease", "minHold", "transactional", "multi",
+				"future", "mono", "monoCancel" };
 		return apis[this.random.nextInt(apis.length)];
 	}
 
@@ -88,6 +88,7 @@ final class WorkerOps implements Runnable {
 			case "sync" -> this.service.sync(key);
 			case "fixedLease" -> this.service.fixedLease(key);
 			case "minHold" -> this.service.minHold(key);
+			case "transactional" -> this.service.transactional(key);
 			case "multi" -> this.service.multi(twoKeys(key));
 			case "future" -> this.service.future(twoKeys(key)).get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
 			case "mono" -> this.service.mono(key).block(BOUND);

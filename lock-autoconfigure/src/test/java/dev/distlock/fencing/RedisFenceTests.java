@@ -1,6 +1,7 @@
 package dev.distlock.fencing;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.distlock.LockContext;
 import dev.distlock.LockLease;
@@ -135,7 +136,7 @@ class RedisFenceTests {
 	void advanceAndWriteWithoutATokenUseTheLeaseOfTheCurrentCall() {
 		try (TestLockRegistry locks = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30));
 				LockLease lease = locks.registry().acquire("report", Duration.ZERO);
-				LockContext.Binding binding = LockContext.bind(lease)) {
+				LockContext.Binding binding = LockContext.bind(List.of(lease))) {
 			this.fence.advance("report");
 			assertThat(this.template.opsForValue().get("lock:report!highest"))
 				.isEqualTo(Long.toString(lease.fencingToken()));

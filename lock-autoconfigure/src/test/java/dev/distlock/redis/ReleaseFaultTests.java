@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
-import dev.distlock.LockLostEvent;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -149,8 +148,7 @@ class ReleaseFaultTests {
 		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
 		List<String> lost = new CopyOnWriteArrayList<>();
 		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(client,
-				RedisLockSettings.of("lock:", Duration.ofMillis(600)).withCommandTimeout(COMMAND_TIMEOUT),
-				(LockLostEvent event) -> {
+				RedisLockSettings.of("lock:", Duration.ofMillis(600)).withCommandTimeout(COMMAND_TIMEOUT), (event) -> {
 					lost.add(event.name());
 					throw new AssertionError("Loss listener failed for lock '" + event.name() + "'");
 				}));

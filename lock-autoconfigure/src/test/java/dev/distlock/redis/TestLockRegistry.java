@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockRenewalFailedEvent;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -12,7 +14,8 @@ import io.lettuce.core.cluster.RedisClusterClient;
 
 /**
  * A {@link RedisLockRegistry} on its own Lettuce client, as one application instance
- * would have it, recording the {@link LockLostEvent}s it publishes.
+ * would have it, recording the {@link LockLostEvent}s and {@link LockRenewalFailedEvent}s
+ * it publishes.
  */
 public final class TestLockRegistry implements AutoCloseable {
 
@@ -24,9 +27,11 @@ public final class TestLockRegistry implements AutoCloseable {
 
 	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
 
+	private final List<LockRenewalFailedEvent> renewalFailures = new CopyOnWriteArrayList<>();
+
 	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings) {
 		this.client = client;
-		this.registry = new RedisLockRegistry(client, settings, this.lostEvents::add);
+		this.registry = new RedisLockRegistry(client, settings, this::record);
 	}
 
 	/**
@@ -85,6 +90,23 @@ public final class TestLockRegistry implements AutoCloseable {
 	 */
 	public List<LockLostEvent> lostEvents() {
 		return this.lostEvents;
+	}
+
+	/**
+	 * Return the renewal-failed events published so far.
+	 * @return the events
+	 */
+	public List<LockRenewalFailedEvent> renewalFailures() {
+		return this.renewalFailures;
+	}
+
+	private void record(LockEvent event) {
+		if (event instanceof LockLostEvent lost) {
+			this.lostEvents.add(lost);
+		}
+		else if (event instanceof LockRenewalFailedEvent failed) {
+			this.renewalFailures.add(failed);
+		}
 	}
 
 	/**

@@ -1,0 +1,71 @@
+package dev.distlock.redis;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Finds holds with a fixed lease lost the moment their lease runs out while they are
+ * held, rather than at their release: one scheduled check per hold, cancelled when it is
+ * released. Its thread starts with the first fixed lease.
+ */
+final class LeaseExpiries implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(LeaseExpiries.class);
+
+	private final LossHandler lossHandler;
+
+	private final ScheduledThreadPoolExecutor scheduler;
+
+	private final Map<RedisHold, ScheduledFuture<?>> checks = new ConcurrentHashMap<>();
+
+	LeaseExpiries(LossHandler lossHandler) {
+		this.lossHandler = lossHandler;
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "distlock-lease-expiry");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.setRemoveOnCancelPolicy(true);
+	}
+
+	/**
+	 * Report the hold lost when its fixed lease runs out, unless it is removed before.
+	 */
+	void add(RedisHold hold) {
+		long delay = hold.validUntilNanos() - System.nanoTime();
+		this.checks.put(hold, this.scheduler.schedule(() -> expire(hold), delay, TimeUnit.NANOSECONDS));
+	}
+
+	/**
+	 * Stop watching a released hold.
+	 */
+	void remove(RedisHold hold) {
+		ScheduledFuture<?> check = this.checks.remove(hold);
+		if (check != null) {
+			check.cancel(false);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+	private void expire(RedisHold hold) {
+		this.checks.remove(hold);
+		try {
+			this.lossHandler.lost(hold,
+					"its fixed lease of " + hold.terms.leaseMillis() + " ms ran out while it was held");
+		}
+		catch (RuntimeException | Error ex) {
+			logger.error("Reporting the expiry of lock '" + hold.id.name + "' failed", ex);
+		}
+	}
+
+}

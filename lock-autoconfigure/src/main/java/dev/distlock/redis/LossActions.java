@@ -1,0 +1,54 @@
+package dev.distlock.redis;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+import dev.distlock.LockLostException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The actions to run once when a hold is found lost
+ * ({@link dev.distlock.LockLease#onLoss}). An action added before the loss runs on the
+ * thread that found it, one added after runs at once on the thread that adds it; a
+ * release of a hold not found lost drops them. A completion stage keeps that promise
+ * without a lock: an action runs exactly once if the hold is found lost, however its
+ * addition and the loss interleave.
+ */
+final class LossActions {
+
+	private static final Log logger = LogFactory.getLog(LossActions.class);
+
+	private final CompletableFuture<LockLostException> loss = new CompletableFuture<>();
+
+	/**
+	 * Add an action; it runs at once if the hold was found lost already, never if it was
+	 * released first. An action that throws is logged.
+	 */
+	void add(Consumer<? super LockLostException> action) {
+		this.loss.thenAccept((lost) -> {
+			try {
+				action.accept(lost);
+			}
+			catch (RuntimeException | Error ex) {
+				logger.error("A loss action of lock '" + lost.getLockName() + "' failed", ex);
+			}
+		});
+	}
+
+	/**
+	 * Run the actions added so far, and those added later as they are added: the hold was
+	 * found lost. Called holding none of the engine's locks.
+	 */
+	void run(LockLostException lost) {
+		this.loss.complete(lost);
+	}
+
+	/**
+	 * Drop the actions: the hold was released before it was found lost.
+	 */
+	void drop() {
+		this.loss.cancel(false);
+	}
+
+}
