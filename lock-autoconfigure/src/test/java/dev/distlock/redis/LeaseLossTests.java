@@ -189,8 +189,8 @@ class LeaseLossTests {
 		holder.registry().renewLeases();
 		assertThatNoException().isThrownBy(kept::assertValid);
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lost::assertValid)
-			.withMessage("Lock 'lost' (fencing token 1) is no longer held: it was released, lost, or not renewed"
-					+ " within its lease")
+			.withMessage("Lock 'lost' (fencing token " + lost.fencingToken()
+					+ ") is no longer held: it was released, lost, or not renewed within its lease")
 			.satisfies((ex) -> assertThat(ex.getLockName()).isEqualTo("lost"));
 		kept.release();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(kept::assertValid);
