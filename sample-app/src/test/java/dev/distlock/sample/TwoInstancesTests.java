@@ -17,14 +17,14 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 import dev.distlock.LockRegistry;
+import dev.distlock.fencing.RedisFence;
+import dev.distlock.fencing.StaleFencingTokenException;
 import dev.distlock.sample.accounts.Balance;
 import dev.distlock.sample.cleanup.CleanupJob;
 import dev.distlock.sample.cleanup.CleanupRun;
 import dev.distlock.sample.inventory.StockLevel;
 import dev.distlock.sample.report.DailyReport;
 import dev.distlock.sample.report.DailyReports;
-import dev.distlock.sample.report.FencedStore;
-import dev.distlock.sample.report.StaleTokenException;
 import dev.distlock.testsupport.RedisServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -235,10 +235,13 @@ class TwoInstancesTests {
 		await().atMost(Duration.ofSeconds(2)).until(() -> !stalled.isValid());
 		DailyReport next = b().http().post().uri("/reports/daily").retrieve().body(DailyReport.class);
 		assertThat(next.fencingToken()).isGreaterThan(stalled.fencingToken());
-		assertThatExceptionOfType(StaleTokenException.class)
-			.isThrownBy(() -> a().bean(FencedStore.class)
-				.write(DailyReports.REPORT_KEY, stalled.fencingToken(), Map.of("writtenBy", "stalled")))
-			.satisfies((ex) -> assertThat(ex.highestToken()).isEqualTo(next.fencingToken()));
+		assertThatExceptionOfType(StaleFencingTokenException.class)
+			.isThrownBy(() -> a().bean(RedisFence.class)
+				.write(DailyReports.LOCK, stalled.fencingToken(), DailyReports.REPORT_KEY, "stalled"))
+			.satisfies((ex) -> {
+				assertThat(ex.getFencingToken()).isEqualTo(stalled.fencingToken());
+				assertThat(ex.getHighestToken()).isEqualTo(next.fencingToken());
+			});
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(stalled::release);
 		assertThat(a().http().get().uri("/reports/daily").retrieve().body(DailyReport.class)).isEqualTo(next);
 	}
