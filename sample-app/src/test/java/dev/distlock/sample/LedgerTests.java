@@ -1,5 +1,6 @@
 package dev.distlock.sample;
 
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.sample.ledger.Ledger;
@@ -13,6 +14,8 @@ import org.junit.jupiter.api.Timeout;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +55,26 @@ class LedgerTests {
 	@Test
 	void anAccountNothingWasPostedToIsNotFound() {
 		assertThat(instance().answer(HttpMethod.GET, "/ledger/nobody").getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+	}
+
+	@Test
+	void staleWriteDemoAnswersConflictNamingBothTokensAndTheNewerPostStands() {
+		LedgerBalance opened = post("bob", 100);
+		ResponseEntity<Map<String, Object>> refused = instance().answer(HttpMethod.POST,
+				"/ledger/bob/stale-write-demo?amount=10");
+		assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+		assertThat(refused.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+		Map<String, Object> problem = refused.getBody();
+		assertThat(problem).containsEntry("status", 409)
+			.containsEntry("resource", "ledger:bob")
+			.containsEntry("instance", "/ledger/bob/stale-write-demo");
+		long staleToken = ((Number) problem.get("fencingToken")).longValue();
+		long newerToken = ((Number) problem.get("highestToken")).longValue();
+		assertThat(staleToken).isGreaterThan(opened.fencingToken()).isLessThan(newerToken);
+		assertThat((String) problem.get("detail")).contains("Fencing token " + staleToken, "token " + newerToken);
+		assertThat(instance().http().get().uri("/ledger/bob").retrieve().body(LedgerBalance.class))
+			.isEqualTo(new LedgerBalance("bob", 110, newerToken));
+		assertThat(fencedToken("bob")).isEqualTo(newerToken);
 	}
 
 	private static LedgerBalance post(String account, long amount) {

@@ -9,7 +9,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code /ledger/{account}}: read an account's balance and post to it.
+ * {@code /ledger/{account}}: read an account's balance, post to it, and see a stalled
+ * holder's late post refused ({@link StaleWriteDemo}).
  */
 @RestController
 @RequestMapping("/ledger/{account}")
@@ -17,8 +18,11 @@ class LedgerController {
 
 	private final Ledger ledger;
 
-	LedgerController(Ledger ledger) {
+	private final StaleWriteDemo staleWriteDemo;
+
+	LedgerController(Ledger ledger, StaleWriteDemo staleWriteDemo) {
 		this.ledger = ledger;
+		this.staleWriteDemo = staleWriteDemo;
 	}
 
 	@GetMapping
@@ -29,6 +33,11 @@ class LedgerController {
 	@PostMapping
 	LedgerBalance post(@PathVariable String account, @RequestParam long amount) {
 		return this.ledger.post(account, amount);
+	}
+
+	@PostMapping("/stale-write-demo")
+	LedgerBalance staleWriteDemo(@PathVariable String account, @RequestParam(defaultValue = "10") long amount) {
+		return this.staleWriteDemo.run(account, amount);
 	}
 
 }
