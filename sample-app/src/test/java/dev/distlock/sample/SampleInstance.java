@@ -4,12 +4,16 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import dev.distlock.testsupport.Closer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
@@ -69,6 +73,19 @@ final class SampleInstance implements AutoCloseable {
 
 	RestClient http() {
 		return this.http;
+	}
+
+	/**
+	 * Send a request and return the answer whatever its status, its body read as a JSON
+	 * object (the problem detail of an error), or {@code null} when it has none.
+	 * @param method the request's method
+	 * @param uri the request's path and query
+	 * @return the answer
+	 */
+	ResponseEntity<Map<String, Object>> answer(HttpMethod method, String uri) {
+		return this.http.method(method).uri(uri).retrieve().onStatus((status) -> true, (request, response) -> {
+		}).toEntity(new ParameterizedTypeReference<>() {
+		});
 	}
 
 	<T> T bean(Class<T> type) {

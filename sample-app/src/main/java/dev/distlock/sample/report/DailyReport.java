@@ -2,8 +2,6 @@ package dev.distlock.sample.report;
 
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The daily stock report.
@@ -17,22 +15,5 @@ import java.util.Map;
  */
 public record DailyReport(LocalDate date, int skus, long totalStock, String writtenBy, Instant writtenAt,
 		long fencingToken) {
-
-	static DailyReport of(FencedStore.Entry entry) {
-		Map<String, String> fields = entry.fields();
-		return new DailyReport(LocalDate.parse(fields.get("date")), Integer.parseInt(fields.get("skus")),
-				Long.parseLong(fields.get("totalStock")), fields.get("writtenBy"),
-				Instant.parse(fields.get("writtenAt")), entry.fencingToken());
-	}
-
-	Map<String, String> fields() {
-		Map<String, String> fields = new LinkedHashMap<>();
-		fields.put("date", this.date.toString());
-		fields.put("skus", Integer.toString(this.skus));
-		fields.put("totalStock", Long.toString(this.totalStock));
-		fields.put("writtenBy", this.writtenBy);
-		fields.put("writtenAt", this.writtenAt.toString());
-		return fields;
-	}
 
 }

@@ -1,6 +1,6 @@
 /**
- * A daily report written through the {@code LockRegistry} to a store that checks fencing
- * tokens.
+ * A daily report written through the {@code LockRegistry} and distlock's
+ * {@code RedisFence}, which refuses the write of a holder that lost its lock.
  */
 @NullMarked
 package dev.distlock.sample.report;

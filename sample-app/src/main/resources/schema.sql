@@ -1,0 +1,5 @@
+CREATE TABLE IF NOT EXISTS ledger_balance (
+	account VARCHAR(128) NOT NULL PRIMARY KEY,
+	balance BIGINT NOT NULL,
+	fencing_token BIGINT NOT NULL
+);
