@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import dev.distlock.LockLostException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The actions to run once when a hold is found lost
@@ -13,13 +14,15 @@ import org.apache.commons.logging.LogFactory;
  * thread that found it, one added after runs at once on the thread that adds it; a
  * release of a hold not found lost drops them. A completion stage keeps that promise
  * without a lock: an action runs exactly once if the hold is found lost, however its
- * addition and the loss interleave.
+ * addition and the loss interleave. A release completes it with {@code null} rather than
+ * cancelling it, which would create an exception on every release.
  */
 final class LossActions {
 
 	private static final Log logger = LogFactory.getLog(LossActions.class);
 
-	private final CompletableFuture<LockLostException> loss = new CompletableFuture<>();
+	/** The loss, or {@code null} once the hold was released first. */
+	private final CompletableFuture<@Nullable LockLostException> loss = new CompletableFuture<>();
 
 	/**
 	 * Add an action; it runs at once if the hold was found lost already, never if it was
@@ -27,6 +30,9 @@ final class LossActions {
 	 */
 	void add(Consumer<? super LockLostException> action) {
 		this.loss.thenAccept((lost) -> {
+			if (lost == null) {
+				return;
+			}
 			try {
 				action.accept(lost);
 			}
@@ -48,7 +54,7 @@ final class LossActions {
 	 * Drop the actions: the hold was released before it was found lost.
 	 */
 	void drop() {
-		this.loss.cancel(false);
+		this.loss.complete(null);
 	}
 
 }

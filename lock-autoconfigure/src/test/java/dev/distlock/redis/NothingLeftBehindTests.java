@@ -34,8 +34,11 @@ class NothingLeftBehindTests {
 
 	private static final int THREADS = 8;
 
-	/** Every tenth lock is left to expire instead of being released. */
-	private static final int EXPIRING_EVERY = 10;
+	/**
+	 * Every thousandth lock is left to expire instead of being released (and reported
+	 * lost).
+	 */
+	private static final int EXPIRING_EVERY = 1_000;
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
 
