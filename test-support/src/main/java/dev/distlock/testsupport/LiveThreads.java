@@ -7,8 +7,9 @@ import java.util.stream.Collectors;
 
 /**
  * The live threads of this JVM, for tests that check that closing what they opened left
- * no thread behind. Reactor's shared schedulers are left out: they belong to no registry
- * and end on their own after a minute idle.
+ * no thread behind. Reactor's shared schedulers and the JDK's common fork-join pool
+ * (where {@code CompletableFuture} runs its asynchronous steps) are left out: they belong
+ * to no registry and end on their own after a minute idle.
  */
 public final class LiveThreads {
 
@@ -25,7 +26,8 @@ public final class LiveThreads {
 			.stream()
 			.filter(Thread::isAlive)
 			.filter((thread) -> !thread.getName().startsWith("boundedElastic-")
-					&& !thread.getName().startsWith("parallel-"))
+					&& !thread.getName().startsWith("parallel-")
+					&& !thread.getName().startsWith("ForkJoinPool.commonPool-worker-"))
 			.map((thread) -> thread.getName() + "#" + thread.getId())
 			.collect(Collectors.toCollection(TreeSet::new));
 	}
