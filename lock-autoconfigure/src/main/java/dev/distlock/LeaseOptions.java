@@ -17,8 +17,8 @@ import org.springframework.util.Assert;
  * sooner, or {@code null} for none
  * @param lockDelay how long a lock whose lease ran out without a release (its holder
  * crashed, stalled or was cut off) is granted to nobody after its expiry, or {@code null}
- * for the registry's default ({@code distlock.lock-delay}); a release frees the lock at
- * once
+ * for the registry's default ({@code distlock.lock-delay}); a release within the lease
+ * frees the lock at once, a release after it (the hold was lost) does not
  * @since 0.1.0
  */
 public record LeaseOptions(@Nullable Duration leaseTime, @Nullable Duration minHoldTime, @Nullable Duration lockDelay) {

@@ -69,7 +69,7 @@ public class DistLockProperties {
 	 * How long a lock whose lease ran out without a release (its holder crashed, stalled
 	 * or was cut off) is granted to nobody after its expiry, so that a stalled holder
 	 * that wakes up late has that long to notice before anyone else writes. A release
-	 * frees the lock at once.
+	 * within the lease frees the lock at once.
 	 */
 	private Duration lockDelay = Duration.ZERO;
 

@@ -69,9 +69,11 @@ final class HoldRelease {
 			HandOver.Outcome handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold, lock)
 					: HandOver.Outcome.NONE;
 			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
-					: this.commands.awaitUninterruptibly(
-							this.commands.release(hold.id.key, hold.token, hold.keepMillis()),
-							"release lock '" + hold.id.name + "'");
+					: this.commands
+						.awaitUninterruptibly(
+								this.commands.release(hold.id.key, hold.token, hold.keepMillis(),
+										hold.terms.delayMillis(), before != RedisHold.State.HELD || expired),
+								"release lock '" + hold.id.name + "'");
 		}
 		finally {
 			this.locks.release(lock);

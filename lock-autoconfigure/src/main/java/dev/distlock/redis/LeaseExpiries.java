@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,13 @@ final class LeaseExpiries implements AutoCloseable {
 	 */
 	void add(RedisHold hold) {
 		long delay = hold.validUntilNanos() - System.nanoTime();
-		this.checks.put(hold, this.scheduler.schedule(() -> expire(hold), delay, TimeUnit.NANOSECONDS));
+		try {
+			this.checks.put(hold, this.scheduler.schedule(() -> expire(hold), delay, TimeUnit.NANOSECONDS));
+		}
+		catch (RejectedExecutionException ex) {
+			// Closed meanwhile: nothing is watched any more, the key expires with its
+			// lease
+		}
 	}
 
 	/**

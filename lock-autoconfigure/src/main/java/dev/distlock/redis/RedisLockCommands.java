@@ -99,7 +99,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 */
 	void giveBack(LockName lockName, String key, String token) {
 		try {
-			release(key, token, 0);
+			release(key, token, 0, 0, false);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not give back lock '" + lockName + "' in Redis", ex);
@@ -107,13 +107,19 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Send the release script.
+	 * Send the release script. A hold whose lease is over (the caller knows it lost or
+	 * ran out, or Redis finds only the lock delay left) keeps its key for the rest of its
+	 * life instead of freeing it: the lock delay protects the work that may still run
+	 * under it.
+	 * @param keepMillis how long the key must still be kept for a minimum hold time
+	 * @param delayMillis the hold's lock delay
+	 * @param leaseOver whether the caller knows the lease is over
 	 * @return whether the lock still held the token
 	 */
-	CompletableFuture<Boolean> release(String key, String token, long keepMillis) {
+	CompletableFuture<Boolean> release(String key, String token, long keepMillis, long delayMillis, boolean leaseOver) {
 		return evalsha(this.connection.commands(), LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] { key },
-				token, Long.toString(keepMillis))
-			.thenApply((Object result) -> ((Long) result) == 1L);
+				token, Long.toString(keepMillis), Long.toString(delayMillis), leaseOver ? "1" : "0")
+			.thenApply((Object result) -> ((Long) result) != 0L);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -62,6 +64,27 @@ class LockDelayTests {
 			assertThat(next.fencingToken()).isGreaterThan(expiring.fencingToken());
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).isGreaterThan(Duration.ofMillis(500));
+	}
+
+	/**
+	 * The release of a hold whose lease ran out (here reported lost when its fixed lease
+	 * ran out, as the interceptor then releases a future's locks at once) must not free
+	 * the lock: the delay protects the work that may still run under it.
+	 */
+	@Test
+	void aReleaseAfterTheLeaseRanOutKeepsTheLockForItsDelay() {
+		RedisLockRegistry registry = registry();
+		LockLease expiring = registry
+			.tryAcquire("report", Duration.ZERO,
+					LeaseOptions.fixed(Duration.ofMillis(200)).withLockDelay(Duration.ofSeconds(2)))
+			.orElseThrow();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !expiring.isValid());
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(expiring::release);
+		assertThat(this.commands.get("lock:report")).as("the token is gone, the key stays").isEqualTo("released");
+		assertThat(registry().tryAcquire("report", Duration.ZERO)).as("within the lock delay").isEmpty();
+		try (LockLease next = registry().tryAcquire("report", Duration.ofSeconds(5)).orElseThrow()) {
+			assertThat(next.fencingToken()).isGreaterThan(expiring.fencingToken());
+		}
 	}
 
 	/**
