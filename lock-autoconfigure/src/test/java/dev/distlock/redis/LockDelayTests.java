@@ -53,11 +53,7 @@ class LockDelayTests {
 	@Test
 	void aFixedLeaseThatRunsOutKeepsTheLockForItsDelay() {
 		RedisLockRegistry registry = registry();
-		LockLease expiring = registry
-			.tryAcquire("report", Duration.ZERO,
-					LeaseOptions.fixed(Duration.ofMillis(200)).withLockDelay(Duration.ofSeconds(1)))
-			.orElseThrow();
-		await().atMost(Duration.ofSeconds(5)).until(() -> !expiring.isValid());
+		LockLease expiring = expiredLease(registry, Duration.ofSeconds(1));
 		assertThat(registry.tryAcquire("report", Duration.ZERO)).as("within the lock delay").isEmpty();
 		long startNanos = System.nanoTime();
 		try (LockLease next = registry.tryAcquire("report", Duration.ofSeconds(5)).orElseThrow()) {
@@ -73,12 +69,7 @@ class LockDelayTests {
 	 */
 	@Test
 	void aReleaseAfterTheLeaseRanOutKeepsTheLockForItsDelay() {
-		RedisLockRegistry registry = registry();
-		LockLease expiring = registry
-			.tryAcquire("report", Duration.ZERO,
-					LeaseOptions.fixed(Duration.ofMillis(200)).withLockDelay(Duration.ofSeconds(2)))
-			.orElseThrow();
-		await().atMost(Duration.ofSeconds(5)).until(() -> !expiring.isValid());
+		LockLease expiring = expiredLease(registry(), Duration.ofSeconds(2));
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(expiring::release);
 		assertThat(this.commands.get("lock:report")).as("the token is gone, the key stays").isEqualTo("released");
 		assertThat(registry().tryAcquire("report", Duration.ZERO)).as("within the lock delay").isEmpty();
@@ -139,6 +130,18 @@ class LockDelayTests {
 			.isGreaterThan(LEASE.toMillis());
 		first.join(5_000);
 		queued.join(5_000);
+	}
+
+	/**
+	 * Return a lease of lock {@code report} with a fixed lease of 200 ms and the given
+	 * lock delay, once its lease has run out.
+	 */
+	private static LockLease expiredLease(RedisLockRegistry registry, Duration lockDelay) {
+		LockLease lease = registry
+			.tryAcquire("report", Duration.ZERO, LeaseOptions.fixed(Duration.ofMillis(200)).withLockDelay(lockDelay))
+			.orElseThrow();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !lease.isValid());
+		return lease;
 	}
 
 	private RedisLockRegistry registry() {
