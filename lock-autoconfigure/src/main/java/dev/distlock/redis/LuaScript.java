@@ -43,7 +43,7 @@ record LuaScript(String source, String sha1) {
 	 * Return a script of the given text.
 	 * @param source the script text
 	 */
-	static LuaScript of(String source) {
+	private static LuaScript of(String source) {
 		try {
 			byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
 			return new LuaScript(source, HexFormat.of().formatHex(digest));
