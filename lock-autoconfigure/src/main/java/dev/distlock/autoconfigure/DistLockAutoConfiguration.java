@@ -7,6 +7,7 @@ import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import io.lettuce.core.AbstractRedisClient;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,11 +20,15 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 /**
- * Auto-configuration of distlock's {@link LockRegistry} on the Lettuce connection that
- * Spring Boot configured from {@code spring.data.redis.*}. The interception of
+ * Auto-configuration of distlock's {@link LockRegistry} on the
+ * {@link RedisConnectionFactory} that Spring Boot configured from
+ * {@code spring.data.redis.*} (or the application's own): through Lettuce's own client
+ * when the factory is Boot's Lettuce one, through Spring Data Redis otherwise (Jedis, a
+ * wrapping factory), as {@code distlock.redis.client} says. The interception of
  * {@code @DistributedLock} methods is configured by
  * {@link DistLockInterceptionAutoConfiguration}, with this registry or the application's
  * own.
@@ -31,30 +36,55 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * @since 0.1.0
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
-@ConditionalOnClass(LettuceConnectionFactory.class)
-@ConditionalOnBean(LettuceConnectionFactory.class)
+@ConditionalOnClass(RedisConnectionFactory.class)
+@ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
 public final class DistLockAutoConfiguration {
 
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			DistLockAutoConfiguration.class.getClassLoader());
+
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
-	RedisLockRegistry distlockRegistry(LettuceConnectionFactory connectionFactory, DistLockProperties properties,
+	RedisLockRegistry distlockRegistry(RedisConnectionFactory connectionFactory, DistLockProperties properties,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observer) {
+		boolean lettuce = usesLettuce(connectionFactory, properties.getRedis().getClient());
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
-				connectionFactory.getClientConfiguration().getCommandTimeout(),
-				properties.getRedis().getReplicasToAck(), properties.getRedis().getReplicaAckTimeout(),
-				properties.getLockDelay(), properties.getFencing().getRetention());
-		return new LifecycleLockRegistry(connectionFactory, settings, eventPublisher::publishEvent,
-				observer.getIfUnique(() -> LockObserver.NONE));
+				CommandTimeouts.of(connectionFactory), properties.getRedis().getReplicasToAck(),
+				properties.getRedis().getReplicaAckTimeout(), properties.getLockDelay(),
+				properties.getFencing().getRetention());
+		Consumer<? super LockEvent> eventListener = eventPublisher::publishEvent;
+		LockObserver lockObserver = observer.getIfUnique(() -> LockObserver.NONE);
+		int phase = (connectionFactory instanceof SmartLifecycle lifecycle) ? lifecycle.getPhase()
+				: SmartLifecycle.DEFAULT_PHASE;
+		return lettuce
+				? new LifecycleLockRegistry(LettuceClients.nativeClientOf(connectionFactory), settings, eventListener,
+						lockObserver, phase)
+				: new LifecycleLockRegistry(connectionFactory, settings, eventListener, lockObserver, phase);
 	}
 
 	/**
-	 * The {@link RedisLockRegistry} of an application context, on the client of Spring
-	 * Boot's {@link LettuceConnectionFactory}. The factory is a {@link SmartLifecycle}
-	 * whose stop shuts its client down, closing every connection opened from it, before
-	 * any bean is destroyed: so the registry closes its connections when it is stopped,
-	 * in the factory's phase and, as a bean that depends on the factory, before it.
+	 * Return whether the registry sends its commands with Lettuce's own client.
+	 * @throws IllegalStateException if Lettuce is asked for and the factory is not
+	 * Lettuce's
+	 */
+	private static boolean usesLettuce(RedisConnectionFactory connectionFactory, DistLockProperties.Client client) {
+		boolean lettuceFactory = LETTUCE_PRESENT && LettuceClients.isLettuce(connectionFactory);
+		if (client == DistLockProperties.Client.LETTUCE && !lettuceFactory) {
+			throw new IllegalStateException("distlock.redis.client=lettuce needs Spring Data Redis' "
+					+ "LettuceConnectionFactory, but the connection factory is a "
+					+ connectionFactory.getClass().getName() + "; use distlock.redis.client=auto or spring-data");
+		}
+		return lettuceFactory && client != DistLockProperties.Client.SPRING_DATA;
+	}
+
+	/**
+	 * The {@link RedisLockRegistry} of an application context. Spring Data Redis'
+	 * connection factories are {@link SmartLifecycle}s whose stop closes every connection
+	 * opened from them, before any bean is destroyed: so the registry closes its
+	 * connections when it is stopped, in the factory's phase and, as a bean that depends
+	 * on the factory, before it.
 	 */
 	static final class LifecycleLockRegistry extends RedisLockRegistry implements SmartLifecycle {
 
@@ -62,10 +92,16 @@ public final class DistLockAutoConfiguration {
 
 		private volatile boolean running;
 
-		LifecycleLockRegistry(LettuceConnectionFactory connectionFactory, RedisLockSettings settings,
-				Consumer<? super LockEvent> eventListener, LockObserver observer) {
-			super(connectionFactory.getRequiredNativeClient(), settings, eventListener, observer);
-			this.phase = connectionFactory.getPhase();
+		LifecycleLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
+				Consumer<? super LockEvent> eventListener, LockObserver observer, int phase) {
+			super(client, settings, eventListener, observer);
+			this.phase = phase;
+		}
+
+		LifecycleLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
+				Consumer<? super LockEvent> eventListener, LockObserver observer, int phase) {
+			super(connectionFactory, settings, eventListener, observer);
+			this.phase = phase;
 		}
 
 		@Override

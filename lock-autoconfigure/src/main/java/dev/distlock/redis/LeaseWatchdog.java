@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,16 +92,14 @@ final class LeaseWatchdog implements AutoCloseable {
 				groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(hold);
 			}
 		}
-		long sentNanos = System.nanoTime();
 		List<List<RedisHold>> batches = new ArrayList<>();
-		List<CompletableFuture<List<Long>>> replies = new ArrayList<>();
 		for (List<RedisHold> group : groups.values()) {
 			for (int from = 0; from < group.size(); from += BATCH_SIZE) {
-				List<RedisHold> batch = group.subList(from, Math.min(group.size(), from + BATCH_SIZE));
-				batches.add(batch);
-				replies.add(send(batch));
+				batches.add(group.subList(from, Math.min(group.size(), from + BATCH_SIZE)));
 			}
 		}
+		long sentNanos = System.nanoTime();
+		List<CompletableFuture<List<Long>>> replies = send(batches);
 		for (int i = 0; i < batches.size(); i++) {
 			try {
 				settle(batches.get(i), replies.get(i), sentNanos);
@@ -117,18 +116,22 @@ final class LeaseWatchdog implements AutoCloseable {
 		this.scheduler.shutdownNow();
 	}
 
-	private CompletableFuture<List<Long>> send(List<RedisHold> batch) {
-		List<LockId> ids = new ArrayList<>(batch.size());
-		List<String> tokens = new ArrayList<>(batch.size());
-		for (RedisHold hold : batch) {
-			ids.add(hold.id);
-			tokens.add(hold.token);
+	private List<CompletableFuture<List<Long>>> send(List<List<RedisHold>> batches) {
+		List<RedisLockCommands.Renewal> renewals = new ArrayList<>(batches.size());
+		for (List<RedisHold> batch : batches) {
+			List<LockId> ids = new ArrayList<>(batch.size());
+			List<String> tokens = new ArrayList<>(batch.size());
+			for (RedisHold hold : batch) {
+				ids.add(hold.id);
+				tokens.add(hold.token);
+			}
+			renewals.add(new RedisLockCommands.Renewal(ids, tokens, batch.get(0).terms));
 		}
 		try {
-			return this.commands.renew(ids, tokens, batch.get(0).terms);
+			return this.commands.renew(renewals);
 		}
 		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
+			return Collections.nCopies(batches.size(), CompletableFuture.failedFuture(ex));
 		}
 	}
 

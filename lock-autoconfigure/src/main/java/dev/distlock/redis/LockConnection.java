@@ -1,126 +1,98 @@
 package dev.distlock.redis;
 
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
-
-import dev.distlock.DistributedLockException;
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import org.jspecify.annotations.Nullable;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
- * The shared Lettuce connection that lock commands use, opened on first use from the
- * client that Spring Boot configured (standalone, Sentinel or Cluster), and the pub/sub
- * connections opened from the same client.
+ * The commands the lock engine sends to Redis, on one driver:
+ * {@link LettuceLockConnection} on Lettuce's own client, {@link SpringDataLockConnection}
+ * on any Spring Data Redis {@code RedisConnectionFactory}. Scripts are named by their
+ * SHA-1 digest ({@code EVALSHA}) and sent whole ({@code EVAL}) once when Redis does not
+ * have them cached, as after a restart. A reply may come asynchronously or be complete
+ * when the method returns; either way it fails with the driver's exception.
  */
-final class LockConnection implements AutoCloseable {
-
-	private final AbstractRedisClient client;
-
-	private final Lock connecting = new ReentrantLock();
-
-	private volatile @Nullable StatefulConnection<String, String> connection;
-
-	LockConnection(AbstractRedisClient client) {
-		this.client = client;
-	}
+interface LockConnection extends AutoCloseable {
 
 	/**
-	 * Return the commands of the shared connection; on a cluster they route each key to
-	 * its node.
+	 * Run a script whose reply is an integer.
 	 */
-	@SuppressWarnings("unchecked")
-	RedisClusterAsyncCommands<String, String> commands() {
-		StatefulConnection<String, String> current = connection();
-		return (current instanceof StatefulRedisClusterConnection<?, ?> cluster)
-				? (RedisClusterAsyncCommands<String, String>) cluster.async()
-				: ((StatefulRedisConnection<String, String>) current).async();
-	}
+	CompletableFuture<Long> eval(LuaScript script, String[] keys, String... args);
 
 	/**
-	 * Return the commands of the node that serves the key, so that a {@code WAIT} follows
-	 * the write on the same connection.
+	 * Run a script whose reply is an integer without the caller waiting for it: its reply
+	 * changes nothing for the caller.
 	 */
-	@SuppressWarnings("unchecked")
-	RedisClusterAsyncCommands<String, String> nodeOf(String key) {
-		StatefulConnection<String, String> current = connection();
-		if (current instanceof StatefulRedisClusterConnection<?, ?> cluster) {
-			RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
-			return ((StatefulRedisClusterConnection<String, String>) cluster).getConnection(node.getNodeId()).async();
-		}
-		return ((StatefulRedisConnection<String, String>) current).async();
-	}
+	CompletableFuture<Long> evalDetached(LuaScript script, String[] keys, String... args);
+
+	/**
+	 * Run a script whose reply is an integer, followed by {@code WAIT} on the same
+	 * connection, so that the {@code WAIT} counts the replicas that have what the script
+	 * wrote.
+	 * @param replicas how many replicas must acknowledge
+	 * @param timeout how long {@code WAIT} waits for them
+	 */
+	CompletableFuture<RedisLockCommands.Grant> evalAndWait(LuaScript script, int replicas, Duration timeout,
+			String[] keys, String... args);
+
+	/**
+	 * Run a script whose reply is a list of integers once per call, pipelined where the
+	 * driver and the deployment allow it.
+	 * @param keys the keys of each call
+	 * @param args the arguments of each call
+	 * @return the reply of each call, in order
+	 */
+	List<CompletableFuture<List<Long>>> evalEach(LuaScript script, List<String[]> keys, List<String[]> args);
+
+	/**
+	 * Run a script whose reply is a list of integers with {@code EVAL}, so that it
+	 * reaches Redis before any command sent after it even when Redis does not have it
+	 * cached.
+	 */
+	CompletableFuture<List<Long>> evalInOrder(LuaScript script, String[] keys, String... args);
+
+	/**
+	 * Send a {@code PING}.
+	 */
+	CompletableFuture<String> ping();
 
 	/**
 	 * Return the group of keys that one script call may touch together: the Cluster slot
 	 * on a cluster, the same group for every key otherwise.
 	 */
-	int batchOf(String key) {
-		return (this.client instanceof RedisClusterClient) ? SlotHash.getSlot(key) : 0;
-	}
+	int batchOf(String key);
 
 	/**
-	 * Open a new pub/sub connection from the same client.
+	 * Open a subscriber to release messages on a connection of its own.
+	 * @param onMessage told the channel of every message
 	 */
-	StatefulRedisPubSubConnection<String, String> connectPubSub() {
-		try {
-			return (this.client instanceof RedisClusterClient cluster) ? cluster.connectPubSub(StringCodec.UTF8)
-					: ((RedisClient) this.client).connectPubSub(StringCodec.UTF8);
-		}
-		catch (RuntimeException ex) {
-			throw new DistributedLockException(
-					"Could not connect to Redis for lock release signals: " + ex.getMessage(), ex);
-		}
-	}
+	ReleaseSubscriber subscriber(Consumer<String> onMessage);
 
 	@Override
-	public void close() {
-		StatefulConnection<String, String> current = this.connection;
-		if (current != null) {
-			current.close();
-		}
-	}
+	void close();
 
 	/**
-	 * Return the shared connection, opening it on first use. Opened under a
-	 * {@code java.util.concurrent} lock rather than a monitor, so that a virtual thread
-	 * waiting for the connect does not pin its carrier.
+	 * Subscriptions to release channels on one pub/sub connection, restored by the driver
+	 * after a reconnect.
 	 */
-	private StatefulConnection<String, String> connection() {
-		StatefulConnection<String, String> current = this.connection;
-		if (current == null) {
-			this.connecting.lock();
-			try {
-				current = this.connection;
-				if (current == null) {
-					current = connect();
-					this.connection = current;
-				}
-			}
-			finally {
-				this.connecting.unlock();
-			}
-		}
-		return current;
-	}
+	interface ReleaseSubscriber extends AutoCloseable {
 
-	private StatefulConnection<String, String> connect() {
-		try {
-			return (this.client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-					: ((RedisClient) this.client).connect(StringCodec.UTF8);
-		}
-		catch (RuntimeException ex) {
-			throw new DistributedLockException("Could not connect to Redis for locking: " + ex.getMessage(), ex);
-		}
+		/**
+		 * Subscribe to a channel.
+		 * @return completed when Redis confirmed the subscription; failed with the
+		 * driver's exception when Redis refused it or could not be reached
+		 */
+		CompletableFuture<Void> subscribe(String channel);
+
+		/**
+		 * Unsubscribe from a channel without waiting.
+		 */
+		void unsubscribe(String channel);
+
+		@Override
+		void close();
+
 	}
 
 }

@@ -1,27 +1,20 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockName;
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Runs the lock scripts on one shared Lettuce connection, opened on first use from the
- * client that Spring Boot configured (standalone, Sentinel or Cluster). Every call waits
- * at most the command timeout and turns Redis errors into
- * {@link DistributedLockException}. Scripts are called with {@code EVALSHA}, falling back
- * to {@code EVAL} once after a restart emptied Redis' script cache. Every script that
+ * Runs the lock scripts on a {@link LockConnection}. Every call waits at most the command
+ * timeout and turns Redis errors into {@link DistributedLockException}. Every script that
  * grants a lock is followed by {@code WAIT} for replicas when the settings ask for it,
  * after the script that actually ran.
  */
@@ -39,8 +32,8 @@ final class RedisLockCommands implements AutoCloseable {
 
 	private final long retentionMillis;
 
-	RedisLockCommands(AbstractRedisClient client, RedisLockSettings settings) {
-		this.connection = new LockConnection(client);
+	RedisLockCommands(LockConnection connection, RedisLockSettings settings) {
+		this.connection = connection;
 		this.replies = new Replies(settings.commandTimeout());
 		this.replicasToAck = settings.replicasToAck();
 		this.replicaAckTimeout = settings.replicaAckTimeout();
@@ -99,10 +92,15 @@ final class RedisLockCommands implements AutoCloseable {
 	 */
 	void giveBack(LockName lockName, String key, String token) {
 		try {
-			release(key, token, 0, 0, false);
+			this.connection.evalDetached(LuaScript.RELEASE, new String[] { key }, releaseArgs(token, 0, 0, false))
+				.whenComplete((Long reply, @Nullable Throwable ex) -> {
+					if (ex != null) {
+						logGiveBackFailure(lockName, ex);
+					}
+				});
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not give back lock '" + lockName + "' in Redis", ex);
+			logGiveBackFailure(lockName, ex);
 		}
 	}
 
@@ -117,32 +115,26 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return whether the lock still held the token
 	 */
 	CompletableFuture<Boolean> release(String key, String token, long keepMillis, long delayMillis, boolean leaseOver) {
-		return evalsha(this.connection.commands(), LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] { key },
-				token, Long.toString(keepMillis), Long.toString(delayMillis), leaseOver ? "1" : "0")
-			.thenApply((Object result) -> ((Long) result) != 0L);
+		return this.connection
+			.eval(LuaScript.RELEASE, new String[] { key }, releaseArgs(token, keepMillis, delayMillis, leaseOver))
+			.thenApply((Long result) -> result != 0L);
 	}
 
 	/**
-	 * Send the renew script for holds of one Cluster slot with the same terms, extending
-	 * their keys and their fencing keys.
-	 * @param ids the locks held
-	 * @param tokens the token held under each
-	 * @return one entry per lock, 1 when renewed
+	 * Send the renew script once per batch of holds of one Cluster slot with the same
+	 * terms, pipelined where the connection allows, extending their keys and their
+	 * fencing keys.
+	 * @param batches the locks held, and the token held under each, per batch
+	 * @return per batch, one entry per lock, 1 when renewed
 	 */
-	CompletableFuture<List<Long>> renew(List<LockId> ids, List<String> tokens, LeaseTerms terms) {
-		String[] keys = new String[2 * ids.size()];
-		for (int i = 0; i < ids.size(); i++) {
-			keys[2 * i] = ids.get(i).key;
-			keys[2 * i + 1] = ids.get(i).fenceKey;
+	List<CompletableFuture<List<Long>>> renew(List<Renewal> batches) {
+		List<String[]> keys = new ArrayList<>(batches.size());
+		List<String[]> args = new ArrayList<>(batches.size());
+		for (Renewal batch : batches) {
+			keys.add(renewKeys(batch.ids()));
+			args.add(renewArgs(batch.terms(), batch.tokens()));
 		}
-		String[] args = new String[tokens.size() + 3];
-		args[0] = Long.toString(terms.keyMillis());
-		args[1] = fenceMillis(terms);
-		args[2] = Long.toString(terms.delayMillis());
-		for (int i = 0; i < tokens.size(); i++) {
-			args[i + 3] = tokens.get(i);
-		}
-		return evalsha(this.connection.commands(), LuaScript.RENEW, ScriptOutputType.MULTI, keys, args);
+		return this.connection.evalEach(LuaScript.RENEW, keys, args);
 	}
 
 	/**
@@ -153,18 +145,14 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return one entry, 1 when renewed
 	 */
 	CompletableFuture<List<Long>> renewInOrder(LockId id, String token, LeaseTerms terms) {
-		RedisScriptingAsyncCommands<String, String> commands = this.connection.commands();
-		return commands
-			.<List<Long>>eval(LuaScript.RENEW.source(), ScriptOutputType.MULTI, new String[] { id.key, id.fenceKey },
-					Long.toString(terms.keyMillis()), fenceMillis(terms), Long.toString(terms.delayMillis()), token)
-			.toCompletableFuture();
+		return this.connection.evalInOrder(LuaScript.RENEW, renewKeys(List.of(id)), renewArgs(terms, List.of(token)));
 	}
 
 	/**
 	 * Send a {@code PING} on the command connection.
 	 */
 	CompletableFuture<String> ping() {
-		return this.connection.commands().ping().toCompletableFuture();
+		return this.connection.ping();
 	}
 
 	/**
@@ -176,10 +164,11 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Open a new pub/sub connection from the same client.
+	 * Open a subscriber to release messages on a connection of its own.
+	 * @param onMessage told the channel of every message
 	 */
-	StatefulRedisPubSubConnection<String, String> connectPubSub() {
-		return this.connection.connectPubSub();
+	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
+		return this.connection.subscriber(onMessage);
 	}
 
 	/**
@@ -206,16 +195,6 @@ final class RedisLockCommands implements AutoCloseable {
 		this.connection.close();
 	}
 
-	@SuppressWarnings("unchecked")
-	private <T> CompletableFuture<T> evalsha(RedisScriptingAsyncCommands<String, String> commands, LuaScript script,
-			ScriptOutputType type, String[] keys, String... args) {
-		return commands.<T>evalsha(script.sha1(), type, keys, args)
-			.toCompletableFuture()
-			.exceptionallyCompose((Throwable ex) -> isNoScript(ex)
-					? commands.<T>eval(script.source(), type, keys, args).toCompletableFuture()
-					: CompletableFuture.failedFuture(ex));
-	}
-
 	/**
 	 * Return how long a fencing key lives after a hold with the given terms was granted
 	 * or renewed: its key's life, then the fencing retention.
@@ -226,38 +205,42 @@ final class RedisLockCommands implements AutoCloseable {
 
 	/**
 	 * Run a script that grants a lock (its key and its fencing key), followed by
-	 * {@code WAIT} on the same connection when replicas must acknowledge. The
-	 * {@code WAIT} is pipelined behind the script; when the script had to be sent again
-	 * with {@code EVAL}, so is the {@code WAIT}, so that it always counts the replicas
-	 * that have the grant.
+	 * {@code WAIT} on the same connection when replicas must acknowledge.
 	 */
 	private CompletableFuture<Grant> grant(LuaScript script, LockId id, String... args) {
-		String key = id.key;
-		String[] keys = { key, id.fenceKey };
+		String[] keys = { id.key, id.fenceKey };
 		if (this.replicasToAck == 0) {
-			return this.<Long>evalsha(this.connection.commands(), script, ScriptOutputType.INTEGER, keys, args)
-				.thenApply((reply) -> new Grant(reply, 0));
+			return this.connection.eval(script, keys, args).thenApply((reply) -> new Grant(reply, 0));
 		}
-		RedisClusterAsyncCommands<String, String> node = this.connection.nodeOf(key);
-		return grantAndWait(node, node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args))
-			.exceptionallyCompose((Throwable ex) -> isNoScript(ex)
-					? grantAndWait(node, node.eval(script.source(), ScriptOutputType.INTEGER, keys, args))
-					: CompletableFuture.failedFuture(ex));
+		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args);
 	}
 
-	private CompletableFuture<Grant> grantAndWait(RedisClusterAsyncCommands<String, String> node,
-			RedisFuture<Long> reply) {
-		CompletableFuture<Long> acked = node.waitForReplication(this.replicasToAck, this.replicaAckTimeout.toMillis())
-			.toCompletableFuture();
-		return reply.toCompletableFuture().thenCombine(acked, Grant::new);
+	private static String[] releaseArgs(String token, long keepMillis, long delayMillis, boolean leaseOver) {
+		return new String[] { token, Long.toString(keepMillis), Long.toString(delayMillis), leaseOver ? "1" : "0" };
 	}
 
-	private static boolean isNoScript(Throwable ex) {
-		return unwrap(ex) instanceof RedisNoScriptException;
+	private static String[] renewKeys(List<LockId> ids) {
+		String[] keys = new String[2 * ids.size()];
+		for (int i = 0; i < ids.size(); i++) {
+			keys[2 * i] = ids.get(i).key;
+			keys[2 * i + 1] = ids.get(i).fenceKey;
+		}
+		return keys;
 	}
 
-	private static Throwable unwrap(Throwable ex) {
-		return (ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+	private String[] renewArgs(LeaseTerms terms, List<String> tokens) {
+		String[] args = new String[tokens.size() + 3];
+		args[0] = Long.toString(terms.keyMillis());
+		args[1] = fenceMillis(terms);
+		args[2] = Long.toString(terms.delayMillis());
+		for (int i = 0; i < tokens.size(); i++) {
+			args[i + 3] = tokens.get(i);
+		}
+		return args;
+	}
+
+	private static void logGiveBackFailure(LockName lockName, Throwable ex) {
+		logger.debug("Could not give back lock '" + lockName + "' in Redis", ex);
 	}
 
 	/**
@@ -268,6 +251,17 @@ final class RedisLockCommands implements AutoCloseable {
 	 * asked to
 	 */
 	record Grant(long reply, long replicasAcked) {
+
+	}
+
+	/**
+	 * Holds of one Cluster slot with the same terms, renewed by one script call.
+	 *
+	 * @param ids the locks held
+	 * @param tokens the token held under each
+	 * @param terms the lease and lock delay of the holds
+	 */
+	record Renewal(List<LockId> ids, List<String> tokens, LeaseTerms terms) {
 
 	}
 

@@ -20,10 +20,12 @@ import dev.distlock.LockRegistry;
 import io.lettuce.core.AbstractRedisClient;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.Assert;
 
 /**
- * {@link LockRegistry} on Redis through Lettuce.
+ * {@link LockRegistry} on Redis, through Lettuce's own client or any Spring Data Redis
+ * connection factory.
  *
  * <p>
  * Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCRBY} of the
@@ -85,12 +87,34 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
 			Consumer<? super LockEvent> eventListener, LockObserver observer) {
-		Assert.notNull(client, "'client' must not be null");
+		this(new LettuceLockConnection(nonNull(client, "client")), settings, eventListener, observer);
+	}
+
+	/**
+	 * Create a registry on a Spring Data Redis connection factory: any driver (Lettuce,
+	 * Jedis) and any deployment (standalone, Sentinel, Cluster). Commands wait for Redis
+	 * within the factory's own timeout; {@link RedisLockSettings#commandTimeout()} bounds
+	 * the wait for a release-signal subscription.
+	 * @param connectionFactory the factory, owned by the caller
+	 * @param settings how to take and keep locks
+	 * @param eventListener told of every lost lock and every renewal that failed with
+	 * time left, such as an {@code ApplicationEventPublisher}
+	 * @param observer told of every acquisition, release, loss and failed renewal
+	 * @since 0.1.0
+	 */
+	public RedisLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
+			Consumer<? super LockEvent> eventListener, LockObserver observer) {
+		this(new SpringDataLockConnection(nonNull(connectionFactory, "connectionFactory")), settings, eventListener,
+				observer);
+	}
+
+	private RedisLockRegistry(LockConnection connection, RedisLockSettings settings,
+			Consumer<? super LockEvent> eventListener, LockObserver observer) {
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(eventListener, "'eventListener' must not be null");
 		Assert.notNull(observer, "'observer' must not be null");
 		this.observer = observer;
-		this.commands = new RedisLockCommands(client, settings);
+		this.commands = new RedisLockCommands(connection, settings);
 		this.signals = new ReleaseSignals(this.commands);
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
@@ -98,6 +122,11 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener, observer);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
 				this.locks, this.active, observer);
+	}
+
+	private static <T> T nonNull(@Nullable T value, String name) {
+		Assert.notNull(value, "'" + name + "' must not be null");
+		return value;
 	}
 
 	@Override

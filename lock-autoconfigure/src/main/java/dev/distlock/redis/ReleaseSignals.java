@@ -5,12 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import dev.distlock.DistributedLockException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +23,13 @@ import org.jspecify.annotations.Nullable;
  * nobody waits, so that a lock waited for again and again costs no subscribe round trip.
  *
  * <p>
+ * When Redis refuses {@code SUBSCRIBE} (an ACL user without the command, a managed Redis
+ * that disables pub/sub), waiters poll instead, from now on: they re-check after
+ * {@value #FIRST_POLL_MILLIS} ms, then twice as long each time up to
+ * {@value #MAX_POLL_MILLIS} ms, never later than the holder's lease would run out. This
+ * JVM's own releases still wake them at once. The switch is logged once, at WARN.
+ *
+ * <p>
  * Waiting and connecting happen under {@code java.util.concurrent} locks, never inside a
  * monitor, so that a virtual thread that waits here does not pin its carrier.
  */
@@ -28,6 +37,14 @@ final class ReleaseSignals implements AutoCloseable {
 
 	/** Subscriptions kept without waiters, least recently used dropped first. */
 	static final int MAX_IDLE = 256;
+
+	/** The first re-check of a waiter that polls, in milliseconds. */
+	static final long FIRST_POLL_MILLIS = 10;
+
+	/** The longest time between two re-checks of a waiter that polls, in milliseconds. */
+	static final long MAX_POLL_MILLIS = 200;
+
+	private static final Log logger = LogFactory.getLog(ReleaseSignals.class);
 
 	private final RedisLockCommands commands;
 
@@ -41,7 +58,10 @@ final class ReleaseSignals implements AutoCloseable {
 
 	private final Map<String, Signal> idle = new LinkedHashMap<>(16, 0.75f, true);
 
-	private @Nullable StatefulRedisPubSubConnection<String, String> connection;
+	private LockConnection.@Nullable ReleaseSubscriber subscriber;
+
+	/** Whether Redis refused a subscription, so that waiters poll. */
+	private volatile boolean polling;
 
 	ReleaseSignals(RedisLockCommands commands) {
 		this.commands = commands;
@@ -49,36 +69,63 @@ final class ReleaseSignals implements AutoCloseable {
 
 	/**
 	 * Subscribe to the release messages of a lock key, waiting until Redis confirmed the
-	 * subscription.
+	 * subscription; once Redis refused one, return a subscription that polls.
 	 * @param channel the lock key
 	 * @return the subscription, to be closed when the waiter is done
 	 */
 	Subscription subscribe(String channel) {
-		Signal signal;
+		Subscription subscription = join(channel);
+		if (this.polling) {
+			return subscription;
+		}
+		try {
+			this.commands.await(subscription.signal.subscribed, "subscribe to release signals of '" + channel + "'");
+			return subscription;
+		}
+		catch (RuntimeException ex) {
+			subscription.close();
+			if (!(ex instanceof DistributedLockException) || !ErrorReplies.isRefusal(ex)) {
+				throw ex;
+			}
+			pollFromNowOn(ex);
+			return join(channel);
+		}
+	}
+
+	private Subscription join(String channel) {
 		this.lock.lock();
 		try {
-			signal = this.signals.get(channel);
-			if (signal == null) {
-				signal = new Signal(pubSub().async().subscribe(channel).toCompletableFuture());
+			Signal signal = this.signals.get(channel);
+			if (signal == null || (this.polling && signal.subscribed.isCompletedExceptionally())) {
+				signal = new Signal(
+						this.polling ? CompletableFuture.completedFuture(null) : subscriber().subscribe(channel));
 				this.signals.put(channel, signal);
 			}
 			else if (signal.users == 0) {
 				this.idle.remove(channel);
 			}
 			signal.users++;
+			return new Subscription(channel, signal, this.polling);
 		}
 		finally {
 			this.lock.unlock();
 		}
-		Subscription subscription = new Subscription(channel, signal);
+	}
+
+	private void pollFromNowOn(RuntimeException refusal) {
+		this.lock.lock();
 		try {
-			this.commands.await(signal.subscribed, "subscribe to release signals of '" + channel + "'");
+			if (this.polling) {
+				return;
+			}
+			this.polling = true;
 		}
-		catch (RuntimeException ex) {
-			subscription.close();
-			throw ex;
+		finally {
+			this.lock.unlock();
 		}
-		return subscription;
+		logger.warn("Redis refused to subscribe to lock release signals (" + refusal.getMessage()
+				+ "); waiting for locks polls Redis instead, every " + FIRST_POLL_MILLIS
+				+ " ms at first and at most every " + MAX_POLL_MILLIS + " ms");
 	}
 
 	/**
@@ -93,16 +140,16 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	/**
-	 * Close the pub/sub connection. Not under {@link #lock}: closing waits for Lettuce's
-	 * event loop, which may be delivering a message to the listener.
+	 * Close the pub/sub connection. Not under {@link #lock}: closing waits for the
+	 * driver, which may be delivering a message to the listener.
 	 */
 	@Override
 	public void close() {
-		StatefulRedisPubSubConnection<String, String> closing;
+		LockConnection.ReleaseSubscriber closing;
 		this.lock.lock();
 		try {
-			closing = this.connection;
-			this.connection = null;
+			closing = this.subscriber;
+			this.subscriber = null;
 		}
 		finally {
 			this.lock.unlock();
@@ -136,25 +183,19 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	private void drop(String channel, Signal signal) {
-		if (this.signals.remove(channel, signal) && this.connection != null) {
-			this.connection.async().unsubscribe(channel);
+		if (this.signals.remove(channel, signal) && this.subscriber != null
+				&& !signal.subscribed.isCompletedExceptionally() && !this.polling) {
+			this.subscriber.unsubscribe(channel);
 		}
 	}
 
-	private StatefulRedisPubSubConnection<String, String> pubSub() {
-		if (this.connection == null) {
-			StatefulRedisPubSubConnection<String, String> opened = this.commands.connectPubSub();
-			opened.addListener(new RedisPubSubAdapter<>() {
-
-				@Override
-				public void message(String channel, String message) {
-					fire(channel);
-				}
-
-			});
-			this.connection = opened;
+	private LockConnection.ReleaseSubscriber subscriber() {
+		LockConnection.ReleaseSubscriber current = this.subscriber;
+		if (current == null) {
+			current = this.commands.subscriber(this::fire);
+			this.subscriber = current;
 		}
-		return this.connection;
+		return current;
 	}
 
 	/**
@@ -168,9 +209,13 @@ final class ReleaseSignals implements AutoCloseable {
 
 		private boolean closed;
 
-		private Subscription(String channel, Signal signal) {
+		/** How long the next wait lasts at most when polling; 0 when subscribed. */
+		private long pollNanos;
+
+		private Subscription(String channel, Signal signal, boolean polling) {
 			this.channel = channel;
 			this.signal = signal;
+			this.pollNanos = polling ? TimeUnit.MILLISECONDS.toNanos(FIRST_POLL_MILLIS) : 0;
 		}
 
 		/**
@@ -182,10 +227,15 @@ final class ReleaseSignals implements AutoCloseable {
 
 		/**
 		 * Sleep until a release message arrives after the given generation, or the time
-		 * is up.
+		 * is up; when polling, at most until the next re-check is due.
 		 */
 		void await(long generation, long nanos) throws InterruptedException {
-			this.signal.await(generation, nanos);
+			long wait = nanos;
+			if (this.pollNanos > 0) {
+				wait = Math.min(nanos, this.pollNanos);
+				this.pollNanos = Math.min(2 * this.pollNanos, TimeUnit.MILLISECONDS.toNanos(MAX_POLL_MILLIS));
+			}
+			this.signal.await(generation, wait);
 		}
 
 		@Override

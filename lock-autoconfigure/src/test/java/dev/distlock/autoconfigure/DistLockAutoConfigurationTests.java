@@ -35,6 +35,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,17 +111,25 @@ class DistLockAutoConfigurationTests {
 				assertThat(outcomes).filteredOn((outcome) -> !outcome.getOutcome().isMatch())
 					.singleElement()
 					.satisfies((outcome) -> assertThat(outcome.getOutcome().getMessage()).contains("@ConditionalOnBean")
-						.contains("LettuceConnectionFactory")
+						.contains("RedisConnectionFactory")
 						.contains("did not find any beans"));
 			});
 	}
 
 	@Test
-	void backsOffWhenLettuceIsAbsent() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader("io.lettuce"))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(LockRegistry.class)
-				.doesNotHaveBean(DistributedLockAdvisor.class));
+	@Timeout(30)
+	void locksThroughJedisWhenLettuceIsAbsent() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.lettuce")).run((context) -> {
+			assertThat(context).hasNotFailed()
+				.hasSingleBean(JedisConnectionFactory.class)
+				.hasSingleBean(DistributedLockAdvisor.class);
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			try (LockLease lease = registry.acquire("jedis", Duration.ZERO)) {
+				assertThat(registry.tryAcquire("jedis", Duration.ZERO)).isEmpty();
+				assertThat(lease.fencingToken()).isPositive();
+			}
+			assertThat(registry.tryAcquire("jedis", Duration.ofSeconds(1))).isPresent();
+		});
 	}
 
 	@Test

@@ -1,0 +1,229 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import dev.distlock.DistributedLockException;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock commands on Lettuce's own client, the one Spring Boot configured (standalone,
+ * Sentinel or Cluster): one shared connection opened on first use, asynchronous replies,
+ * and pub/sub connections opened from the same client.
+ */
+final class LettuceLockConnection implements LockConnection {
+
+	private final AbstractRedisClient client;
+
+	private final Lock connecting = new ReentrantLock();
+
+	private volatile @Nullable StatefulConnection<String, String> connection;
+
+	LettuceLockConnection(AbstractRedisClient client) {
+		this.client = client;
+	}
+
+	@Override
+	public CompletableFuture<Long> eval(LuaScript script, String[] keys, String... args) {
+		return evalsha(commands(), script, ScriptOutputType.INTEGER, keys, args);
+	}
+
+	@Override
+	public CompletableFuture<Long> evalDetached(LuaScript script, String[] keys, String... args) {
+		return eval(script, keys, args);
+	}
+
+	@Override
+	public CompletableFuture<RedisLockCommands.Grant> evalAndWait(LuaScript script, int replicas, Duration timeout,
+			String[] keys, String... args) {
+		RedisClusterAsyncCommands<String, String> node = nodeOf(keys[0]);
+		return grantAndWait(node, node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), replicas, timeout)
+			.exceptionallyCompose((Throwable ex) -> ErrorReplies.isNoScript(unwrap(ex)) ? grantAndWait(node,
+					node.eval(script.source(), ScriptOutputType.INTEGER, keys, args), replicas, timeout)
+					: CompletableFuture.failedFuture(ex));
+	}
+
+	@Override
+	public List<CompletableFuture<List<Long>>> evalEach(LuaScript script, List<String[]> keys, List<String[]> args) {
+		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			try {
+				replies.add(evalsha(commands(), script, ScriptOutputType.MULTI, keys.get(i), args.get(i)));
+			}
+			catch (RuntimeException ex) {
+				replies.add(CompletableFuture.failedFuture(ex));
+			}
+		}
+		return replies;
+	}
+
+	@Override
+	public CompletableFuture<List<Long>> evalInOrder(LuaScript script, String[] keys, String... args) {
+		return commands().<List<Long>>eval(script.source(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
+	}
+
+	@Override
+	public CompletableFuture<String> ping() {
+		return commands().ping().toCompletableFuture();
+	}
+
+	@Override
+	public int batchOf(String key) {
+		return (this.client instanceof RedisClusterClient) ? SlotHash.getSlot(key) : 0;
+	}
+
+	@Override
+	public ReleaseSubscriber subscriber(Consumer<String> onMessage) {
+		StatefulRedisPubSubConnection<String, String> pubSub = connectPubSub();
+		pubSub.addListener(new RedisPubSubAdapter<>() {
+
+			@Override
+			public void message(String channel, String message) {
+				onMessage.accept(channel);
+			}
+
+		});
+		return new ReleaseSubscriber() {
+
+			@Override
+			public CompletableFuture<Void> subscribe(String channel) {
+				return pubSub.async().subscribe(channel).toCompletableFuture();
+			}
+
+			@Override
+			public void unsubscribe(String channel) {
+				pubSub.async().unsubscribe(channel);
+			}
+
+			@Override
+			public void close() {
+				pubSub.close();
+			}
+
+		};
+	}
+
+	@Override
+	public void close() {
+		StatefulConnection<String, String> current = this.connection;
+		if (current != null) {
+			current.close();
+		}
+	}
+
+	/**
+	 * Return the commands of the shared connection; on a cluster they route each key to
+	 * its node.
+	 */
+	@SuppressWarnings("unchecked")
+	private RedisClusterAsyncCommands<String, String> commands() {
+		StatefulConnection<String, String> current = connection();
+		return (current instanceof StatefulRedisClusterConnection<?, ?> cluster)
+				? (RedisClusterAsyncCommands<String, String>) cluster.async()
+				: ((StatefulRedisConnection<String, String>) current).async();
+	}
+
+	/**
+	 * Return the commands of the node that serves the key, so that a {@code WAIT} follows
+	 * the write on the same connection.
+	 */
+	@SuppressWarnings("unchecked")
+	private RedisClusterAsyncCommands<String, String> nodeOf(String key) {
+		StatefulConnection<String, String> current = connection();
+		if (current instanceof StatefulRedisClusterConnection<?, ?> cluster) {
+			RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+			return ((StatefulRedisClusterConnection<String, String>) cluster).getConnection(node.getNodeId()).async();
+		}
+		return ((StatefulRedisConnection<String, String>) current).async();
+	}
+
+	private static <T> CompletableFuture<T> evalsha(RedisScriptingAsyncCommands<String, String> commands,
+			LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+		return commands.<T>evalsha(script.sha1(), type, keys, args)
+			.toCompletableFuture()
+			.exceptionallyCompose((Throwable ex) -> ErrorReplies.isNoScript(unwrap(ex))
+					? commands.<T>eval(script.source(), type, keys, args).toCompletableFuture()
+					: CompletableFuture.failedFuture(ex));
+	}
+
+	/**
+	 * Pipeline {@code WAIT} behind a script on the same node; when the script had to be
+	 * sent again with {@code EVAL}, so is the {@code WAIT}, so that it always counts the
+	 * replicas that have the grant.
+	 */
+	private static CompletableFuture<RedisLockCommands.Grant> grantAndWait(
+			RedisClusterAsyncCommands<String, String> node, RedisFuture<Long> reply, int replicas, Duration timeout) {
+		CompletableFuture<Long> acked = node.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
+		return reply.toCompletableFuture().thenCombine(acked, RedisLockCommands.Grant::new);
+	}
+
+	private static Throwable unwrap(Throwable ex) {
+		return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+	}
+
+	/**
+	 * Return the shared connection, opening it on first use. Opened under a
+	 * {@code java.util.concurrent} lock rather than a monitor, so that a virtual thread
+	 * waiting for the connect does not pin its carrier.
+	 */
+	private StatefulConnection<String, String> connection() {
+		StatefulConnection<String, String> current = this.connection;
+		if (current == null) {
+			this.connecting.lock();
+			try {
+				current = this.connection;
+				if (current == null) {
+					current = connect();
+					this.connection = current;
+				}
+			}
+			finally {
+				this.connecting.unlock();
+			}
+		}
+		return current;
+	}
+
+	private StatefulConnection<String, String> connect() {
+		try {
+			return (this.client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
+					: ((RedisClient) this.client).connect(StringCodec.UTF8);
+		}
+		catch (RuntimeException ex) {
+			throw new DistributedLockException("Could not connect to Redis for locking: " + ex.getMessage(), ex);
+		}
+	}
+
+	private StatefulRedisPubSubConnection<String, String> connectPubSub() {
+		try {
+			return (this.client instanceof RedisClusterClient cluster) ? cluster.connectPubSub(StringCodec.UTF8)
+					: ((RedisClient) this.client).connectPubSub(StringCodec.UTF8);
+		}
+		catch (RuntimeException ex) {
+			throw new DistributedLockException(
+					"Could not connect to Redis for lock release signals: " + ex.getMessage(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,329 @@
+package dev.distlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.task.SyncTaskExecutor;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisPipelineException;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
+
+/**
+ * The lock commands on any Spring Data Redis {@link RedisConnectionFactory}: Lettuce or
+ * Jedis, standalone, Sentinel or Cluster. Each call takes a connection from the factory
+ * and returns it (a Jedis pool's, or Lettuce's shared one) and waits for the reply within
+ * the driver's own timeout ({@code spring.data.redis.timeout}); a renewal round is
+ * pipelined off a cluster. Release messages arrive through a
+ * {@link RedisMessageListenerContainer}, which restores its subscriptions after a
+ * reconnect.
+ */
+final class SpringDataLockConnection implements LockConnection {
+
+	private static final Log logger = LogFactory.getLog(SpringDataLockConnection.class);
+
+	private final RedisConnectionFactory factory;
+
+	/** Runs the commands whose reply nobody waits for. */
+	private final ExecutorService detached = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "distlock-give-back");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	/** Whether the factory's connections are cluster connections, once one was opened. */
+	private volatile boolean cluster;
+
+	SpringDataLockConnection(RedisConnectionFactory factory) {
+		this.factory = factory;
+	}
+
+	@Override
+	public CompletableFuture<Long> eval(LuaScript script, String[] keys, String... args) {
+		return call((connection) -> evalsha(connection, script, ReturnType.INTEGER, keys, args));
+	}
+
+	@Override
+	public CompletableFuture<Long> evalDetached(LuaScript script, String[] keys, String... args) {
+		return CompletableFuture.supplyAsync(
+				() -> execute((connection) -> evalsha(connection, script, ReturnType.INTEGER, keys, args)),
+				this.detached);
+	}
+
+	@Override
+	public CompletableFuture<RedisLockCommands.Grant> evalAndWait(LuaScript script, int replicas, Duration timeout,
+			String[] keys, String... args) {
+		return call((connection) -> {
+			if (connection instanceof RedisClusterConnection) {
+				throw new UnsupportedOperationException("distlock.redis.replicas-to-ack needs WAIT on the connection "
+						+ "that wrote the lock, which Spring Data Redis cluster connections do not promise; "
+						+ "use Lettuce's own client (distlock.redis.client=lettuce) on Redis Cluster");
+			}
+			Long reply = evalsha(connection, script, ReturnType.INTEGER, keys, args);
+			Long acked = (Long) connection.execute("WAIT", bytes(Integer.toString(replicas)),
+					bytes(Long.toString(timeout.toMillis())));
+			return new RedisLockCommands.Grant(reply, acked);
+		});
+	}
+
+	@Override
+	public List<CompletableFuture<List<Long>>> evalEach(LuaScript script, List<String[]> keys, List<String[]> args) {
+		try {
+			return execute((connection) -> (connection instanceof RedisClusterConnection)
+					? evalOneByOne(connection, script, keys, args) : evalPipelined(connection, script, keys, args));
+		}
+		catch (RuntimeException ex) {
+			List<CompletableFuture<List<Long>>> failed = new ArrayList<>(keys.size());
+			keys.forEach((each) -> failed.add(CompletableFuture.failedFuture(ex)));
+			return failed;
+		}
+	}
+
+	@Override
+	public CompletableFuture<List<Long>> evalInOrder(LuaScript script, String[] keys, String... args) {
+		return call((connection) -> connection.scriptingCommands()
+			.eval(bytes(script.source()), ReturnType.MULTI, keys.length, keysAndArgs(keys, args)));
+	}
+
+	@Override
+	public CompletableFuture<String> ping() {
+		return call(RedisConnection::ping);
+	}
+
+	@Override
+	public int batchOf(String key) {
+		return this.cluster ? ClusterSlotHashUtil.calculateSlot(key) : 0;
+	}
+
+	@Override
+	public ReleaseSubscriber subscriber(Consumer<String> onMessage) {
+		return new ContainerSubscriber(onMessage);
+	}
+
+	@Override
+	public void close() {
+		this.detached.shutdownNow();
+	}
+
+	private List<CompletableFuture<List<Long>>> evalOneByOne(RedisConnection connection, LuaScript script,
+			List<String[]> keys, List<String[]> args) {
+		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			String[] each = keys.get(i);
+			String[] eachArgs = args.get(i);
+			replies.add(call(() -> evalsha(connection, script, ReturnType.MULTI, each, eachArgs)));
+		}
+		return replies;
+	}
+
+	/**
+	 * Send every call in one pipeline, then send again with {@code EVAL} each call that
+	 * found the script missing.
+	 */
+	private List<CompletableFuture<List<Long>>> evalPipelined(RedisConnection connection, LuaScript script,
+			List<String[]> keys, List<String[]> args) {
+		connection.openPipeline();
+		for (int i = 0; i < keys.size(); i++) {
+			connection.scriptingCommands()
+				.evalSha(script.sha1(), ReturnType.MULTI, keys.get(i).length, keysAndArgs(keys.get(i), args.get(i)));
+		}
+		List<@Nullable Object> results;
+		try {
+			results = connection.closePipeline();
+		}
+		catch (RedisPipelineException ex) {
+			results = ex.getPipelineResult();
+		}
+		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			Object result = (i < results.size()) ? results.get(i) : null;
+			String[] each = keys.get(i);
+			String[] eachArgs = args.get(i);
+			if (result instanceof Throwable failure) {
+				replies.add(ErrorReplies.isNoScript(failure)
+						? call(() -> connection.scriptingCommands()
+							.eval(bytes(script.source()), ReturnType.MULTI, each.length, keysAndArgs(each, eachArgs)))
+						: CompletableFuture.failedFuture(failure));
+			}
+			else {
+				replies.add(CompletableFuture.completedFuture(longs(result)));
+			}
+		}
+		return replies;
+	}
+
+	private <T> CompletableFuture<T> call(Function<RedisConnection, @Nullable T> action) {
+		return call(() -> execute(action));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> CompletableFuture<T> call(java.util.function.Supplier<@Nullable Object> action) {
+		try {
+			return CompletableFuture.completedFuture((T) action.get());
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private <T> T execute(Function<RedisConnection, T> action) {
+		try (RedisConnection connection = this.factory.getConnection()) {
+			this.cluster = connection instanceof RedisClusterConnection;
+			return action.apply(connection);
+		}
+	}
+
+	private static <T> @Nullable T evalsha(RedisConnection connection, LuaScript script, ReturnType type, String[] keys,
+			String[] args) {
+		byte[][] keysAndArgs = keysAndArgs(keys, args);
+		try {
+			return connection.scriptingCommands().evalSha(script.sha1(), type, keys.length, keysAndArgs);
+		}
+		catch (RuntimeException ex) {
+			if (!ErrorReplies.isNoScript(ex)) {
+				throw ex;
+			}
+			return connection.scriptingCommands().eval(bytes(script.source()), type, keys.length, keysAndArgs);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Long> longs(@Nullable Object reply) {
+		return (List<Long>) reply;
+	}
+
+	private static byte[][] keysAndArgs(String[] keys, String[] args) {
+		byte[][] all = new byte[keys.length + args.length][];
+		for (int i = 0; i < keys.length; i++) {
+			all[i] = bytes(keys[i]);
+		}
+		for (int i = 0; i < args.length; i++) {
+			all[keys.length + i] = bytes(args[i]);
+		}
+		return all;
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Subscriptions on a listener container of their own, one listener per channel,
+	 * confirmed when the container reports the channel subscribed.
+	 */
+	private final class ContainerSubscriber implements ReleaseSubscriber {
+
+		private final Consumer<String> onMessage;
+
+		private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
+
+		private final RedisMessageListenerContainer container = new RedisMessageListenerContainer() {
+
+			/**
+			 * Fail the waiting subscriptions when Redis refused to subscribe, rather than
+			 * letting them wait for the command timeout; a connection failure is
+			 * recovered from by the container.
+			 */
+			@Override
+			protected void handleSubscriptionException(CompletableFuture<Void> future,
+					BackOffExecution backOffExecution, Throwable cause) {
+				if (!(cause instanceof RedisConnectionFailureException)) {
+					ContainerSubscriber.this.listeners.values()
+						.forEach((listener) -> listener.confirmed.completeExceptionally(cause));
+				}
+				super.handleSubscriptionException(future, backOffExecution, cause);
+			}
+
+		};
+
+		ContainerSubscriber(Consumer<String> onMessage) {
+			this.onMessage = onMessage;
+			SimpleAsyncTaskExecutor subscriptions = new SimpleAsyncTaskExecutor("distlock-release-signals-");
+			subscriptions.setDaemon(true);
+			ExponentialBackOff recovery = new ExponentialBackOff(100, 2);
+			recovery.setMaxInterval(2000);
+			this.container.setConnectionFactory(SpringDataLockConnection.this.factory);
+			this.container.setSubscriptionExecutor(subscriptions);
+			this.container.setTaskExecutor(new SyncTaskExecutor());
+			this.container.setRecoveryBackoff(recovery);
+			this.container.afterPropertiesSet();
+			this.container.start();
+		}
+
+		@Override
+		public CompletableFuture<Void> subscribe(String channel) {
+			ChannelListener listener = new ChannelListener();
+			this.listeners.put(channel, listener);
+			try {
+				this.container.addMessageListener(listener, new ChannelTopic(channel));
+			}
+			catch (RuntimeException ex) {
+				listener.confirmed.completeExceptionally(ex);
+			}
+			return listener.confirmed;
+		}
+
+		@Override
+		public void unsubscribe(String channel) {
+			ChannelListener listener = this.listeners.remove(channel);
+			if (listener != null) {
+				this.container.removeMessageListener(listener, new ChannelTopic(channel));
+			}
+		}
+
+		@Override
+		public void close() {
+			try {
+				this.container.destroy();
+			}
+			catch (Exception ex) {
+				logger.debug("Closing the lock release signals' listener container failed", ex);
+			}
+		}
+
+		/**
+		 * Wakes the waiters of one channel, and confirms its subscription.
+		 */
+		private final class ChannelListener implements MessageListener, SubscriptionListener {
+
+			private final CompletableFuture<Void> confirmed = new CompletableFuture<>();
+
+			@Override
+			public void onMessage(Message message, byte @Nullable [] pattern) {
+				ContainerSubscriber.this.onMessage.accept(new String(message.getChannel(), StandardCharsets.UTF_8));
+			}
+
+			@Override
+			public void onChannelSubscribed(byte[] channel, long count) {
+				this.confirmed.complete(null);
+			}
+
+		}
+
+	}
+
+}
