@@ -141,8 +141,9 @@ final class SpringDataLockConnection implements LockConnection {
 	}
 
 	/**
-	 * Send every call in one pipeline, then send again with {@code EVAL} each call that
-	 * found the script missing.
+	 * Send every call in one pipeline. When one of them failed, most often because Redis
+	 * does not have the script cached any more (and Lettuce then reports no reply at
+	 * all), every call is sent again one by one, where a missing script is sent whole.
 	 */
 	private List<CompletableFuture<List<Long>>> evalPipelined(RedisConnection connection, LuaScript script,
 			List<String[]> keys, List<String[]> args) {
@@ -156,22 +157,11 @@ final class SpringDataLockConnection implements LockConnection {
 			results = connection.closePipeline();
 		}
 		catch (RedisPipelineException ex) {
-			results = ex.getPipelineResult();
+			return evalOneByOne(connection, script, keys, args);
 		}
 		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
-		for (int i = 0; i < keys.size(); i++) {
-			Object result = (i < results.size()) ? results.get(i) : null;
-			String[] each = keys.get(i);
-			String[] eachArgs = args.get(i);
-			if (result instanceof Throwable failure) {
-				replies.add(ErrorReplies.isNoScript(failure)
-						? call(() -> connection.scriptingCommands()
-							.eval(bytes(script.source()), ReturnType.MULTI, each.length, keysAndArgs(each, eachArgs)))
-						: CompletableFuture.failedFuture(failure));
-			}
-			else {
-				replies.add(CompletableFuture.completedFuture(longs(result)));
-			}
+		for (Object result : results) {
+			replies.add(CompletableFuture.completedFuture(longs(result)));
 		}
 		return replies;
 	}

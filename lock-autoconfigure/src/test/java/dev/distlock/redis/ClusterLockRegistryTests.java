@@ -68,7 +68,7 @@ class ClusterLockRegistryTests extends LockRegistryContract {
 
 	@Override
 	protected TestLockRegistry connect(Duration leaseTime) {
-		return TestLockRegistry.createOnCluster(cluster.uris(), leaseTime);
+		return TestLockRegistry.createOnCluster(driver(), cluster.uris(), leaseTime);
 	}
 
 	@Override

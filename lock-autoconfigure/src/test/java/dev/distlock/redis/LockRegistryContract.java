@@ -29,8 +29,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * The behavioural contract of the {@link RedisLockRegistry}, written once and run on
  * every Redis deployment distlock supports: a subclass per deployment (standalone,
- * Sentinel, Cluster) connects registries and a plain client to it. Each registry stands
- * for one application instance.
+ * Sentinel, Cluster) connects registries and a plain client to it, and a subclass of that
+ * per {@link TestDriver} runs it through Spring Data Redis on Lettuce and on Jedis. Each
+ * registry stands for one application instance.
  */
 @Timeout(60)
 abstract class LockRegistryContract {
@@ -44,6 +45,15 @@ abstract class LockRegistryContract {
 	private final Closer closer = new Closer();
 
 	private Keys keys;
+
+	/**
+	 * Return how the registries talk to Redis: Lettuce's own client unless a subclass
+	 * runs the contract on another driver.
+	 * @return the driver
+	 */
+	protected TestDriver driver() {
+		return TestDriver.LETTUCE;
+	}
 
 	/**
 	 * Connect a registry, as one application instance would, to the deployment.

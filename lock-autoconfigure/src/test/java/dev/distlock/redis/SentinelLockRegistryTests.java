@@ -76,7 +76,7 @@ class SentinelLockRegistryTests extends LockRegistryContract {
 
 	@Override
 	protected TestLockRegistry connect(Duration leaseTime) {
-		return TestLockRegistry.create(group.uri(), leaseTime);
+		return TestLockRegistry.create(driver(), group.uri(), leaseTime);
 	}
 
 	@Override

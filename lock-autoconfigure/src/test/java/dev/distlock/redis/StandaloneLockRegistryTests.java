@@ -18,7 +18,7 @@ class StandaloneLockRegistryTests extends LockRegistryContract {
 
 	@Override
 	protected TestLockRegistry connect(Duration leaseTime) {
-		return TestLockRegistry.create(redis.server().uri(), leaseTime);
+		return TestLockRegistry.create(driver(), redis.server().uri(), leaseTime);
 	}
 
 	@Override

@@ -6,22 +6,26 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
 /**
- * A {@link RedisLockRegistry} on its own Lettuce client, as one application instance
- * would have it, recording the {@link LockLostEvent}s and {@link LockRenewalFailedEvent}s
- * it publishes.
+ * A {@link RedisLockRegistry} on its own Lettuce client or Spring Data Redis connection
+ * factory, as one application instance would have it, recording the
+ * {@link LockLostEvent}s and {@link LockRenewalFailedEvent}s it publishes.
  */
 public final class TestLockRegistry implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
-	private final AbstractRedisClient client;
+	private final Runnable connection;
 
 	private final RedisLockRegistry registry;
 
@@ -30,8 +34,65 @@ public final class TestLockRegistry implements AutoCloseable {
 	private final List<LockRenewalFailedEvent> renewalFailures = new CopyOnWriteArrayList<>();
 
 	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings) {
-		this.client = client;
+		this.connection = () -> client.shutdown(Duration.ZERO, Duration.ZERO);
 		this.registry = new RedisLockRegistry(client, settings, this::record);
+	}
+
+	private TestLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings) {
+		this.connection = () -> {
+			try {
+				((DisposableBean) connectionFactory).destroy();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		};
+		this.registry = new RedisLockRegistry(connectionFactory, settings, this::record, LockObserver.NONE);
+	}
+
+	/**
+	 * Create a registry on the server or Sentinel group at {@code uri} through the given
+	 * driver, with the given settings; the driver's timeout is the settings' command
+	 * timeout.
+	 * @param driver how the registry talks to Redis
+	 * @param uri a Redis URI such as {@code RedisServer.uri()}, or a Sentinel URI such as
+	 * {@code SentinelGroup.uri()}
+	 * @param settings the registry settings
+	 * @return the registry
+	 */
+	public static TestLockRegistry create(TestDriver driver, String uri, RedisLockSettings settings) {
+		if (driver == TestDriver.LETTUCE) {
+			return create(uri, settings);
+		}
+		return new TestLockRegistry(driver.connectionFactory(uri, settings.commandTimeout()), settings);
+	}
+
+	/**
+	 * Create a registry through the given driver with key prefix {@code lock:}, the given
+	 * lease time and a command timeout of 2 seconds.
+	 * @param driver how the registry talks to Redis
+	 * @param uri a Redis URI such as {@code RedisServer.uri()}, or a Sentinel URI
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the registry
+	 */
+	public static TestLockRegistry create(TestDriver driver, String uri, Duration leaseTime) {
+		return create(driver, uri, settings(leaseTime));
+	}
+
+	/**
+	 * Create a registry on the Redis Cluster whose nodes are at {@code uris} through the
+	 * given driver, with key prefix {@code lock:}, the given lease time and a command
+	 * timeout of 2 seconds.
+	 * @param driver how the registry talks to Redis
+	 * @param uris the URIs of the cluster's nodes, such as {@code RedisCluster.uris()}
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the registry
+	 */
+	public static TestLockRegistry createOnCluster(TestDriver driver, List<String> uris, Duration leaseTime) {
+		if (driver == TestDriver.LETTUCE) {
+			return createOnCluster(uris, leaseTime);
+		}
+		return new TestLockRegistry(driver.clusterConnectionFactory(uris, COMMAND_TIMEOUT), settings(leaseTime));
 	}
 
 	/**
@@ -110,12 +171,13 @@ public final class TestLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Close the registry and shut the client down at once.
+	 * Close the registry, and shut its client down at once or destroy its connection
+	 * factory.
 	 */
 	@Override
 	public void close() {
 		this.registry.close();
-		this.client.shutdown(Duration.ZERO, Duration.ZERO);
+		this.connection.run();
 	}
 
 }
