@@ -21,7 +21,6 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configuration of distlock's {@link LockRegistry} on the
@@ -42,16 +41,13 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(DistLockProperties.class)
 public final class DistLockAutoConfiguration {
 
-	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-			DistLockAutoConfiguration.class.getClassLoader());
-
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
 	RedisLockRegistry distlockRegistry(RedisConnectionFactory connectionFactory, DistLockProperties properties,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observer) {
 		boolean lettuce = usesLettuce(connectionFactory, properties.getRedis().getClient());
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
-				CommandTimeouts.of(connectionFactory), properties.getRedis().getReplicasToAck(),
+				ConnectionFactories.commandTimeoutOf(connectionFactory), properties.getRedis().getReplicasToAck(),
 				properties.getRedis().getReplicaAckTimeout(), properties.getLockDelay(),
 				properties.getFencing().getRetention());
 		Consumer<? super LockEvent> eventListener = eventPublisher::publishEvent;
@@ -59,8 +55,8 @@ public final class DistLockAutoConfiguration {
 		int phase = (connectionFactory instanceof SmartLifecycle lifecycle) ? lifecycle.getPhase()
 				: SmartLifecycle.DEFAULT_PHASE;
 		return lettuce
-				? new LifecycleLockRegistry(LettuceClients.nativeClientOf(connectionFactory), settings, eventListener,
-						lockObserver, phase)
+				? new LifecycleLockRegistry(ConnectionFactories.lettuceClientOf(connectionFactory), settings,
+						eventListener, lockObserver, phase)
 				: new LifecycleLockRegistry(connectionFactory, settings, eventListener, lockObserver, phase);
 	}
 
@@ -70,7 +66,7 @@ public final class DistLockAutoConfiguration {
 	 * Lettuce's
 	 */
 	private static boolean usesLettuce(RedisConnectionFactory connectionFactory, DistLockProperties.Client client) {
-		boolean lettuceFactory = LETTUCE_PRESENT && LettuceClients.isLettuce(connectionFactory);
+		boolean lettuceFactory = ConnectionFactories.isLettuce(connectionFactory);
 		if (client == DistLockProperties.Client.LETTUCE && !lettuceFactory) {
 			throw new IllegalStateException("distlock.redis.client=lettuce needs Spring Data Redis' "
 					+ "LettuceConnectionFactory, but the connection factory is a "

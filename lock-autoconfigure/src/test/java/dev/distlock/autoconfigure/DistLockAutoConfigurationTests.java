@@ -19,6 +19,7 @@ import dev.distlock.aop.LockSpecResolver;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,7 +35,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.dao.DataAccessException;
+import org.springframework.context.annotation.Primary;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConnection;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.util.ReflectionUtils;
 
@@ -130,6 +137,45 @@ class DistLockAutoConfigurationTests {
 			}
 			assertThat(registry.tryAcquire("jedis", Duration.ofSeconds(1))).isPresent();
 		});
+	}
+
+	@Test
+	@Timeout(30)
+	void locksWhenToldToGoThroughSpringDataRedisOnLettuce() {
+		this.contextRunner.withPropertyValues("distlock.redis.client=spring-data")
+			.run((context) -> assertExcludes(context.getBean(LockRegistry.class), "spring-data"));
+	}
+
+	@Test
+	@Timeout(30)
+	void locksThroughSpringDataRedisOnAConnectionFactoryOfTheApplicationsOwn() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
+			.withUserConfiguration(WrappedConnectionFactoryConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(DistributedLockAdvisor.class);
+				assertExcludes(context.getBean(LockRegistry.class), "wrapped");
+			});
+	}
+
+	@Test
+	void failsToStartWhenLettuceIsAskedForOnAnotherConnectionFactory() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.lettuce"))
+			.withPropertyValues("distlock.redis.client=lettuce")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.redis.client=lettuce needs Spring Data Redis' LettuceConnectionFactory")
+				.hasMessageContaining(JedisConnectionFactory.class.getName()));
+	}
+
+	private static void assertExcludes(LockRegistry registry, String name) {
+		try (LockLease lease = registry.acquire(name, Duration.ZERO)) {
+			assertThat(registry.tryAcquire(name, Duration.ZERO)).isEmpty();
+			assertThat(lease.fencingToken()).isPositive();
+		}
+		assertThat(registry.tryAcquire(name, Duration.ofSeconds(1))).isPresent();
 	}
 
 	@Test
@@ -306,6 +352,57 @@ class DistLockAutoConfigurationTests {
 		@Bean
 		ArchiveService archiveService() {
 			return new ArchiveService();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class WrappedConnectionFactoryConfiguration {
+
+		/**
+		 * A factory of the application's own that hands out the connections of a Jedis
+		 * factory: a wrapper, as a routing or instrumenting factory would be.
+		 */
+		@Bean(destroyMethod = "destroy")
+		JedisConnectionFactory jedisConnectionFactory() {
+			JedisConnectionFactory jedis = new JedisConnectionFactory(
+					new RedisStandaloneConfiguration("127.0.0.1", redis.server().port()));
+			jedis.afterPropertiesSet();
+			jedis.start();
+			return jedis;
+		}
+
+		@Bean
+		@Primary
+		RedisConnectionFactory wrappedConnectionFactory(JedisConnectionFactory jedis) {
+			return new RedisConnectionFactory() {
+
+				@Override
+				public RedisConnection getConnection() {
+					return jedis.getConnection();
+				}
+
+				@Override
+				public RedisClusterConnection getClusterConnection() {
+					return jedis.getClusterConnection();
+				}
+
+				@Override
+				public boolean getConvertPipelineAndTxResults() {
+					return jedis.getConvertPipelineAndTxResults();
+				}
+
+				@Override
+				public RedisSentinelConnection getSentinelConnection() {
+					return jedis.getSentinelConnection();
+				}
+
+				@Override
+				public @Nullable DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+					return jedis.translateExceptionIfPossible(ex);
+				}
+
+			};
 		}
 
 	}
