@@ -79,6 +79,11 @@ final class RedisHold {
 
 	private volatile long validUntilNanos;
 
+	/**
+	 * The hold this one was passed on to, with the same key and token, or {@code null}.
+	 */
+	private volatile @Nullable RedisHold successor;
+
 	RedisHold(LockId id, String token, long fencingToken, long lastReservedToken, long sentNanos, LeaseTerms terms,
 			LeaseOptions options) {
 		this.id = id;
@@ -105,11 +110,13 @@ final class RedisHold {
 
 	/**
 	 * Return the hold that a waiter of this JVM takes over from this one: the same Redis
-	 * key and token, valid as long, with the next reserved fencing token.
+	 * key and token, valid as long, with the next reserved fencing token. A renewal of
+	 * this hold whose reply comes after the pass-on extends the new hold too.
 	 */
 	RedisHold passOn(LeaseOptions options) {
 		RedisHold next = new RedisHold(this.id, this.token, this.fencingToken + 1, this.lastReservedToken,
 				System.nanoTime(), this.terms, options);
+		this.successor = next;
 		next.validUntilNanos = this.validUntilNanos;
 		return next;
 	}
@@ -143,10 +150,16 @@ final class RedisHold {
 	}
 
 	/**
-	 * Record a renewal whose command was sent at the given time.
+	 * Record a renewal whose command was sent at the given time, for this hold and the
+	 * holds it was passed on to since: they hold the same key with the same token, so the
+	 * renewal extended their lease too.
 	 */
 	void extend(long sentNanos) {
 		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(this.terms.leaseMillis());
+		RedisHold next = this.successor;
+		if (next != null) {
+			next.extend(sentNanos);
+		}
 	}
 
 	/**
