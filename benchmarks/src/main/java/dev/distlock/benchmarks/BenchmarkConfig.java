@@ -26,7 +26,7 @@ public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duratio
 			Duration.ofMillis(1500), 200, 3);
 
 	/**
-	 * The measured run, under ten minutes on two cores.
+	 * The measured run, about ten minutes on two cores.
 	 */
 	public static final BenchmarkConfig FULL = new BenchmarkConfig("full", 1, 5, Duration.ofSeconds(2), 0,
 			Duration.ofSeconds(3), 10_000, 3);

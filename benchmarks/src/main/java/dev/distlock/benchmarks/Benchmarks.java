@@ -2,7 +2,7 @@ package dev.distlock.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.function.Function;
 
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServer;
@@ -13,11 +13,15 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_ANNOTATED;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_LETTUCE;
 import static dev.distlock.benchmarks.Contenders.RAW;
+import static dev.distlock.benchmarks.Contenders.RAW_JEDIS;
 import static dev.distlock.benchmarks.Contenders.REDISSON_FIXED;
 import static dev.distlock.benchmarks.Contenders.REDISSON_WATCHDOG;
 import static dev.distlock.benchmarks.Contenders.SI_PUBSUB;
 import static dev.distlock.benchmarks.Contenders.SI_SPIN;
+import static dev.distlock.benchmarks.Contenders.SI_SPIN_JEDIS;
 import static dev.distlock.benchmarks.Contenders.SPINNER;
 
 /**
@@ -27,8 +31,9 @@ import static dev.distlock.benchmarks.Contenders.SPINNER;
  */
 public final class Benchmarks {
 
-	private static final List<String> LOCKS = List.of(DISTLOCK_LOCK, DISTLOCK_LEASE, DISTLOCK_ANNOTATED, REDISSON_FIXED,
-			REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB);
+	private static final List<String> LOCKS = List.of(DISTLOCK_LOCK, DISTLOCK_LEASE, DISTLOCK_ANNOTATED,
+			DISTLOCK_SPRING_DATA_LETTUCE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN,
+			SI_PUBSUB, SI_SPIN_JEDIS);
 
 	private Benchmarks() {
 	}
@@ -47,7 +52,7 @@ public final class Benchmarks {
 				+ Runtime.getRuntime().availableProcessors() + " CPUs; JDK " + System.getProperty("java.version"));
 		header.add("ratio: median over rounds of ops/s divided by the baseline's ops/s in the same round "
 				+ "(raw floor uncontended, naive 1 ms spinner contended); p50/p99: whole cycle uncontended, "
-				+ "wait for the lock contended");
+				+ "wait for the lock contended; notes: ratios to other contenders, taken the same way");
 		List<Row> rows = new ArrayList<>();
 		try (RedisServer server = RedisServer.start();
 				RedisClient adminClient = RedisClient.create(server.uri());
@@ -55,24 +60,31 @@ public final class Benchmarks {
 				Contenders contenders = Contenders.connect(Contenders.ALL, server.host(), server.port(),
 						config.leaseTime())) {
 			CommandStats stats = new CommandStats(admin.sync());
-			List<Contender> uncontended = contenders.get(concat(RAW, LOCKS));
-			List<Contender> contended = contenders.get(concat(SPINNER, LOCKS));
-			List<Row> single = new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false).run(uncontended, config,
-					(contender) -> Goals.of(Goals.UNCONTENDED, contender));
-			rows.addAll(progress(withAnnotationOverhead(single)));
-			rows.addAll(progress(new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false).run(uncontended, config,
-					(contender) -> Goals.of(Goals.DISTINCT, contender))));
-			rows.addAll(progress(new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true).run(contended, config,
-					(contender) -> Goals.of(Goals.ONE_KEY, contender))));
+			List<Contender> uncontended = contenders.get(concat(List.of(RAW, RAW_JEDIS), LOCKS));
+			List<Contender> contended = contenders.get(concat(List.of(SPINNER), LOCKS));
+			for (ThroughputScenario scenario : List.of(new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false),
+					new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false))) {
+				ThroughputScenario.Measured measured = scenario.run(uncontended, config,
+						goals(scenario.title(), contenders));
+				rows.addAll(progress(RatioGoals.check(scenario.title(), measured, contenders)));
+			}
+			rows.addAll(progress(new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true)
+				.run(contended, config, goals(Goals.ONE_KEY, contenders))
+				.rows()));
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
 			List<String> twoJvm = config.mode().equals("smoke") ? List.of(SPINNER, DISTLOCK_LOCK)
 					: List.of(SPINNER, DISTLOCK_LOCK, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB);
 			rows.addAll(progress(TwoJvmScenario.run(twoJvm, contenders, server.host(), server.port(), config,
-					(contender) -> Goals.of(TwoJvmScenario.TITLE, contender))));
-			rows.addAll(HeldLocksScenario.run(contenders.get(List.of(DISTLOCK_LEASE, REDISSON_WATCHDOG, SI_SPIN)),
-					config, admin.sync(), stats, (contender) -> Goals.of("held", contender)));
+					goals(TwoJvmScenario.TITLE, contenders))));
+			List<Contender> renewing = contenders.get(List.of(DISTLOCK_LEASE, DISTLOCK_SPRING_DATA_LETTUCE,
+					DISTLOCK_SPRING_DATA_JEDIS, REDISSON_WATCHDOG, SI_SPIN));
+			rows.addAll(HeldLocksScenario.run(renewing, config, admin.sync(), stats, goals(Goals.HELD, contenders)));
 		}
 		return new Result(header, rows);
+	}
+
+	private static Function<Contender, String> goals(String scenario, Contenders contenders) {
+		return (contender) -> Goals.of(scenario, contenders.idOf(contender));
 	}
 
 	private static List<Row> progress(List<Row> rows) {
@@ -80,27 +92,8 @@ public final class Benchmarks {
 		return rows;
 	}
 
-	private static List<Row> withAnnotationOverhead(List<Row> rows) {
-		Row lock = rows.stream()
-			.filter((row) -> row.contender().equals("distlock obtain().lock()"))
-			.findFirst()
-			.orElseThrow();
-		List<Row> result = new ArrayList<>();
-		for (Row row : rows) {
-			if (row.contender().equals("distlock @DistributedLock")) {
-				row = new Row(row.contender(), row.scenario(), row.opsPerSecond(), row.ratio(), row.p50Nanos(),
-						row.p99Nanos(), row.operations(), row.excluded(), row.goal(),
-						String.format(Locale.ROOT, "%.3fx of obtain().lock() ops/s (ratio of medians)",
-								row.opsPerSecond() / lock.opsPerSecond()));
-			}
-			result.add(row);
-		}
-		return result;
-	}
-
-	private static List<String> concat(String first, List<String> rest) {
-		List<String> all = new ArrayList<>();
-		all.add(first);
+	private static List<String> concat(List<String> first, List<String> rest) {
+		List<String> all = new ArrayList<>(first);
 		all.addAll(rest);
 		return all;
 	}

@@ -15,8 +15,14 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
  */
 public final class Contenders implements AutoCloseable {
 
-	/** The raw two-round-trip floor. */
+	/**
+	 * The raw two-round-trip floor, on Lettuce: the baseline of the uncontended
+	 * scenarios.
+	 */
 	public static final String RAW = "raw";
+
+	/** The raw two-round-trip floor on a Jedis pool. */
+	public static final String RAW_JEDIS = "raw-jedis";
 
 	/** The naive 1 ms spinner. */
 	public static final String SPINNER = "spinner";
@@ -30,6 +36,12 @@ public final class Contenders implements AutoCloseable {
 	/** distlock {@code @DistributedLock}. */
 	public static final String DISTLOCK_ANNOTATED = "distlock-annotated";
 
+	/** distlock {@code obtain(name).lock()} through Spring Data Redis on Lettuce. */
+	public static final String DISTLOCK_SPRING_DATA_LETTUCE = "distlock-spring-data-lettuce";
+
+	/** distlock {@code obtain(name).lock()} through Spring Data Redis on Jedis. */
+	public static final String DISTLOCK_SPRING_DATA_JEDIS = "distlock-spring-data-jedis";
+
 	/** Redisson {@code lock(leaseTime)}. */
 	public static final String REDISSON_FIXED = "redisson-fixed";
 
@@ -42,9 +54,13 @@ public final class Contenders implements AutoCloseable {
 	/** Spring Integration, pub/sub mode. */
 	public static final String SI_PUBSUB = "si-pubsub";
 
+	/** Spring Integration on Jedis, spin mode. */
+	public static final String SI_SPIN_JEDIS = "si-spin-jedis";
+
 	/** Every id, in report order. */
-	public static final List<String> ALL = List.of(RAW, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE, DISTLOCK_ANNOTATED,
-			REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB);
+	public static final List<String> ALL = List.of(RAW, RAW_JEDIS, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE,
+			DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_LETTUCE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED,
+			REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
 
 	private final Map<String, Contender> byId = new LinkedHashMap<>();
 
@@ -85,19 +101,32 @@ public final class Contenders implements AutoCloseable {
 		String uri = "redis://" + host + ":" + port;
 		Duration fixedLease = Duration.ofSeconds(30);
 		return switch (id) {
-			case RAW -> new RawFloor("raw floor (SET NX PX + EVALSHA)", uri, false);
-			case SPINNER -> new RawFloor("naive 1 ms spinner", uri, true);
-			case DISTLOCK_LOCK -> new DistlockLockContender("distlock obtain().lock()", uri, leaseTime, false);
-			case DISTLOCK_LEASE -> new DistlockLockContender("distlock acquire()/release()", uri, leaseTime, true);
+			case RAW -> new RawFloor("raw floor (SET NX PX + EVALSHA)", new LettuceRawCommands(uri), false);
+			case RAW_JEDIS -> new RawFloor("raw floor on Jedis (SET NX PX + EVALSHA)",
+					new JedisRawCommands(host, port, SpringDataDriver.POOL_SIZE), false);
+			case SPINNER -> new RawFloor("naive 1 ms spinner", new LettuceRawCommands(uri), true);
+			case DISTLOCK_LOCK -> DistlockLockContender.onLettuce("distlock obtain().lock()", uri, leaseTime, false);
+			case DISTLOCK_LEASE ->
+				DistlockLockContender.onLettuce("distlock acquire()/release()", uri, leaseTime, true);
 			case DISTLOCK_ANNOTATED -> new AnnotatedContender(uri, leaseTime);
+			case DISTLOCK_SPRING_DATA_LETTUCE -> distlockOnSpringData(SpringDataDriver.LETTUCE, host, port, leaseTime);
+			case DISTLOCK_SPRING_DATA_JEDIS -> distlockOnSpringData(SpringDataDriver.JEDIS, host, port, leaseTime);
 			case REDISSON_FIXED -> new RedissonContender("Redisson lock(30s)", uri, leaseTime, fixedLease);
 			case REDISSON_WATCHDOG -> new RedissonContender("Redisson lock() watchdog", uri, leaseTime, null);
-			case SI_SPIN -> new SpringIntegrationContender("Spring Integration spin", host, port, leaseTime,
-					RedisLockType.SPIN_LOCK);
-			case SI_PUBSUB -> new SpringIntegrationContender("Spring Integration pub/sub", host, port, leaseTime,
-					RedisLockType.PUB_SUB_LOCK);
+			case SI_SPIN -> new SpringIntegrationContender("Spring Integration spin", SpringDataDriver.LETTUCE, host,
+					port, leaseTime, RedisLockType.SPIN_LOCK);
+			case SI_PUBSUB -> new SpringIntegrationContender("Spring Integration pub/sub", SpringDataDriver.LETTUCE,
+					host, port, leaseTime, RedisLockType.PUB_SUB_LOCK);
+			case SI_SPIN_JEDIS -> new SpringIntegrationContender("Spring Integration spin on Jedis",
+					SpringDataDriver.JEDIS, host, port, leaseTime, RedisLockType.SPIN_LOCK);
 			default -> throw new IllegalArgumentException("Unknown contender '" + id + "'");
 		};
+	}
+
+	private static Contender distlockOnSpringData(SpringDataDriver driver, String host, int port, Duration leaseTime) {
+		return DistlockLockContender.onSpringData(
+				"distlock obtain().lock() on Spring Data Redis (" + driver.label() + ")", driver, host, port,
+				leaseTime);
 	}
 
 	/**
@@ -111,6 +140,20 @@ public final class Contenders implements AutoCloseable {
 			throw new IllegalArgumentException("Contender '" + id + "' is not connected");
 		}
 		return contender;
+	}
+
+	/**
+	 * Return the id of a connected contender.
+	 * @param contender the contender
+	 * @return its id
+	 */
+	public String idOf(Contender contender) {
+		return this.byId.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue() == contender)
+			.map(Map.Entry::getKey)
+			.findFirst()
+			.orElseThrow(() -> new IllegalArgumentException(contender.name() + " is not connected"));
 	}
 
 	/**

@@ -1,17 +1,10 @@
 package dev.distlock.benchmarks;
 
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * The floor every lock is measured against: {@code SET key token NX PX} and a
- * compare-and-delete {@code EVALSHA} on one shared Lettuce connection, two round trips
+ * compare-and-delete {@code EVALSHA} on one driver ({@link RawCommands}), two round trips
  * and nothing else.
  *
  * <p>
@@ -22,38 +15,22 @@ import io.lettuce.core.api.sync.RedisCommands;
  */
 public final class RawFloor implements Contender {
 
-	private static final String RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then "
-			+ "return redis.call('del', KEYS[1]) else return 0 end";
-
-	private static final long LEASE_MILLIS = 30_000;
-
 	private final String name;
+
+	private final RawCommands commands;
 
 	private final boolean spinOnFailure;
 
-	private final RedisClient client;
-
-	private final StatefulRedisConnection<String, String> connection;
-
-	private final RedisCommands<String, String> redis;
-
-	private final String releaseSha;
-
-	private final SetArgs setArgs = SetArgs.Builder.nx().px(LEASE_MILLIS);
-
 	/**
-	 * Connect the floor.
+	 * Create the floor.
 	 * @param name the name in the report
-	 * @param redisUri where Redis listens
+	 * @param commands the driver's commands, owned and closed by the floor
 	 * @param spinOnFailure whether to sleep 1 ms and retry when the lock is taken
 	 */
-	public RawFloor(String name, String redisUri, boolean spinOnFailure) {
+	public RawFloor(String name, RawCommands commands, boolean spinOnFailure) {
 		this.name = name;
+		this.commands = commands;
 		this.spinOnFailure = spinOnFailure;
-		this.client = RedisClient.create(redisUri);
-		this.connection = this.client.connect();
-		this.redis = this.connection.sync();
-		this.releaseSha = this.redis.scriptLoad(RELEASE);
 	}
 
 	@Override
@@ -66,7 +43,7 @@ public final class RawFloor implements Contender {
 		String key = redisKey(name);
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		String token = Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong());
-		while (this.redis.set(key, token, this.setArgs) == null) {
+		while (!this.commands.setIfAbsent(key, token)) {
 			if (!this.spinOnFailure) {
 				throw new IllegalStateException("Raw floor found '" + key + "' taken; it is not meant to wait");
 			}
@@ -76,8 +53,7 @@ public final class RawFloor implements Contender {
 			work.run();
 		}
 		finally {
-			Long deleted = this.redis.evalsha(this.releaseSha, ScriptOutputType.INTEGER, new String[] { key }, token);
-			if (deleted == null || deleted != 1L) {
+			if (!this.commands.deleteIfHeld(key, token)) {
 				throw new IllegalStateException("Raw floor lost '" + key + "'");
 			}
 		}
@@ -90,8 +66,7 @@ public final class RawFloor implements Contender {
 
 	@Override
 	public void close() {
-		this.connection.close();
-		this.client.shutdown(0, 2, TimeUnit.SECONDS);
+		this.commands.close();
 	}
 
 	private static void sleepOneMillisecond() {

@@ -3,16 +3,16 @@ package dev.distlock.benchmarks;
 import java.time.Duration;
 import java.util.concurrent.locks.Lock;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * Spring Integration's {@code RedisLockRegistry} on a {@code LettuceConnectionFactory},
- * in spin or pub/sub mode. Its locks expire after 30 seconds unless a renewal scheduler
- * is set; only the held-locks scenario uses a registry with one.
+ * Spring Integration's {@code RedisLockRegistry} on a Spring Data Redis connection
+ * factory (Lettuce or Jedis), in spin or pub/sub mode. Its locks expire after 30 seconds
+ * unless a renewal scheduler is set; only the held-locks scenario uses a registry with
+ * one.
  *
  * @since 0.1.0
  */
@@ -22,7 +22,7 @@ public final class SpringIntegrationContender implements Contender {
 
 	private final String registryKey;
 
-	private final LettuceConnectionFactory connectionFactory;
+	private final RedisConnectionFactory connectionFactory;
 
 	private final RedisLockRegistry registry;
 
@@ -33,18 +33,18 @@ public final class SpringIntegrationContender implements Contender {
 	/**
 	 * Connect the contender.
 	 * @param name the name in the report
+	 * @param driver the driver under Spring Data Redis
 	 * @param host Redis host
 	 * @param port Redis port
 	 * @param leaseTime the lease ({@code expireAfter}) of held locks, renewed every third
 	 * of it
 	 * @param type spin or pub/sub
 	 */
-	public SpringIntegrationContender(String name, String host, int port, Duration leaseTime, RedisLockType type) {
+	public SpringIntegrationContender(String name, SpringDataDriver driver, String host, int port, Duration leaseTime,
+			RedisLockType type) {
 		this.name = name;
 		this.registryKey = (type == RedisLockType.SPIN_LOCK) ? "si-spin" : "si-pubsub";
-		this.connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port));
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
+		this.connectionFactory = driver.connect(host, port);
 		this.registry = new RedisLockRegistry(this.connectionFactory, this.registryKey, Duration.ofSeconds(30));
 		this.registry.setRedisLockType(type);
 		this.scheduler.setThreadNamePrefix("si-renewal-");
@@ -91,7 +91,7 @@ public final class SpringIntegrationContender implements Contender {
 		this.registry.destroy();
 		this.renewing.destroy();
 		this.scheduler.shutdown();
-		this.connectionFactory.destroy();
+		SpringDataDriver.destroy(this.connectionFactory);
 	}
 
 }

@@ -24,10 +24,10 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 	 * Run the scenario.
 	 * @param contenders the contenders, the baseline first
 	 * @param config round counts and times
-	 * @param goals the goal per contender name (docs/design.md#measurable-goals)
-	 * @return one row per contender
+	 * @param goals the goal per contender (docs/design.md#measurable-goals)
+	 * @return one row per contender and each contender's throughput per round
 	 */
-	public List<Row> run(List<Contender> contenders, BenchmarkConfig config, Function<Contender, String> goals) {
+	public Measured run(List<Contender> contenders, BenchmarkConfig config, Function<Contender, String> goals) {
 		Map<Contender, List<RoundResult>> results = new LinkedHashMap<>();
 		contenders.forEach((contender) -> results.put(contender, new ArrayList<>()));
 		long roundNanos = config.roundTime().toNanos();
@@ -44,25 +44,25 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 				}
 			}
 		}
-		List<RoundResult> baseline = results.get(contenders.get(0));
+		Map<Contender, double[]> opsPerRound = new LinkedHashMap<>();
+		results.forEach((contender, rounds) -> opsPerRound.put(contender,
+				rounds.stream().mapToDouble(RoundResult::opsPerSecond).toArray()));
+		double[] baseline = opsPerRound.get(contenders.get(0));
 		List<Row> rows = new ArrayList<>();
 		for (Contender contender : contenders) {
-			rows.add(row(contender, results.get(contender), baseline, goals.apply(contender)));
+			double[] ops = opsPerRound.get(contender);
+			rows.add(row(contender, results.get(contender), median(ops), medianRatio(ops, baseline),
+					goals.apply(contender)));
 		}
-		return rows;
+		return new Measured(rows, opsPerRound);
 	}
 
-	private Row row(Contender contender, List<RoundResult> rounds, List<RoundResult> baseline, String goal) {
-		double[] ops = new double[rounds.size()];
-		double[] ratios = new double[rounds.size()];
+	private Row row(Contender contender, List<RoundResult> rounds, double opsPerSecond, double ratio, String goal) {
 		double minShare = 1.0;
 		Samples latencies = new Samples();
 		long operations = 0;
 		boolean excluded = true;
-		for (int r = 0; r < rounds.size(); r++) {
-			RoundResult result = rounds.get(r);
-			ops[r] = result.opsPerSecond();
-			ratios[r] = result.opsPerSecond() / baseline.get(r).opsPerSecond();
+		for (RoundResult result : rounds) {
 			minShare = Math.min(minShare, result.minShareOfMean());
 			latencies.addAll(result.latencies());
 			operations += result.operations();
@@ -70,8 +70,20 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 		}
 		String note = this.sharedKey ? String.format(java.util.Locale.ROOT,
 				"least-served thread %.2f of mean share; %d acquisitions", minShare, operations) : "";
-		return new Row(contender.name(), this.title, median(ops), median(ratios), latencies.percentile(50),
+		return new Row(contender.name(), this.title, opsPerSecond, ratio, latencies.percentile(50),
 				latencies.percentile(99), operations, excluded, goal, note);
+	}
+
+	/**
+	 * Return the median over rounds of one series' value divided by another's in the same
+	 * round.
+	 */
+	static double medianRatio(double[] values, double[] references) {
+		double[] ratios = new double[values.length];
+		for (int r = 0; r < values.length; r++) {
+			ratios[r] = values[r] / references[r];
+		}
+		return median(ratios);
 	}
 
 	static double median(double[] values) {
@@ -82,6 +94,28 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 		Arrays.sort(sorted);
 		int middle = sorted.length / 2;
 		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	/**
+	 * What a run measured: one row per contender, and each contender's throughput in
+	 * every measured round.
+	 *
+	 * @param rows the rows, in the contenders' order
+	 * @param opsPerRound operations per second per contender and measured round
+	 */
+	public record Measured(List<Row> rows, Map<Contender, double[]> opsPerRound) {
+
+		/**
+		 * Return the median over the measured rounds of one contender's throughput
+		 * divided by another's in the same round.
+		 * @param contender the contender
+		 * @param reference the contender it is compared with
+		 * @return the median ratio
+		 */
+		public double ratio(Contender contender, Contender reference) {
+			return medianRatio(this.opsPerRound.get(contender), this.opsPerRound.get(reference));
+		}
+
 	}
 
 }

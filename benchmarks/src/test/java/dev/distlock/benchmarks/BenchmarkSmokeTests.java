@@ -2,6 +2,7 @@ package dev.distlock.benchmarks;
 
 import java.util.List;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,9 +27,24 @@ class BenchmarkSmokeTests {
 		assertThat(rows).filteredOn((row) -> row.scenario().equals(Goals.ONE_KEY))
 			.extracting(Row::contender)
 			.containsExactly("naive 1 ms spinner", "distlock obtain().lock()", "distlock acquire()/release()",
-					"distlock @DistributedLock", "Redisson lock(30s)", "Redisson lock() watchdog",
-					"Spring Integration spin", "Spring Integration pub/sub");
-		assertThat(rows).filteredOn((row) -> row.scenario().contains("held locks")).hasSize(3);
+					"distlock @DistributedLock", "distlock obtain().lock() on Spring Data Redis (Lettuce)",
+					"distlock obtain().lock() on Spring Data Redis (Jedis)", "Redisson lock(30s)",
+					"Redisson lock() watchdog", "Spring Integration spin", "Spring Integration pub/sub",
+					"Spring Integration spin on Jedis");
+		assertThat(rows).filteredOn((row) -> row.scenario().equals(Goals.UNCONTENDED))
+			.extracting(Row::contender)
+			.startsWith("raw floor (SET NX PX + EVALSHA)", "raw floor on Jedis (SET NX PX + EVALSHA)");
+		assertThat(rows)
+			.filteredOn((row) -> row.scenario().equals(Goals.DISTINCT)
+					&& row.contender().equals("distlock obtain().lock() on Spring Data Redis (Jedis)"))
+			.singleElement()
+			.extracting(Row::note, InstanceOfAssertFactories.STRING)
+			.contains("of Spring Integration spin on Jedis, goal >= 1.00x: ", "of raw floor on Jedis");
+		assertThat(rows).filteredOn((row) -> row.scenario().contains("held locks"))
+			.extracting(Row::contender)
+			.containsExactly("distlock acquire()/release()", "distlock obtain().lock() on Spring Data Redis (Lettuce)",
+					"distlock obtain().lock() on Spring Data Redis (Jedis)", "Redisson lock() watchdog",
+					"Spring Integration spin");
 	}
 
 }
