@@ -31,9 +31,9 @@ class MissingLockRegistryFailureAnalyzer extends AbstractFailureAnalyzer<Missing
 			.collect(Collectors.joining(eol,
 					"Methods are annotated with @DistributedLock, but no LockRegistry bean exists to lock them:" + eol,
 					unlisted));
-		String action = "Add spring-boot-starter-data-redis with its default Lettuce client, on whose connection "
-				+ "factory distlock creates its LockRegistry (a Jedis one is not supported), or define a LockRegistry "
-				+ "bean of your own. To run these methods unlocked, set distlock.enabled=false.";
+		String action = "Add spring-boot-starter-data-redis (on Lettuce or Jedis), on whose connection factory "
+				+ "distlock creates its LockRegistry, or define a RedisConnectionFactory or a LockRegistry bean of your "
+				+ "own. To run these methods unlocked, set distlock.enabled=false.";
 		return new FailureAnalysis(description, action, cause);
 	}
 

@@ -9,7 +9,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * and a ledger in an in-memory database, each guarded by distlock, served over HTTP. Run
  * it with {@code ./mvnw -pl sample-app -am spring-boot:run}: when no Redis answers at
  * {@code spring.data.redis.*}, it starts a bundled {@code redis-server} (see
- * {@link EmbeddedRedisLauncher}).
+ * {@link EmbeddedRedisLauncher}). With {@code -Pjedis} it runs on Jedis instead of
+ * Lettuce.
  */
 @SpringBootApplication
 @EnableScheduling

@@ -3,18 +3,18 @@ package dev.distlock.sample;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.sample.inventory.StockLevel;
 import dev.distlock.testsupport.FreePorts;
 import dev.distlock.testsupport.RedisServer;
-import dev.distlock.testsupport.RedisTestClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,9 +80,12 @@ class EmbeddedRedisLauncherTests {
 						"--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redis.port())) {
 			assertThat(instance.property("spring.data.redis.port")).isEqualTo(Integer.toString(redis.port()));
 			instance.http().put().uri("/inventory/probe?stock=1").retrieve().toBodilessEntity();
-			try (RedisTestClient client = RedisTestClient.connect(redis.uri(), Duration.ofSeconds(5))) {
-				assertThat(client.sync().get("sample:stock:probe")).isEqualTo("1");
-			}
+			assertThat(instance.http().get().uri("/inventory/probe").retrieve().body(StockLevel.class))
+				.isEqualTo(new StockLevel("probe", 1));
+			redis.flushAll();
+			assertThat(instance.answer(HttpMethod.GET, "/inventory/probe").getStatusCode())
+				.as("the stock after the configured Redis was flushed")
+				.isEqualTo(HttpStatus.NOT_FOUND);
 		}
 	}
 
