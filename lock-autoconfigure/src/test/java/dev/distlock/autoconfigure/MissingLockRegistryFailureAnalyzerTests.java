@@ -40,7 +40,7 @@ class MissingLockRegistryFailureAnalyzerTests {
 			assertThat(analysis.getDescription())
 				.isEqualTo("Methods are annotated with @DistributedLock, but no LockRegistry bean exists to lock them:"
 						+ System.lineSeparator() + "- ReportService.generate(String) of bean 'reportService'");
-			assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis with its default Lettuce client")
+			assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis (on Lettuce or Jedis)")
 				.contains("define a LockRegistry bean of your own")
 				.contains("To run these methods unlocked, set distlock.enabled=false");
 		});
