@@ -41,7 +41,7 @@ class MissingLockRegistryFailureAnalyzerTests {
 				.isEqualTo("Methods are annotated with @DistributedLock, but no LockRegistry bean exists to lock them:"
 						+ System.lineSeparator() + "- ReportService.generate(String) of bean 'reportService'");
 			assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis (on Lettuce or Jedis)")
-				.contains("define a LockRegistry bean of your own")
+				.contains("define a RedisConnectionFactory or a LockRegistry bean of your own")
 				.contains("To run these methods unlocked, set distlock.enabled=false");
 		});
 	}
