@@ -20,6 +20,7 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.ConnectionUtils;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -223,7 +224,8 @@ final class SpringDataLockConnection implements LockConnection {
 
 	/**
 	 * Subscriptions on a listener container of their own, one listener per channel,
-	 * confirmed when the container reports the channel subscribed.
+	 * confirmed when the container reports the channel subscribed. Once Redis refused to
+	 * subscribe, every later subscription fails at once with that refusal.
 	 */
 	private final class ContainerSubscriber implements ReleaseSubscriber {
 
@@ -231,21 +233,37 @@ final class SpringDataLockConnection implements LockConnection {
 
 		private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
 
+		private volatile @Nullable Throwable refusal;
+
 		private final RedisMessageListenerContainer container = new RedisMessageListenerContainer() {
 
 			/**
 			 * Fail the waiting subscriptions when Redis refused to subscribe, rather than
 			 * letting them wait for the command timeout; a connection failure is
-			 * recovered from by the container.
+			 * recovered from by the container. A blocking driver's (Jedis') connection is
+			 * not closed after a failed subscription: Spring Data Redis would send
+			 * {@code UNSUBSCRIBE} on it and hand it back to the pool with the reply
+			 * unread, so that every later command on it would read the reply of the
+			 * command before. The connection stays out of the pool instead.
 			 */
 			@Override
 			protected void handleSubscriptionException(CompletableFuture<Void> future,
 					BackOffExecution backOffExecution, Throwable cause) {
-				if (!(cause instanceof RedisConnectionFailureException)) {
-					ContainerSubscriber.this.listeners.values()
-						.forEach((listener) -> listener.confirmed.completeExceptionally(cause));
+				if (cause instanceof RedisConnectionFailureException) {
+					super.handleSubscriptionException(future, backOffExecution, cause);
+					return;
 				}
-				super.handleSubscriptionException(future, backOffExecution, cause);
+				if (ErrorReplies.isRefusal(cause)) {
+					ContainerSubscriber.this.refusal = cause;
+				}
+				ContainerSubscriber.this.listeners.values()
+					.forEach((listener) -> listener.confirmed.completeExceptionally(cause));
+				if (ConnectionUtils.isAsync(SpringDataLockConnection.this.factory)) {
+					super.handleSubscriptionException(future, backOffExecution, cause);
+				}
+				else {
+					future.completeExceptionally(cause);
+				}
 			}
 
 		};
@@ -266,6 +284,10 @@ final class SpringDataLockConnection implements LockConnection {
 
 		@Override
 		public CompletableFuture<Void> subscribe(String channel) {
+			Throwable refused = this.refusal;
+			if (refused != null) {
+				return CompletableFuture.failedFuture(refused);
+			}
 			ChannelListener listener = new ChannelListener();
 			this.listeners.put(channel, listener);
 			try {

@@ -3,7 +3,6 @@ package dev.distlock.faults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,12 +11,15 @@ import java.util.stream.Stream;
 import dev.distlock.DistributedLockException;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.redis.TestDriver;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
@@ -27,14 +29,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
@@ -42,9 +50,11 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  * ACL with which every feature works with the default key prefix {@code lock:} (acquire,
  * wait for a release signal, renew, release, minimum hold time, health {@code PING});
  * each row of {@link #everyRuleOfTheMinimumAclIsNeeded} removes one rule and shows what
- * breaks and the message the user sees.
+ * breaks and the message the user sees. Without {@code +subscribe} nothing breaks:
+ * waiters poll instead of waiting for release signals, on every {@link TestDriver}.
  */
 @Timeout(120)
+@ExtendWith(OutputCaptureExtension.class)
 class RedisAclTests {
 
 	/**
@@ -57,6 +67,17 @@ class RedisAclTests {
 	private static final Duration LEASE = Duration.ofMillis(300);
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	/** How long a waiter waits: less than a {@link #POLLED_LEASE}. */
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	/**
+	 * The lease of the holders whose waiters poll: longer than their wait, so that only
+	 * polling gets them the lock in time.
+	 */
+	private static final Duration POLLED_LEASE = Duration.ofSeconds(30);
+
+	private static final String POLLING = "Redis refused to subscribe to lock release signals";
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -95,24 +116,24 @@ class RedisAclTests {
 	}
 
 	@Test
-	void userWithTheMinimumAclCanUseEveryFeature() throws Exception {
+	void userWithTheMinimumAclCanUseEveryFeature(CapturedOutput output) throws Exception {
 		String user = createUser(MINIMUM_ACL);
 		System.out
 			.println("[acl] minimum: ACL SETUSER " + user + " on >pw resetchannels " + String.join(" ", MINIMUM_ACL));
 		exerciseEveryFeature(user);
+		assertThat(output).as("waited for release signals").doesNotContain(POLLING);
 	}
 
 	static Stream<Arguments> everyRuleOfTheMinimumAclIsNeeded() {
 		String inScript = "The user executing the script can't run this command or subcommand";
 		return Stream.of(arguments("~lock:*", "NOPERM this user has no permissions to access one of the keys"),
 				arguments("~{lock:*", "NOPERM this user has no permissions to access one of the keys"),
-				arguments("&lock:*", "NOPERM this user has no permissions to access one of the channels"),
+				arguments("&lock:*", "The user executing the script can't publish to the channel"),
 				arguments("+evalsha", "NOPERM this user has no permissions to run the 'evalsha' command"),
 				arguments("+eval", "NOPERM this user has no permissions to run the 'eval' command"),
 				arguments("+set", inScript), arguments("+time", inScript), arguments("+pttl", inScript),
 				arguments("+get", inScript), arguments("+pexpire", inScript), arguments("+del", inScript),
 				arguments("+publish", inScript),
-				arguments("+subscribe", "NOPERM this user has no permissions to run the 'subscribe' command"),
 				arguments("+ping", "NOPERM this user has no permissions to run the 'ping' command"));
 	}
 
@@ -126,6 +147,43 @@ class RedisAclTests {
 		assertThat(thrown).as("without %s", removed).isNotNull();
 		System.out.println("[acl] without " + removed + ": " + thrown);
 		assertThat(thrown).hasMessageContaining(failure);
+	}
+
+	/**
+	 * Without {@code +subscribe} Redis refuses {@code SUBSCRIBE}: waiters poll at once,
+	 * not after the command timeout, and get a released lock long before the holder's
+	 * lease, longer than their wait, would have run out; the switch is logged once. The
+	 * refused subscription leaves every pooled connection answering its own commands.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(TestDriver.class)
+	void waitersPollWhenRedisRefusesToSubscribe(TestDriver driver, CapturedOutput output) throws Exception {
+		List<String> rules = new ArrayList<>(MINIMUM_ACL);
+		rules.remove("+subscribe");
+		String user = createUser(rules);
+		RedisLockSettings settings = RedisLockSettings.of("lock:", POLLED_LEASE).withCommandTimeout(COMMAND_TIMEOUT);
+		RedisLockRegistry holder = connect(driver, user, settings).registry();
+		RedisLockRegistry waiter = connect(driver, user, settings).registry();
+		TestThread waiting = this.closer.add(TestThread.start("waiter"));
+		List<String> measured = new ArrayList<>();
+		for (String name : List.of("polled", "polled", "polled-too")) {
+			LockLease held = holder.acquire(name, Duration.ZERO);
+			long startNanos = System.nanoTime();
+			CompletableFuture<LockLease> taking = waiting.call(() -> waiter.acquire(name, WAIT));
+			awaitWaiting(waiting, taking);
+			Duration pollingAfter = Duration.ofNanos(System.nanoTime() - startNanos);
+			assertThat(pollingAfter).as("refused at once, not after the command timeout").isLessThan(COMMAND_TIMEOUT);
+			long releasedNanos = System.nanoTime();
+			held.release();
+			LockLease taken = unwrap(taking);
+			Duration takenAfter = Duration.ofNanos(System.nanoTime() - releasedNanos);
+			assertThat(taken.fencingToken()).isGreaterThan(held.fencingToken());
+			taken.release();
+			measured.add(name + ": polling after " + pollingAfter.toMillis() + " ms, acquired " + takenAfter.toMillis()
+					+ " ms after the release");
+		}
+		assertThat(output).containsOnlyOnce(POLLING);
+		System.out.println("[acl] " + driver + " without +subscribe: " + String.join("; ", measured));
 	}
 
 	@Test
@@ -152,37 +210,35 @@ class RedisAclTests {
 	 */
 	private void exerciseEveryFeature(String user) throws Exception {
 		RedisLockSettings settings = RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT);
-		TestLockRegistry holder = this.closer
-			.add(TestLockRegistry.create("redis://" + user + ":pw@127.0.0.1:" + redis.server().port(), settings));
-		var waiter = registry(user, settings);
+		TestLockRegistry holder = connect(TestDriver.LETTUCE, user, settings);
+		RedisLockRegistry waiter = registry(user, settings);
 		holder.registry().ping();
 		LockLease lease = holder.registry().acquire("acl", Duration.ZERO);
-		CompletableFuture<Optional<LockLease>> waiting = CompletableFuture
-			.supplyAsync(() -> waiter.tryAcquire("acl", Duration.ofSeconds(10)));
-		awaitSubscriber("lock:acl", waiting);
+		TestThread waiting = this.closer.add(TestThread.start("waiter"));
+		CompletableFuture<LockLease> taking = waiting.call(() -> waiter.acquire("acl", WAIT));
+		awaitWaiting(waiting, taking);
 		Thread.sleep(LEASE.toMillis() * 3 / 2);
 		if (!holder.lostEvents().isEmpty()) {
 			throw new AssertionError("Lost while held: " + holder.lostEvents());
 		}
 		lease.release();
-		LockLease next = unwrap(waiting).orElseThrow();
-		next.release();
+		unwrap(taking).release();
 		holder.registry()
 			.tryAcquire("acl-min-hold", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofMillis(50)))
 			.orElseThrow()
 			.release();
 	}
 
-	private void awaitSubscriber(String channel, CompletableFuture<?> waiting) throws Exception {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.admin.pubsubNumsub(channel).get(channel) != 1L) {
-			if (waiting.isDone()) {
-				unwrap(waiting);
-			}
-			if (System.nanoTime() > deadline) {
-				throw new AssertionError("nobody subscribed to the release signals of " + channel);
-			}
-			Thread.sleep(10);
+	/**
+	 * Wait until the waiter waits for the lock's release, subscribed or polling, or throw
+	 * what ended its acquisition first.
+	 */
+	private static void awaitWaiting(TestThread waiter, CompletableFuture<?> taking) throws Exception {
+		await().atMost(WAIT)
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> waiter.isIn(TestLockRegistry.WAITING_FOR_RELEASE) || taking.isDone());
+		if (taking.isDone()) {
+			unwrap(taking);
 		}
 	}
 
@@ -195,10 +251,13 @@ class RedisAclTests {
 		}
 	}
 
-	private dev.distlock.redis.RedisLockRegistry registry(String user, RedisLockSettings settings) {
-		return this.closer
-			.add(TestLockRegistry.create("redis://" + user + ":pw@127.0.0.1:" + redis.server().port(), settings))
-			.registry();
+	private RedisLockRegistry registry(String user, RedisLockSettings settings) {
+		return connect(TestDriver.LETTUCE, user, settings).registry();
+	}
+
+	private TestLockRegistry connect(TestDriver driver, String user, RedisLockSettings settings) {
+		return this.closer.add(TestLockRegistry.create(driver,
+				"redis://" + user + ":pw@127.0.0.1:" + redis.server().port(), settings));
 	}
 
 	private String createUser(List<String> rules) {

@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * Behaviour of {@link RedisLockRegistry} across processes: a real {@code redis-server}
  * and rival JVMs ({@link LockWorkerMain}) that contend for a lock, die holding it
  * ({@code SIGKILL}) or stall holding it ({@code SIGSTOP}) until their lease has run out,
- * with and without a lock delay.
+ * with and without a lock delay; a stalled holder on every {@link TestDriver}.
  */
 @Timeout(60)
 class CrossProcessLockTests {
@@ -70,8 +71,8 @@ class CrossProcessLockTests {
 
 	@Test
 	void noUpdateIsLostWhenThreadsOfThreeJvmsIncrementUnderOneLock() throws Exception {
-		RivalJvm first = startRival("increment", redis.server().uri(), THREADS, ITERATIONS);
-		RivalJvm second = startRival("increment", redis.server().uri(), THREADS, ITERATIONS);
+		RivalJvm first = startRival("increment", TestDriver.LETTUCE, THREADS, ITERATIONS);
+		RivalJvm second = startRival("increment", TestDriver.LETTUCE, THREADS, ITERATIONS);
 		RedisLockRegistry registry = registry();
 		registry.acquire("warm-up", Duration.ofSeconds(10)).release();
 		first.awaitLine("READY", RIVAL_REPLY);
@@ -100,7 +101,7 @@ class CrossProcessLockTests {
 	@ParameterizedTest(name = "{0}")
 	@EnumSource(LeaseMode.class)
 	void lockOfAKilledHolderFreesAfterItsLeaseAndNotBefore(LeaseMode mode) {
-		RivalJvm holder = startRival("hold", redis.server().uri(), "job", mode.argument, LEASE.toMillis());
+		RivalJvm holder = startRival("hold", TestDriver.LETTUCE, "job", mode.argument, LEASE.toMillis());
 		long killedHoldersToken = acquiredToken(holder);
 		if (mode == LeaseMode.WATCHDOG) {
 			awaitRenewal("lock:job");
@@ -121,13 +122,14 @@ class CrossProcessLockTests {
 			.isLessThan(LEASE.plus(MARGIN));
 	}
 
-	@Test
-	void pausedHolderLearnsOnResumeThatItLostTheLockAndCannotDeleteTheNewHoldersKey() {
-		RivalJvm holder = startRival("hold", redis.server().uri(), "job", "watchdog", LEASE.toMillis());
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(TestDriver.class)
+	void pausedHolderLearnsOnResumeThatItLostTheLockAndCannotDeleteTheNewHoldersKey(TestDriver driver) {
+		RivalJvm holder = startRival("hold", driver, "job", "watchdog", LEASE.toMillis());
 		long pausedHoldersToken = acquiredToken(holder);
 		holder.pause();
 		awaitExpiry("lock:job");
-		LockLease newHold = registry().acquire("job", Duration.ZERO);
+		LockLease newHold = registry(driver).acquire("job", Duration.ZERO);
 		assertThat(newHold.fencingToken()).isGreaterThan(pausedHoldersToken);
 		String newHoldersKeyValue = this.commands.get("lock:job");
 		holder.resume();
@@ -146,7 +148,7 @@ class CrossProcessLockTests {
 	@ParameterizedTest(name = "{0}")
 	@EnumSource(LeaseMode.class)
 	void lockOfAKilledHolderStaysTakenForTheLockDelayAfterItsLease(LeaseMode mode) {
-		RivalJvm holder = startRival("hold", redis.server().uri(), "job", mode.argument, LEASE.toMillis(),
+		RivalJvm holder = startRival("hold", TestDriver.LETTUCE, "job", mode.argument, LEASE.toMillis(),
 				LOCK_DELAY.toMillis());
 		long killedHoldersToken = acquiredToken(holder);
 		holder.kill();
@@ -167,7 +169,7 @@ class CrossProcessLockTests {
 
 	@Test
 	void pausedHolderThatWakesWithinTheLockDelayFindsItsLeaseOverAndNobodyTookTheLockMeanwhile() {
-		RivalJvm holder = startRival("hold", redis.server().uri(), "job", "watchdog", LEASE.toMillis(),
+		RivalJvm holder = startRival("hold", TestDriver.LETTUCE, "job", "watchdog", LEASE.toMillis(),
 				LOCK_DELAY.toMillis());
 		long pausedHoldersToken = acquiredToken(holder);
 		holder.pause();
@@ -194,7 +196,7 @@ class CrossProcessLockTests {
 
 	@Test
 	void releaseOfAHolderWithALockDelayFreesTheLockAtOnce() {
-		RivalJvm holder = startRival("hold", redis.server().uri(), "job", "watchdog", LEASE.toMillis(),
+		RivalJvm holder = startRival("hold", TestDriver.LETTUCE, "job", "watchdog", LEASE.toMillis(),
 				LOCK_DELAY.toMillis());
 		long releasedToken = acquiredToken(holder);
 		holder.send("release");
@@ -206,7 +208,7 @@ class CrossProcessLockTests {
 	@Test
 	void fencingTokenChecksRejectTheLateWriteOfAPausedHolder() {
 		FencedStorage fenced = new FencedStorage(this.commands, LockWorkerMain.FENCED_STORAGE);
-		RivalJvm holder = startRival("hold", redis.server().uri(), "ledger", "watchdog", LEASE.toMillis());
+		RivalJvm holder = startRival("hold", TestDriver.LETTUCE, "ledger", "watchdog", LEASE.toMillis());
 		long pausedHoldersToken = acquiredToken(holder);
 		holder.send("write early");
 		assertThat(holder.awaitLine("WRITE early ", RIVAL_REPLY)).isEqualTo("WRITE early ACCEPTED");
@@ -228,17 +230,27 @@ class CrossProcessLockTests {
 		newHold.release();
 	}
 
-	private RivalJvm startRival(Object... args) {
+	/**
+	 * Start a {@link LockWorkerMain} in the given mode, on the given driver, against the
+	 * test's server, with the mode's further arguments.
+	 */
+	private RivalJvm startRival(String mode, TestDriver driver, Object... args) {
+		List<String> all = new ArrayList<>(List.of(mode, driver.name(), redis.server().uri()));
+		List.of(args).forEach((arg) -> all.add(String.valueOf(arg)));
 		RivalJvm rival = RivalJvm.builder(LockWorkerMain.class)
 			.jvmOptions(RIVAL_JVM_OPTIONS)
-			.args(List.of(args).stream().map(String::valueOf).toArray(String[]::new))
+			.args(all.toArray(String[]::new))
 			.start();
 		this.closer.add(rival);
 		return rival;
 	}
 
 	private RedisLockRegistry registry() {
-		TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30));
+		return registry(TestDriver.LETTUCE);
+	}
+
+	private RedisLockRegistry registry(TestDriver driver) {
+		TestLockRegistry registry = TestLockRegistry.create(driver, redis.server().uri(), Duration.ofSeconds(30));
 		this.closer.add(registry);
 		return registry.registry();
 	}

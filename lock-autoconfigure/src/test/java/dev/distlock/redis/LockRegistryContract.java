@@ -40,8 +40,6 @@ abstract class LockRegistryContract {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
-	private static final String WAITING_FOR_RELEASE = "dev.distlock.redis.ReleaseSignals$Subscription.await";
-
 	private final Closer closer = new Closer();
 
 	private Keys keys;
@@ -183,7 +181,7 @@ abstract class LockRegistryContract {
 		RedisLockRegistry waiting = registry(LEASE);
 		TestThread waiter = this.closer.add(TestThread.start("waiter"));
 		CompletableFuture<LockLease> acquired = waiter.call(() -> waiting.acquire("order", Duration.ofSeconds(20)));
-		waiter.awaitIn(WAITING_FOR_RELEASE, WAIT);
+		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
 		long releasedAt = System.nanoTime();
 		held.release();
 		assertThat(acquired.get(10, TimeUnit.SECONDS).fencingToken()).isGreaterThan(held.fencingToken());
@@ -316,7 +314,7 @@ abstract class LockRegistryContract {
 				.withCauseInstanceOf(InterruptedException.class);
 			return Thread.interrupted();
 		});
-		waiter.awaitIn(WAITING_FOR_RELEASE, WAIT);
+		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
 		waiter.interrupt();
 		assertThat(flagKept.get(5, TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
 		assertThat(held.isValid()).isTrue();

@@ -13,19 +13,20 @@ import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * A rival lock user that {@link CrossProcessLockTests} runs in its own JVM, driven
- * through standard input and output. Two modes:
+ * through standard input and output, whose registry talks to Redis through the given
+ * {@link TestDriver} (its name). Two modes:
  * <ul>
- * <li>{@code increment <redis-uri> <threads> <iterations>}: prints {@code READY}, waits
- * for the line {@code go}, increments the {@link SharedCounter} under its lock, prints
- * {@code DONE} and exits.</li>
- * <li>{@code hold <redis-uri> <lock-name> <watchdog|fixed> <lease-millis> [<delay-millis>]}:
- * acquires the lock (in watchdog mode with that lease time, or with that fixed lease;
- * with that lock delay, none if not given), prints {@code ACQUIRED <fencing token>} and
- * then answers commands, one per line: {@code valid}, {@code write <value>} (to a
- * {@link FencedStorage} named {@value #FENCED_STORAGE}, with the lease's fencing token;
- * answers {@code WRITE <value> ACCEPTED} or {@code REJECTED}),
- * {@code write-naive <value>} (a plain {@code SET} of {@value #NAIVE_STORAGE}) and
- * {@code release}.</li>
+ * <li>{@code increment <driver> <redis-uri> <threads> <iterations>}: prints
+ * {@code READY}, waits for the line {@code go}, increments the {@link SharedCounter}
+ * under its lock, prints {@code DONE} and exits.</li>
+ * <li>{@code hold <driver> <redis-uri> <lock-name> <watchdog|fixed> <lease-millis>
+ * [<delay-millis>]}: acquires the lock (in watchdog mode with that lease time, or with
+ * that fixed lease; with that lock delay, none if not given), prints
+ * {@code ACQUIRED <fencing token>} and then answers commands, one per line:
+ * {@code valid}, {@code write <value>} (to a {@link FencedStorage} named
+ * {@value #FENCED_STORAGE}, with the lease's fencing token; answers
+ * {@code WRITE <value> ACCEPTED} or {@code REJECTED}), {@code write-naive <value>} (a
+ * plain {@code SET} of {@value #NAIVE_STORAGE}) and {@code release}.</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -44,10 +45,11 @@ final class LockWorkerMain {
 
 	public static void main(String[] args) throws Exception {
 		try {
+			TestDriver driver = TestDriver.valueOf(args[1]);
 			switch (args[0]) {
-				case "increment" -> increment(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
-				case "hold" -> hold(args[1], args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])),
-						Duration.ofMillis((args.length > 5) ? Long.parseLong(args[5]) : 0));
+				case "increment" -> increment(driver, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+				case "hold" -> hold(driver, args[2], args[3], args[4], Duration.ofMillis(Long.parseLong(args[5])),
+						Duration.ofMillis((args.length > 6) ? Long.parseLong(args[6]) : 0));
 				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
 			}
 		}
@@ -58,8 +60,8 @@ final class LockWorkerMain {
 		System.exit(0);
 	}
 
-	private static void increment(String uri, int threads, int iterations) throws Exception {
-		try (TestLockRegistry locks = TestLockRegistry.create(uri, Duration.ofSeconds(30));
+	private static void increment(TestDriver driver, String uri, int threads, int iterations) throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, Duration.ofSeconds(30));
 				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
 			locks.registry().acquire("warm-up", Duration.ofSeconds(10)).release();
 			SharedCounter counter = new SharedCounter(client.sync());
@@ -74,10 +76,10 @@ final class LockWorkerMain {
 		}
 	}
 
-	private static void hold(String uri, String name, String mode, Duration lease, Duration lockDelay)
-			throws Exception {
+	private static void hold(TestDriver driver, String uri, String name, String mode, Duration lease,
+			Duration lockDelay) throws Exception {
 		boolean watchdog = mode.equals("watchdog");
-		try (TestLockRegistry locks = TestLockRegistry.create(uri, watchdog ? lease : Duration.ofSeconds(30));
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, watchdog ? lease : Duration.ofSeconds(30));
 				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
 			RedisCommands<String, String> redis = client.sync();
 			LockLease held = locks.registry()

@@ -23,6 +23,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public final class TestLockRegistry implements AutoCloseable {
 
+	/**
+	 * The method a thread is in while it waits for a lock's release: subscribed to its
+	 * release signals, or polling; for {@code TestThread.awaitIn}.
+	 */
+	public static final String WAITING_FOR_RELEASE = "dev.distlock.redis.ReleaseSignals$Subscription.await";
+
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
 	private final Runnable connection;
