@@ -1,5 +1,7 @@
 package dev.distlock.redis;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Recognizes Redis' error replies in the exceptions of any driver, which keep the reply's
  * text: it starts with the error's code, such as {@code NOSCRIPT} or {@code NOPERM}.
@@ -21,17 +23,30 @@ final class ErrorReplies {
 	 * or the server does not know it or does not allow it ({@code ERR}).
 	 */
 	static boolean isRefusal(Throwable ex) {
-		return hasCode(ex, "NOPERM") || hasCode(ex, "ERR");
+		return refusal(ex) != null;
+	}
+
+	/**
+	 * Return Redis' reply refusing a command, as {@link #isRefusal} finds it, or
+	 * {@code null} if the failure is no refusal.
+	 */
+	static @Nullable String refusal(Throwable ex) {
+		String reply = reply(ex, "NOPERM");
+		return (reply != null) ? reply : reply(ex, "ERR");
 	}
 
 	private static boolean hasCode(Throwable ex, String code) {
+		return reply(ex, code) != null;
+	}
+
+	private static @Nullable String reply(Throwable ex, String code) {
 		for (Throwable cause = ex; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			String message = cause.getMessage();
 			if (message != null && message.startsWith(code + " ")) {
-				return true;
+				return message;
 			}
 		}
-		return false;
+		return null;
 	}
 
 }

@@ -84,10 +84,11 @@ final class ReleaseSignals implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			subscription.close();
-			if (!(ex instanceof DistributedLockException) || !ErrorReplies.isRefusal(ex)) {
+			String refusal = (ex instanceof DistributedLockException) ? ErrorReplies.refusal(ex) : null;
+			if (refusal == null) {
 				throw ex;
 			}
-			pollFromNowOn(ex);
+			pollFromNowOn(refusal);
 			return join(channel);
 		}
 	}
@@ -112,7 +113,7 @@ final class ReleaseSignals implements AutoCloseable {
 		}
 	}
 
-	private void pollFromNowOn(RuntimeException refusal) {
+	private void pollFromNowOn(String refusal) {
 		this.lock.lock();
 		try {
 			if (this.polling) {
@@ -123,7 +124,7 @@ final class ReleaseSignals implements AutoCloseable {
 		finally {
 			this.lock.unlock();
 		}
-		logger.warn("Redis refused to subscribe to lock release signals (" + refusal.getMessage()
+		logger.warn("Redis refused to subscribe to lock release signals (" + refusal
 				+ "); waiting for locks polls Redis instead, every " + FIRST_POLL_MILLIS
 				+ " ms at first and at most every " + MAX_POLL_MILLIS + " ms");
 	}

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -235,7 +236,25 @@ final class SpringDataLockConnection implements LockConnection {
 
 		private volatile @Nullable Throwable refusal;
 
-		private final RedisMessageListenerContainer container = new RedisMessageListenerContainer() {
+		/**
+		 * Adds and removes the container's listeners in order, off the callers' threads:
+		 * the container may wait for Redis there without a bound a caller could interrupt
+		 * (a refused channel on Jedis), and a caller waits for the confirmation within
+		 * the command timeout instead.
+		 */
+		private final ExecutorService registrations = Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task, "distlock-release-signals-registration");
+			thread.setDaemon(true);
+			return thread;
+		});
+
+		private final RedisMessageListenerContainer container = new ReleaseSignalsContainer();
+
+		/**
+		 * The container of this subscriber's listeners, named so that its log has a name
+		 * of its own.
+		 */
+		private final class ReleaseSignalsContainer extends RedisMessageListenerContainer {
 
 			/**
 			 * Fail the waiting subscriptions when Redis refused to subscribe, rather than
@@ -266,7 +285,7 @@ final class SpringDataLockConnection implements LockConnection {
 				}
 			}
 
-		};
+		}
 
 		ContainerSubscriber(Consumer<String> onMessage) {
 			this.onMessage = onMessage;
@@ -291,9 +310,16 @@ final class SpringDataLockConnection implements LockConnection {
 			ChannelListener listener = new ChannelListener();
 			this.listeners.put(channel, listener);
 			try {
-				this.container.addMessageListener(listener, new ChannelTopic(channel));
+				this.registrations.execute(() -> {
+					try {
+						this.container.addMessageListener(listener, new ChannelTopic(channel));
+					}
+					catch (RuntimeException ex) {
+						listener.confirmed.completeExceptionally(ex);
+					}
+				});
 			}
-			catch (RuntimeException ex) {
+			catch (RejectedExecutionException ex) {
 				listener.confirmed.completeExceptionally(ex);
 			}
 			return listener.confirmed;
@@ -303,12 +329,19 @@ final class SpringDataLockConnection implements LockConnection {
 		public void unsubscribe(String channel) {
 			ChannelListener listener = this.listeners.remove(channel);
 			if (listener != null) {
-				this.container.removeMessageListener(listener, new ChannelTopic(channel));
+				try {
+					this.registrations
+						.execute(() -> this.container.removeMessageListener(listener, new ChannelTopic(channel)));
+				}
+				catch (RejectedExecutionException ex) {
+					logger.debug("Release signals are closed; not unsubscribing from '" + channel + "'", ex);
+				}
 			}
 		}
 
 		@Override
 		public void close() {
+			this.registrations.shutdownNow();
 			try {
 				this.container.destroy();
 			}
