@@ -180,10 +180,23 @@ final class SpringDataLockConnection implements LockConnection {
 		}
 	}
 
+	/**
+	 * Run an action on a connection of the factory. A pending interrupt is set aside
+	 * while it runs and set again afterwards: Lettuce would otherwise give up waiting for
+	 * the reply of a command it already sent, so that a release, whose reply the engine
+	 * waits for whatever interrupts, would fail although Redis ran it. The call is
+	 * bounded by the driver's timeout.
+	 */
 	private <T> T execute(Function<RedisConnection, T> action) {
+		boolean interrupted = Thread.interrupted();
 		try (RedisConnection connection = this.factory.getConnection()) {
 			this.cluster = connection instanceof RedisClusterConnection;
 			return action.apply(connection);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,13 +64,14 @@ class ReleaseFaultTests {
 	 * A thread with its interrupt flag set unlocks a lock and releases a lease, through a
 	 * network with 100 ms latency so that Redis' reply is not there yet when the release
 	 * starts waiting for it. Both must reach Redis and return normally, and the flag must
-	 * still be set afterwards for the application to see.
+	 * still be set afterwards for the application to see, on every driver.
 	 */
-	@Test
-	void pendingInterruptNeitherFailsNorHaltsARelease() throws Exception {
+	@ParameterizedTest
+	@EnumSource(TestDriver.class)
+	void pendingInterruptNeitherFailsNorHaltsARelease(TestDriver driver) throws Exception {
 		TestThread thread = this.closer.add(TestThread.start("releasing"));
 		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
-		RedisLockRegistry registry = registry(proxy.uri(), LEASE);
+		RedisLockRegistry registry = registry(driver, proxy.uri(), LEASE);
 		FencedLock lock = registry.obtain("order");
 		LockLease lease = registry.acquire("report", Duration.ZERO);
 		thread.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -162,8 +165,12 @@ class ReleaseFaultTests {
 	}
 
 	private RedisLockRegistry registry(String uri, Duration leaseTime) {
+		return registry(TestDriver.LETTUCE, uri, leaseTime);
+	}
+
+	private RedisLockRegistry registry(TestDriver driver, String uri, Duration leaseTime) {
 		return this.closer
-			.add(TestLockRegistry.create(uri,
+			.add(TestLockRegistry.create(driver, uri,
 					RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT)))
 			.registry();
 	}
