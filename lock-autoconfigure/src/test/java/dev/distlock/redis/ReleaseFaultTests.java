@@ -43,6 +43,12 @@ class ReleaseFaultTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
+	/** Where a release waits for Redis on a driver whose calls return when answered. */
+	private static final String SENDING_THE_RELEASE = "dev.distlock.redis.RedisLockCommands.release";
+
+	/** Where a release waits for Redis' answer on Lettuce's own client. */
+	private static final String AWAITING_THE_RELEASE = "dev.distlock.redis.RedisLockCommands.awaitUninterruptibly";
+
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -85,6 +91,32 @@ class ReleaseFaultTests {
 		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
 		assertThat(this.commands.exists("lock:order", "lock:report")).as("both released in Redis").isZero();
 		assertThat(registry.heldLocks()).isEmpty();
+	}
+
+	/**
+	 * A thread releases a lease while its connection to Redis stalls, and is interrupted
+	 * while it waits for Redis' reply. Once the connection heals, the release must return
+	 * normally, the key must be gone and the interrupt flag still set, on every driver.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDriver.class)
+	void interruptWhileAReleaseWaitsForRedisNeitherFailsNorHaltsIt(TestDriver driver) throws Exception {
+		TestThread thread = this.closer.add(TestThread.start("releasing"));
+		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
+		RedisLockRegistry registry = registry(driver, proxy.uri(), LEASE);
+		LockLease lease = registry.acquire("report", Duration.ZERO);
+		proxy.stall();
+		CompletableFuture<Boolean> interruptedAfterwards = thread.call(() -> {
+			lease.release();
+			return Thread.currentThread().isInterrupted();
+		});
+		await().atMost(WAIT)
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> thread.isIn(SENDING_THE_RELEASE) || thread.isIn(AWAITING_THE_RELEASE));
+		thread.interrupt();
+		proxy.heal();
+		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
+		assertThat(this.commands.exists("lock:report")).as("released in Redis").isZero();
 	}
 
 	/**
