@@ -56,9 +56,15 @@ class ReleaseFaultTests {
 
 	private RedisCommands<String, String> commands;
 
+	private TestThread releasing;
+
+	private TcpProxy proxy;
+
 	@BeforeEach
 	void connect() {
 		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), COMMAND_TIMEOUT)).sync();
+		this.releasing = this.closer.add(TestThread.start("releasing"));
+		this.proxy = this.closer.add(TcpProxy.start(redis.server().port()));
 	}
 
 	@AfterEach
@@ -75,18 +81,15 @@ class ReleaseFaultTests {
 	@ParameterizedTest
 	@EnumSource(TestDriver.class)
 	void pendingInterruptNeitherFailsNorHaltsARelease(TestDriver driver) throws Exception {
-		TestThread thread = this.closer.add(TestThread.start("releasing"));
-		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
-		RedisLockRegistry registry = registry(driver, proxy.uri(), LEASE);
+		RedisLockRegistry registry = registry(driver, this.proxy.uri(), LEASE);
 		FencedLock lock = registry.obtain("order");
 		LockLease lease = registry.acquire("report", Duration.ZERO);
-		thread.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		proxy.setLatency(Duration.ofMillis(100));
-		CompletableFuture<Boolean> interruptedAfterwards = thread.call(() -> {
+		this.releasing.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		this.proxy.setLatency(Duration.ofMillis(100));
+		CompletableFuture<Boolean> interruptedAfterwards = releaseAndTellTheInterruptFlag(() -> {
 			Thread.currentThread().interrupt();
 			lock.unlock();
 			lease.release();
-			return Thread.currentThread().isInterrupted();
 		});
 		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
 		assertThat(this.commands.exists("lock:order", "lock:report")).as("both released in Redis").isZero();
@@ -101,20 +104,14 @@ class ReleaseFaultTests {
 	@ParameterizedTest
 	@EnumSource(TestDriver.class)
 	void interruptWhileAReleaseWaitsForRedisNeitherFailsNorHaltsIt(TestDriver driver) throws Exception {
-		TestThread thread = this.closer.add(TestThread.start("releasing"));
-		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
-		RedisLockRegistry registry = registry(driver, proxy.uri(), LEASE);
-		LockLease lease = registry.acquire("report", Duration.ZERO);
-		proxy.stall();
-		CompletableFuture<Boolean> interruptedAfterwards = thread.call(() -> {
-			lease.release();
-			return Thread.currentThread().isInterrupted();
-		});
+		LockLease lease = registry(driver, this.proxy.uri(), LEASE).acquire("report", Duration.ZERO);
+		this.proxy.stall();
+		CompletableFuture<Boolean> interruptedAfterwards = releaseAndTellTheInterruptFlag(lease::release);
 		await().atMost(WAIT)
 			.pollInterval(Duration.ofMillis(5))
-			.until(() -> thread.isIn(SENDING_THE_RELEASE) || thread.isIn(AWAITING_THE_RELEASE));
-		thread.interrupt();
-		proxy.heal();
+			.until(() -> this.releasing.isIn(SENDING_THE_RELEASE) || this.releasing.isIn(AWAITING_THE_RELEASE));
+		this.releasing.interrupt();
+		this.proxy.heal();
 		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
 		assertThat(this.commands.exists("lock:report")).as("released in Redis").isZero();
 	}
@@ -194,6 +191,17 @@ class ReleaseFaultTests {
 		this.commands.set("lock:b", "someone-else");
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(lost).as("reported after the listener failed").containsExactly("a", "b"));
+	}
+
+	/**
+	 * Run releases on the releasing thread.
+	 * @return whether the thread's interrupt flag was set once they returned
+	 */
+	private CompletableFuture<Boolean> releaseAndTellTheInterruptFlag(Runnable releases) {
+		return this.releasing.call(() -> {
+			releases.run();
+			return Thread.currentThread().isInterrupted();
+		});
 	}
 
 	private RedisLockRegistry registry(String uri, Duration leaseTime) {
