@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -39,7 +41,8 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * The lock commands on any Spring Data Redis {@link RedisConnectionFactory}: Lettuce or
  * Jedis, standalone, Sentinel or Cluster. Each call takes a connection from the factory
  * and returns it (a Jedis pool's, or Lettuce's shared one) and waits for the reply within
- * the driver's own timeout ({@code spring.data.redis.timeout}); a renewal round is
+ * the driver's own timeout ({@code spring.data.redis.timeout}), on a thread of its own so
+ * that an interrupt of the calling thread cannot lose a reply; a renewal round is
  * pipelined off a cluster. Release messages arrive through a
  * {@link RedisMessageListenerContainer}, which restores its subscriptions after a
  * reconnect.
@@ -50,12 +53,14 @@ final class SpringDataLockConnection implements LockConnection {
 
 	private final RedisConnectionFactory factory;
 
+	/**
+	 * Runs the commands of the engine's threads, which wait for them whatever interrupts
+	 * them.
+	 */
+	private final ExecutorService commands = Executors.newCachedThreadPool(daemonThreads("distlock-redis-command"));
+
 	/** Runs the commands whose reply nobody waits for. */
-	private final ExecutorService detached = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "distlock-give-back");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ExecutorService detached = Executors.newSingleThreadExecutor(daemonThreads("distlock-give-back"));
 
 	/** Whether the factory's connections are cluster connections, once one was opened. */
 	private volatile boolean cluster;
@@ -72,7 +77,7 @@ final class SpringDataLockConnection implements LockConnection {
 	@Override
 	public CompletableFuture<Long> evalDetached(LuaScript script, String[] keys, String... args) {
 		return CompletableFuture.supplyAsync(
-				() -> execute((connection) -> evalsha(connection, script, ReturnType.INTEGER, keys, args)),
+				() -> executeHere((connection) -> evalsha(connection, script, ReturnType.INTEGER, keys, args)),
 				this.detached);
 	}
 
@@ -128,6 +133,7 @@ final class SpringDataLockConnection implements LockConnection {
 
 	@Override
 	public void close() {
+		this.commands.shutdownNow();
 		this.detached.shutdownNow();
 	}
 
@@ -182,7 +188,23 @@ final class SpringDataLockConnection implements LockConnection {
 		}
 	}
 
+	/**
+	 * Run an action on a connection of the factory on a thread of {@link #commands}, and
+	 * wait for it whatever interrupts the caller, keeping the interrupt for afterwards:
+	 * Lettuce gives up waiting for the reply of a command it already sent when its thread
+	 * is interrupted, so that a release that Redis ran would fail. The wait is bounded by
+	 * the driver's timeout.
+	 */
 	private <T> T execute(Function<RedisConnection, T> action) {
+		try {
+			return CompletableFuture.supplyAsync(() -> executeHere(action), this.commands).join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+		}
+	}
+
+	private <T> T executeHere(Function<RedisConnection, T> action) {
 		try (RedisConnection connection = this.factory.getConnection()) {
 			this.cluster = connection instanceof RedisClusterConnection;
 			return action.apply(connection);
@@ -201,6 +223,14 @@ final class SpringDataLockConnection implements LockConnection {
 			}
 			return connection.scriptingCommands().eval(bytes(script.source()), type, keys.length, keysAndArgs);
 		}
+	}
+
+	private static ThreadFactory daemonThreads(String name) {
+		return (task) -> {
+			Thread thread = new Thread(task, name);
+			thread.setDaemon(true);
+			return thread;
+		};
 	}
 
 	@SuppressWarnings("unchecked")
@@ -242,11 +272,8 @@ final class SpringDataLockConnection implements LockConnection {
 		 * (a refused channel on Jedis), and a caller waits for the confirmation within
 		 * the command timeout instead.
 		 */
-		private final ExecutorService registrations = Executors.newSingleThreadExecutor((task) -> {
-			Thread thread = new Thread(task, "distlock-release-signals-registration");
-			thread.setDaemon(true);
-			return thread;
-		});
+		private final ExecutorService registrations = Executors
+			.newSingleThreadExecutor(daemonThreads("distlock-release-signals-registration"));
 
 		private final RedisMessageListenerContainer container = new ReleaseSignalsContainer();
 

@@ -10,13 +10,17 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The histories of every worker incarnation and of the nemesis, read back for the checks:
- * holds with their validity checks, releases, loss actions and commits, operations, lost
- * events, faults and the workers' own reports.
+ * the driver of each incarnation, holds with their validity checks, releases, loss
+ * actions and commits, operations, lost events, faults and the workers' own reports.
  */
 final class CheckHistory {
+
+	/** The driver each incarnation talked to Redis through. */
+	final Map<String, String> drivers = new TreeMap<>();
 
 	final Map<String, Hold> holds = new LinkedHashMap<>();
 
@@ -31,7 +35,7 @@ final class CheckHistory {
 
 	final List<String> reports = new ArrayList<>();
 
-	final Map<String, Long> calls = new java.util.TreeMap<>();
+	final Map<String, Long> calls = new TreeMap<>();
 
 	/**
 	 * Read a worker incarnation's history.
@@ -41,6 +45,7 @@ final class CheckHistory {
 	void readWorker(String incarnation, Path file) {
 		for (Map<String, String> line : lines(file)) {
 			switch (line.get("kind")) {
+				case "DRIVER" -> this.drivers.put(incarnation, line.get("driver"));
 				case "ACQ" -> this.holds.put(line.get("hold"), new Hold(line.get("hold"), incarnation, line.get("name"),
 						num(line, "token"), line.get("api"), num(line, "start"), num(line, "end")));
 				case "VALID" -> {

@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.distlock.testsupport.Closer;
@@ -24,16 +26,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Jepsen-like check: {@value #WORKERS} worker JVMs of {@value #THREADS} threads lock
- * four names through every API (thread-owned locks, leases, annotated plain,
- * transactional, {@code CompletableFuture}, {@code Mono} and multi-key methods) and,
- * holding them, increment a fenced and a plain counter, while a {@link Nemesis} pauses
- * and kills workers, pauses, restarts and flushes Redis, stalls, cuts and slows the
- * workers' connections and interrupts their threads on a seeded schedule. The recorded
- * history must show no broken promise ({@link SafetyChecks}, {@link PromiseChecks}), no
- * lock key left in Redis, and no thread or connection left once the workers closed.
+ * A Jepsen-like check: {@value #WORKERS} worker JVMs of {@value #THREADS} threads, each
+ * talking to the same Redis through its own driver (Lettuce's own client, Spring Data
+ * Redis on Lettuce and on Jedis, in an order the seed picks), lock four names through
+ * every API (thread-owned locks, leases, annotated plain, transactional,
+ * {@code CompletableFuture}, {@code Mono} and multi-key methods) and, holding them,
+ * increment a fenced and a plain counter, while a {@link Nemesis} pauses and kills
+ * workers, pauses, restarts and flushes Redis, stalls, cuts and slows the workers'
+ * connections and interrupts their threads on a seeded schedule. The recorded history
+ * must show no broken promise ({@link SafetyChecks}, {@link PromiseChecks}), no lock key
+ * left in Redis, and no thread or connection left once the workers closed.
  * <p>
- * The seed is printed ({@code [check] seed=...}); replay a run with
+ * The seed is printed with the driver of every worker
+ * ({@code [check] seed=... drivers ...}); replay a run with
  * {@code -Ddistlock.check.seed=<seed>}. Runs {@value #DEFAULT_SECONDS} s by default;
  * longer with {@code -Ddistlock.check.seconds=<n>}, or 20 minutes with
  * {@code ./mvnw -pl lock-autoconfigure -am verify -Pcheck-long}. Histories are kept under
@@ -72,6 +77,7 @@ class CheckRandomFaultScheduleTests {
 		Violations violations = new Violations();
 		WorkerFleet fleet = new WorkerFleet(this.closer, lockRedis, storeRedis.uri(), directory, seed, WORKERS,
 				THREADS);
+		System.out.println("[check] seed=" + seed + " drivers " + fleet.drivers());
 		fleet.awaitReady((failure) -> violations.add("worker-failed", failure));
 		FencedRegister register = new FencedRegister(store.sync());
 		Nemesis nemesis = new Nemesis(seed, fleet, lockRedis, faults);
@@ -92,20 +98,30 @@ class CheckRandomFaultScheduleTests {
 		new SafetyChecks(history, violations).run(registerLogs);
 		new PromiseChecks(history, violations).run();
 		long operations = history.calls.values().stream().mapToLong(Long::longValue).sum();
-		System.out.println("[check] seed=" + seed + " seconds=" + seconds + " faults="
+		System.out.println("[check] seed=" + seed + " seconds=" + seconds + " drivers=" + history.drivers + " faults="
 				+ nemesis.injected().values().stream().mapToInt(Integer::intValue).sum() + " " + nemesis.injected()
 				+ " cancellations=" + history.calls.getOrDefault("monoCancel:OK", 0L) + " operations=" + operations
-				+ " holds=" + history.holds.size() + " criticalSections=" + history.ops.size() + " lossActions="
+				+ " holds=" + history.holds.size() + " " + holdsByDriver(history) + " criticalSections="
+				+ history.ops.size() + " lossActions="
 				+ history.holds.values().stream().mapToInt((hold) -> hold.lossActions).sum() + " commits="
 				+ history.holds.values().stream().mapToInt((hold) -> hold.commitStarts.size()).sum() + " violations="
 				+ violations.count() + " " + violations.counts());
 		System.out.println("[check] calls " + history.calls);
 		if (!violations.isEmpty()) {
-			System.out.println("[check] violations of seed " + seed + ":\n" + violations.report());
+			System.out.println("[check] violations of seed " + seed + " on drivers " + history.drivers + ":\n"
+					+ violations.report());
 		}
 		assertThat(violations.count())
-			.as("violations of seed %d (histories in %s):%n%s", seed, directory, violations.report())
+			.as("violations of seed %d on drivers %s (histories in %s):%n%s", seed, history.drivers, directory,
+					violations.report())
 			.isZero();
+	}
+
+	private static Map<String, Long> holdsByDriver(CheckHistory history) {
+		return history.holds.values()
+			.stream()
+			.collect(Collectors.groupingBy((hold) -> history.drivers.getOrDefault(hold.incarnation, "?"), TreeMap::new,
+					Collectors.counting()));
 	}
 
 	private static Path freshDirectory(Path directory) throws IOException {

@@ -24,9 +24,10 @@ import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.redis.TestDriver;
+import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisTestClient;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import org.slf4j.LoggerFactory;
 
@@ -41,15 +42,17 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
 
 /**
  * One worker JVM of the checker:
- * {@code <lock-redis-uri> <store-redis-uri> <history-file> <incarnation> <seed> <threads>}.
+ * {@code <lock-redis-uri> <store-redis-uri> <history-file> <incarnation> <seed> <threads> <driver>}.
  * Builds a Spring context whose {@code @DistributedLock} methods ({@link CheckedService})
- * lock through a {@link RecordingLockRegistry} (with a lock delay when the seed is odd),
- * prints {@code READY} and runs {@link WorkerOps} threads at once. Commands on standard
- * input: {@code interrupt} (interrupts one worker thread), {@code stop} (stops the
- * threads within a bound, records every thread that did not finish as {@code HUNG} and
- * every hold the registry still has as {@code HELD}, prints {@code STOPPED}),
- * {@code close} (closes the context, the registry and the clients, records the threads
- * that outlived them as {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
+ * lock through a {@link RecordingLockRegistry} on a registry that talks to Redis through
+ * the given {@link TestDriver} (with a lock delay when the seed is odd), records the
+ * driver as {@code DRIVER}, prints {@code READY} and runs {@link WorkerOps} threads at
+ * once. Commands on standard input: {@code interrupt} (interrupts one worker thread),
+ * {@code stop} (stops the threads within a bound, records every thread that did not
+ * finish as {@code HUNG} and every hold the registry still has as {@code HELD}, prints
+ * {@code STOPPED}), {@code close} (closes the context, the registry, its client or
+ * connection factory and the store's client, records the threads that outlived them as
+ * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
 final class CheckWorkerMain {
 
@@ -70,7 +73,8 @@ final class CheckWorkerMain {
 	public static void main(String[] args) throws Exception {
 		try {
 			((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.ERROR);
-			run(args[0], args[1], Path.of(args[2]), args[3], Long.parseLong(args[4]), Integer.parseInt(args[5]));
+			run(args[0], args[1], Path.of(args[2]), args[3], Long.parseLong(args[4]), Integer.parseInt(args[5]),
+					TestDriver.valueOf(args[6]));
 		}
 		catch (Throwable ex) {
 			ex.printStackTrace();
@@ -80,13 +84,11 @@ final class CheckWorkerMain {
 	}
 
 	private static void run(String lockUri, String storeUri, Path historyFile, String incarnation, long seed,
-			int threads) throws Exception {
+			int threads, TestDriver driver) throws Exception {
 		Set<String> baseline = LiveThreads.now();
 		History history = History.appendTo(historyFile);
-		RedisURI uri = RedisURI.create(lockUri);
-		uri.setTimeout(COMMAND_TIMEOUT);
-		RedisClient client = RedisClient.create(uri);
-		RedisLockRegistry engine = new RedisLockRegistry(client,
+		history.record("DRIVER", "driver", driver);
+		TestLockRegistry lockRegistry = TestLockRegistry.create(driver, lockUri,
 				RedisLockSettings.of("lock:", LEASE)
 					.withCommandTimeout(COMMAND_TIMEOUT)
 					.withLockDelay(((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY),
@@ -96,6 +98,7 @@ final class CheckWorkerMain {
 								event.reason(), "at", History.now());
 					}
 				});
+		RedisLockRegistry engine = lockRegistry.registry();
 		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);
 		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
 		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), history);
@@ -125,8 +128,7 @@ final class CheckWorkerMain {
 					context.close();
 					async.shutdownNow();
 					async.awaitTermination(10, TimeUnit.SECONDS);
-					engine.close();
-					client.shutdown(Duration.ZERO, Duration.ZERO);
+					lockRegistry.close();
 					store.close();
 					history.record("THREADS", "extra", String.join(",", LiveThreads.beyond(baseline, THREADS_SETTLE)));
 					System.out.println("CLOSED");

@@ -8,10 +8,11 @@ import dev.distlock.check.CheckHistory.Hold;
 
 /**
  * The checks of what every call promises besides exclusion: each hold ends in a release
- * or a reported loss, a successful release never hides a loss, a hold's loss action runs
- * once for a loss found while it was held and never for a hold released first, no
- * transaction commits once its hold was reported lost, every call returns within its
- * bound, and nothing (hold, thread) outlives the work.
+ * or a reported loss, an interrupt never fails a release, a successful release never
+ * hides a loss, a hold's loss action runs once for a loss found while it was held and
+ * never for a hold released first, no transaction commits once its hold was reported
+ * lost, every call returns within its bound, and nothing (hold, thread) outlives the
+ * work.
  */
 final class PromiseChecks {
 
@@ -35,6 +36,10 @@ final class PromiseChecks {
 			Long lostAt = this.history.lostEvents.get(lostKey(hold));
 			if (hold.releaseOutcome.isEmpty() && lostAt == null) {
 				this.violations.add("never-released", hold.toString());
+			}
+			if (hold.releaseOutcome.endsWith(RecordedHold.INTERRUPTED)) {
+				this.violations.add("release-interrupted",
+						"the release failed because its thread was interrupted: " + hold);
 			}
 			if (hold.releaseOutcome.equals("OK") && lostAt == null && dataLostDuring(hold)) {
 				this.violations.add("loss-hidden", "released OK although Redis lost its data while held: " + hold);

@@ -14,6 +14,11 @@ import dev.distlock.LockLostException;
  */
 final class RecordedHold {
 
+	/**
+	 * The end of the outcome of a release that failed because its thread was interrupted.
+	 */
+	static final String INTERRUPTED = ":interrupted";
+
 	private final History history;
 
 	private final String id;
@@ -70,7 +75,8 @@ final class RecordedHold {
 
 	/**
 	 * Run a release and record its outcome: {@code OK}, {@code LOST} for a
-	 * {@link LockLostException}, otherwise {@code FAIL} with the exception's type.
+	 * {@link LockLostException}, otherwise {@code FAIL} with the exception's type,
+	 * followed by {@value #INTERRUPTED} when an {@link InterruptedException} caused it.
 	 * @param release the release
 	 */
 	void release(Runnable release) {
@@ -94,7 +100,7 @@ final class RecordedHold {
 			throw ex;
 		}
 		catch (RuntimeException | Error ex) {
-			outcome = "FAIL:" + ex.getClass().getSimpleName();
+			outcome = "FAIL:" + ex.getClass().getSimpleName() + (causedByAnInterrupt(ex) ? INTERRUPTED : "");
 			throw ex;
 		}
 		finally {
@@ -102,6 +108,15 @@ final class RecordedHold {
 				this.history.record("REL", "hold", this.id, "start", start, "end", History.now(), "outcome", outcome);
 			}
 		}
+	}
+
+	private static boolean causedByAnInterrupt(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

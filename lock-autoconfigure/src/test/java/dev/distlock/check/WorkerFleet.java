@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import dev.distlock.redis.TestDriver;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RivalJvm;
@@ -15,8 +16,10 @@ import dev.distlock.testsupport.TcpProxy;
 
 /**
  * The worker JVMs ({@link CheckWorkerMain}), each in a slot with its own {@link TcpProxy}
- * in front of the lock Redis, so that faults can hit one worker's network. A killed
- * worker is replaced by a new incarnation with its own history file.
+ * in front of the lock Redis, so that faults can hit one worker's network. Each slot
+ * talks to Redis through its own {@link TestDriver}, the drivers taken in turn from one
+ * the seed picks, so that workers on every driver exclude each other. A killed worker is
+ * replaced by a new incarnation on the same driver, with its own history file.
  */
 final class WorkerFleet {
 
@@ -45,8 +48,10 @@ final class WorkerFleet {
 		this.directory = directory;
 		this.seed = seed;
 		this.threads = threads;
+		TestDriver[] drivers = TestDriver.values();
 		for (int i = 0; i < workers; i++) {
-			Slot slot = new Slot(i, closer.add(TcpProxy.start(lockRedis.port())));
+			Slot slot = new Slot(i, closer.add(TcpProxy.start(lockRedis.port())),
+					drivers[(int) Math.floorMod(seed + i, (long) drivers.length)]);
 			this.slots.add(slot);
 			spawn(slot);
 		}
@@ -66,6 +71,16 @@ final class WorkerFleet {
 
 	String incarnation(int slot) {
 		return this.slots.get(slot).incarnation;
+	}
+
+	/**
+	 * Return the driver each slot's workers talk to Redis through.
+	 * @return the drivers by slot, such as {@code w0=LETTUCE}
+	 */
+	Map<String, TestDriver> drivers() {
+		Map<String, TestDriver> drivers = new LinkedHashMap<>();
+		this.slots.forEach((slot) -> drivers.put("w" + slot.index, slot.driver));
+		return drivers;
 	}
 
 	/**
@@ -155,12 +170,13 @@ final class WorkerFleet {
 		slot.jvm = this.closer.add(RivalJvm.builder(CheckWorkerMain.class)
 			.jvmOptions("-Xmx192m", "-XX:TieredStopAtLevel=1")
 			.args(slot.proxy.uri(), this.storeUri, history.toString(), slot.incarnation,
-					Long.toString(this.seed + 7919L * slot.index + slot.incarnations), Integer.toString(this.threads))
+					Long.toString(this.seed + 7919L * slot.index + slot.incarnations), Integer.toString(this.threads),
+					slot.driver.name())
 			.start());
 	}
 
 	/**
-	 * One worker's place: its proxy and its current JVM.
+	 * One worker's place: its proxy, its driver and its current JVM.
 	 */
 	private static final class Slot {
 
@@ -168,15 +184,18 @@ final class WorkerFleet {
 
 		final TcpProxy proxy;
 
+		final TestDriver driver;
+
 		RivalJvm jvm;
 
 		String incarnation = "";
 
 		int incarnations;
 
-		Slot(int index, TcpProxy proxy) {
+		Slot(int index, TcpProxy proxy, TestDriver driver) {
 			this.index = index;
 			this.proxy = proxy;
+			this.driver = driver;
 		}
 
 	}

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,6 +43,12 @@ class ReleaseFaultTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
+	/** Where a release waits for Redis on a driver whose calls return when answered. */
+	private static final String SENDING_THE_RELEASE = "dev.distlock.redis.RedisLockCommands.release";
+
+	/** Where a release waits for Redis' answer on Lettuce's own client. */
+	private static final String AWAITING_THE_RELEASE = "dev.distlock.redis.RedisLockCommands.awaitUninterruptibly";
+
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -48,9 +56,15 @@ class ReleaseFaultTests {
 
 	private RedisCommands<String, String> commands;
 
+	private TestThread releasing;
+
+	private TcpProxy proxy;
+
 	@BeforeEach
 	void connect() {
 		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), COMMAND_TIMEOUT)).sync();
+		this.releasing = this.closer.add(TestThread.start("releasing"));
+		this.proxy = this.closer.add(TcpProxy.start(redis.server().port()));
 	}
 
 	@AfterEach
@@ -62,26 +76,44 @@ class ReleaseFaultTests {
 	 * A thread with its interrupt flag set unlocks a lock and releases a lease, through a
 	 * network with 100 ms latency so that Redis' reply is not there yet when the release
 	 * starts waiting for it. Both must reach Redis and return normally, and the flag must
-	 * still be set afterwards for the application to see.
+	 * still be set afterwards for the application to see, on every driver.
 	 */
-	@Test
-	void pendingInterruptNeitherFailsNorHaltsARelease() throws Exception {
-		TestThread thread = this.closer.add(TestThread.start("releasing"));
-		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
-		RedisLockRegistry registry = registry(proxy.uri(), LEASE);
+	@ParameterizedTest
+	@EnumSource(TestDriver.class)
+	void pendingInterruptNeitherFailsNorHaltsARelease(TestDriver driver) throws Exception {
+		RedisLockRegistry registry = registry(driver, this.proxy.uri(), LEASE);
 		FencedLock lock = registry.obtain("order");
 		LockLease lease = registry.acquire("report", Duration.ZERO);
-		thread.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		proxy.setLatency(Duration.ofMillis(100));
-		CompletableFuture<Boolean> interruptedAfterwards = thread.call(() -> {
+		this.releasing.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		this.proxy.setLatency(Duration.ofMillis(100));
+		CompletableFuture<Boolean> interruptedAfterwards = releaseAndTellTheInterruptFlag(() -> {
 			Thread.currentThread().interrupt();
 			lock.unlock();
 			lease.release();
-			return Thread.currentThread().isInterrupted();
 		});
 		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
 		assertThat(this.commands.exists("lock:order", "lock:report")).as("both released in Redis").isZero();
 		assertThat(registry.heldLocks()).isEmpty();
+	}
+
+	/**
+	 * A thread releases a lease while its connection to Redis stalls, and is interrupted
+	 * while it waits for Redis' reply. Once the connection heals, the release must return
+	 * normally, the key must be gone and the interrupt flag still set, on every driver.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDriver.class)
+	void interruptWhileAReleaseWaitsForRedisNeitherFailsNorHaltsIt(TestDriver driver) throws Exception {
+		LockLease lease = registry(driver, this.proxy.uri(), LEASE).acquire("report", Duration.ZERO);
+		this.proxy.stall();
+		CompletableFuture<Boolean> interruptedAfterwards = releaseAndTellTheInterruptFlag(lease::release);
+		await().atMost(WAIT)
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.releasing.isIn(SENDING_THE_RELEASE) || this.releasing.isIn(AWAITING_THE_RELEASE));
+		this.releasing.interrupt();
+		this.proxy.heal();
+		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
+		assertThat(this.commands.exists("lock:report")).as("released in Redis").isZero();
 	}
 
 	/**
@@ -161,9 +193,24 @@ class ReleaseFaultTests {
 			.untilAsserted(() -> assertThat(lost).as("reported after the listener failed").containsExactly("a", "b"));
 	}
 
+	/**
+	 * Run releases on the releasing thread.
+	 * @return whether the thread's interrupt flag was set once they returned
+	 */
+	private CompletableFuture<Boolean> releaseAndTellTheInterruptFlag(Runnable releases) {
+		return this.releasing.call(() -> {
+			releases.run();
+			return Thread.currentThread().isInterrupted();
+		});
+	}
+
 	private RedisLockRegistry registry(String uri, Duration leaseTime) {
+		return registry(TestDriver.LETTUCE, uri, leaseTime);
+	}
+
+	private RedisLockRegistry registry(TestDriver driver, String uri, Duration leaseTime) {
 		return this.closer
-			.add(TestLockRegistry.create(uri,
+			.add(TestLockRegistry.create(driver, uri,
 					RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT)))
 			.registry();
 	}

@@ -3,6 +3,7 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
@@ -39,12 +40,13 @@ public final class TestLockRegistry implements AutoCloseable {
 
 	private final List<LockRenewalFailedEvent> renewalFailures = new CopyOnWriteArrayList<>();
 
-	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings) {
+	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings, Consumer<LockEvent> listener) {
 		this.connection = () -> client.shutdown(Duration.ZERO, Duration.ZERO);
-		this.registry = new RedisLockRegistry(client, settings, this::record);
+		this.registry = new RedisLockRegistry(client, settings, recordAndTell(listener));
 	}
 
-	private TestLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings) {
+	private TestLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
+			Consumer<LockEvent> listener) {
 		this.connection = () -> {
 			try {
 				((DisposableBean) connectionFactory).destroy();
@@ -53,7 +55,7 @@ public final class TestLockRegistry implements AutoCloseable {
 				throw new IllegalStateException(ex);
 			}
 		};
-		this.registry = new RedisLockRegistry(connectionFactory, settings, this::record, LockObserver.NONE);
+		this.registry = new RedisLockRegistry(connectionFactory, settings, recordAndTell(listener), LockObserver.NONE);
 	}
 
 	/**
@@ -67,10 +69,28 @@ public final class TestLockRegistry implements AutoCloseable {
 	 * @return the registry
 	 */
 	public static TestLockRegistry create(TestDriver driver, String uri, RedisLockSettings settings) {
+		return create(driver, uri, settings, TestLockRegistry::ignore);
+	}
+
+	/**
+	 * Create a registry on the server or Sentinel group at {@code uri} through the given
+	 * driver, with the given settings, that also tells the given listener of every event
+	 * it publishes; the driver's timeout is the settings' command timeout.
+	 * @param driver how the registry talks to Redis
+	 * @param uri a Redis URI such as {@code RedisServer.uri()}, or a Sentinel URI such as
+	 * {@code SentinelGroup.uri()}
+	 * @param settings the registry settings
+	 * @param listener told of every event after it was recorded
+	 * @return the registry
+	 */
+	public static TestLockRegistry create(TestDriver driver, String uri, RedisLockSettings settings,
+			Consumer<LockEvent> listener) {
 		if (driver == TestDriver.LETTUCE) {
-			return create(uri, settings);
+			RedisURI redisUri = RedisURI.create(uri);
+			redisUri.setTimeout(settings.commandTimeout());
+			return new TestLockRegistry(RedisClient.create(redisUri), settings, listener);
 		}
-		return new TestLockRegistry(driver.connectionFactory(uri, settings.commandTimeout()), settings);
+		return new TestLockRegistry(driver.connectionFactory(uri, settings.commandTimeout()), settings, listener);
 	}
 
 	/**
@@ -98,7 +118,8 @@ public final class TestLockRegistry implements AutoCloseable {
 		if (driver == TestDriver.LETTUCE) {
 			return createOnCluster(uris, leaseTime);
 		}
-		return new TestLockRegistry(driver.clusterConnectionFactory(uris, COMMAND_TIMEOUT), settings(leaseTime));
+		return new TestLockRegistry(driver.clusterConnectionFactory(uris, COMMAND_TIMEOUT), settings(leaseTime),
+				TestLockRegistry::ignore);
 	}
 
 	/**
@@ -110,9 +131,7 @@ public final class TestLockRegistry implements AutoCloseable {
 	 * @return the registry
 	 */
 	public static TestLockRegistry create(String uri, RedisLockSettings settings) {
-		RedisURI redisUri = RedisURI.create(uri);
-		redisUri.setTimeout(settings.commandTimeout());
-		return new TestLockRegistry(RedisClient.create(redisUri), settings);
+		return create(TestDriver.LETTUCE, uri, settings);
 	}
 
 	/**
@@ -136,7 +155,7 @@ public final class TestLockRegistry implements AutoCloseable {
 	public static TestLockRegistry createOnCluster(List<String> uris, Duration leaseTime) {
 		List<RedisURI> nodes = uris.stream().map(RedisURI::create).toList();
 		nodes.forEach((node) -> node.setTimeout(COMMAND_TIMEOUT));
-		return new TestLockRegistry(RedisClusterClient.create(nodes), settings(leaseTime));
+		return new TestLockRegistry(RedisClusterClient.create(nodes), settings(leaseTime), TestLockRegistry::ignore);
 	}
 
 	private static RedisLockSettings settings(Duration leaseTime) {
@@ -167,13 +186,19 @@ public final class TestLockRegistry implements AutoCloseable {
 		return this.renewalFailures;
 	}
 
-	private void record(LockEvent event) {
-		if (event instanceof LockLostEvent lost) {
-			this.lostEvents.add(lost);
-		}
-		else if (event instanceof LockRenewalFailedEvent failed) {
-			this.renewalFailures.add(failed);
-		}
+	private Consumer<LockEvent> recordAndTell(Consumer<LockEvent> listener) {
+		return (event) -> {
+			if (event instanceof LockLostEvent lost) {
+				this.lostEvents.add(lost);
+			}
+			else if (event instanceof LockRenewalFailedEvent failed) {
+				this.renewalFailures.add(failed);
+			}
+			listener.accept(event);
+		};
+	}
+
+	private static void ignore(LockEvent event) {
 	}
 
 	/**
