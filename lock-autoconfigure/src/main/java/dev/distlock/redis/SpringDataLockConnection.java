@@ -34,6 +34,7 @@ import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
@@ -62,11 +63,19 @@ final class SpringDataLockConnection implements LockConnection {
 	/** Runs the commands whose reply nobody waits for. */
 	private final ExecutorService detached = Executors.newSingleThreadExecutor(daemonThreads("distlock-give-back"));
 
+	/**
+	 * Whether the factory's connections share one native connection between threads and
+	 * do not block while subscribed: Lettuce's.
+	 */
+	private final boolean sharesConnections;
+
 	/** Whether the factory's connections are cluster connections, once one was opened. */
 	private volatile boolean cluster;
 
 	SpringDataLockConnection(RedisConnectionFactory factory) {
 		this.factory = factory;
+		this.sharesConnections = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+				SpringDataLockConnection.class.getClassLoader()) && ConnectionUtils.isAsync(factory);
 	}
 
 	@Override
@@ -99,6 +108,9 @@ final class SpringDataLockConnection implements LockConnection {
 
 	@Override
 	public List<CompletableFuture<List<Long>>> evalEach(LuaScript script, List<String[]> keys, List<String[]> args) {
+		if (this.sharesConnections) {
+			return evalConcurrently(script, keys, args);
+		}
 		try {
 			return execute((connection) -> (connection instanceof RedisClusterConnection)
 					? evalOneByOne(connection, script, keys, args) : evalPipelined(connection, script, keys, args));
@@ -135,6 +147,25 @@ final class SpringDataLockConnection implements LockConnection {
 	public void close() {
 		this.commands.shutdownNow();
 		this.detached.shutdownNow();
+	}
+
+	/**
+	 * Send every call from a thread of its own: on connections that threads share
+	 * (Lettuce's), they travel together as a pipeline would, without the dedicated
+	 * connection that Spring Data Redis opens for a pipeline.
+	 */
+	private List<CompletableFuture<List<Long>>> evalConcurrently(LuaScript script, List<String[]> keys,
+			List<String[]> args) {
+		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			String[] each = keys.get(i);
+			String[] eachArgs = args.get(i);
+			replies.add(CompletableFuture.supplyAsync(
+					() -> longs(
+							executeHere((connection) -> evalsha(connection, script, ReturnType.MULTI, each, eachArgs))),
+					this.commands));
+		}
+		return replies;
 	}
 
 	private List<CompletableFuture<List<Long>>> evalOneByOne(RedisConnection connection, LuaScript script,
@@ -304,7 +335,7 @@ final class SpringDataLockConnection implements LockConnection {
 				}
 				ContainerSubscriber.this.listeners.values()
 					.forEach((listener) -> listener.confirmed.completeExceptionally(cause));
-				if (ConnectionUtils.isAsync(SpringDataLockConnection.this.factory)) {
+				if (SpringDataLockConnection.this.sharesConnections) {
 					super.handleSubscriptionException(future, backOffExecution, cause);
 				}
 				else {
