@@ -220,13 +220,27 @@ final class SpringDataLockConnection implements LockConnection {
 	}
 
 	/**
-	 * Run an action on a connection of the factory on a thread of {@link #commands}, and
-	 * wait for it whatever interrupts the caller, keeping the interrupt for afterwards:
-	 * Lettuce gives up waiting for the reply of a command it already sent when its thread
-	 * is interrupted, so that a release that Redis ran would fail. The wait is bounded by
-	 * the driver's timeout.
+	 * Run an action on a connection of the factory, and wait for it whatever interrupts
+	 * the caller, keeping the interrupt for afterwards. Lettuce gives up waiting for the
+	 * reply of a command it already sent when its thread is interrupted, and a virtual
+	 * thread's socket is closed when it is interrupted in a read, so that a release that
+	 * Redis ran would fail: those calls run on a thread of {@link #commands}. A platform
+	 * thread's blocking read (Jedis') ignores interrupts, and runs the action itself,
+	 * with a pending interrupt set aside meanwhile so that borrowing a connection from an
+	 * exhausted pool does not fail on it. The wait is bounded by the driver's timeout.
 	 */
 	private <T> T execute(Function<RedisConnection, T> action) {
+		if (!this.sharesConnections && !VirtualThreads.isVirtual(Thread.currentThread())) {
+			boolean interrupted = Thread.interrupted();
+			try {
+				return executeHere(action);
+			}
+			finally {
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
 		try {
 			return CompletableFuture.supplyAsync(() -> executeHere(action), this.commands).join();
 		}
