@@ -42,9 +42,10 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * The lock commands on any Spring Data Redis {@link RedisConnectionFactory}: Lettuce or
  * Jedis, standalone, Sentinel or Cluster. Each call takes a connection from the factory
  * and returns it (a Jedis pool's, or Lettuce's shared one) and waits for the reply within
- * the driver's own timeout ({@code spring.data.redis.timeout}), on a thread of its own so
- * that an interrupt of the calling thread cannot lose a reply; a renewal round is
- * pipelined off a cluster. Release messages arrive through a
+ * the driver's own timeout ({@code spring.data.redis.timeout}), so that an interrupt of
+ * the calling thread cannot lose a reply (see {@link #execute}). A renewal round is
+ * pipelined on Jedis off a cluster, and sent from concurrent threads over Lettuce's
+ * shared connection. Release messages arrive through a
  * {@link RedisMessageListenerContainer}, which restores its subscriptions after a
  * reconnect.
  */
