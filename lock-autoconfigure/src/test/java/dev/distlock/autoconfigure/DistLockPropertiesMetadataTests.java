@@ -23,7 +23,7 @@ class DistLockPropertiesMetadataTests {
 
 	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
-			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention",
+			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention", "distlock.redis.client",
 			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout", "distlock.jdbc.table-name",
 			"distlock.jdbc.initialize-schema");
 
