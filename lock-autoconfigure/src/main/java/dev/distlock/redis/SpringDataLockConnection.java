@@ -14,6 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -211,7 +212,7 @@ final class SpringDataLockConnection implements LockConnection {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static <T> CompletableFuture<T> call(java.util.function.Supplier<@Nullable Object> action) {
+	private static <T> CompletableFuture<T> call(Supplier<@Nullable Object> action) {
 		try {
 			return CompletableFuture.completedFuture((T) action.get());
 		}
