@@ -27,11 +27,7 @@ final class LeaseExpiries implements AutoCloseable {
 
 	LeaseExpiries(LossHandler lossHandler) {
 		this.lossHandler = lossHandler;
-		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "distlock-lease-expiry");
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("distlock-lease-expiry"));
 		this.scheduler.setRemoveOnCancelPolicy(true);
 	}
 

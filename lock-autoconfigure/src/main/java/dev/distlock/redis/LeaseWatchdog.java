@@ -50,11 +50,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		this.commands = commands;
 		this.periodNanos = leaseTime.toNanos() / 3;
 		this.lossHandler = lossHandler;
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "distlock-watchdog");
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("distlock-watchdog"));
 		this.scheduler.scheduleAtFixedRate(this::renewSafely, this.periodNanos, this.periodNanos, TimeUnit.NANOSECONDS);
 	}
 

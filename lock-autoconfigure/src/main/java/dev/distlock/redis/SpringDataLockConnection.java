@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -60,10 +59,12 @@ final class SpringDataLockConnection implements LockConnection {
 	 * Runs the commands of the engine's threads, which wait for them whatever interrupts
 	 * them.
 	 */
-	private final ExecutorService commands = Executors.newCachedThreadPool(daemonThreads("distlock-redis-command"));
+	private final ExecutorService commands = Executors
+		.newCachedThreadPool(DaemonThreads.named("distlock-redis-command"));
 
 	/** Runs the commands whose reply nobody waits for. */
-	private final ExecutorService detached = Executors.newSingleThreadExecutor(daemonThreads("distlock-give-back"));
+	private final ExecutorService detached = Executors
+		.newSingleThreadExecutor(DaemonThreads.named("distlock-give-back"));
 
 	/**
 	 * Whether the factory's connections share one native connection between threads and
@@ -272,14 +273,6 @@ final class SpringDataLockConnection implements LockConnection {
 		}
 	}
 
-	private static ThreadFactory daemonThreads(String name) {
-		return (task) -> {
-			Thread thread = new Thread(task, name);
-			thread.setDaemon(true);
-			return thread;
-		};
-	}
-
 	@SuppressWarnings("unchecked")
 	private static List<Long> longs(@Nullable Object reply) {
 		return (List<Long>) reply;
@@ -320,7 +313,7 @@ final class SpringDataLockConnection implements LockConnection {
 		 * the command timeout instead.
 		 */
 		private final ExecutorService registrations = Executors
-			.newSingleThreadExecutor(daemonThreads("distlock-release-signals-registration"));
+			.newSingleThreadExecutor(DaemonThreads.named("distlock-release-signals-registration"));
 
 		private final RedisMessageListenerContainer container = new ReleaseSignalsContainer();
 
