@@ -15,7 +15,7 @@ final class ErrorReplies {
 	 * Return whether Redis answered that it does not have the script cached.
 	 */
 	static boolean isNoScript(Throwable ex) {
-		return hasCode(ex, "NOSCRIPT");
+		return reply(ex, "NOSCRIPT") != null;
 	}
 
 	/**
@@ -33,10 +33,6 @@ final class ErrorReplies {
 	static @Nullable String refusal(Throwable ex) {
 		String reply = reply(ex, "NOPERM");
 		return (reply != null) ? reply : reply(ex, "ERR");
-	}
-
-	private static boolean hasCode(Throwable ex, String code) {
-		return reply(ex, code) != null;
 	}
 
 	private static @Nullable String reply(Throwable ex, String code) {
