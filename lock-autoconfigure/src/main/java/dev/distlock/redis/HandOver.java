@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * and both sides renew through the watchdog, the waiter takes the same Redis key and
  * token with the next reserved fencing token, and starts at once. The releasing thread
  * confirms in Redis that the token was still held, with a renewal sent before the waiter
- * can act and awaited after; if Redis no longer had it (it lost its data, say), both
- * holds are reported lost and the release throws. <b>Transfer</b>: otherwise the transfer
- * script swaps the token in one round trip and issues the next fencing token; with
+ * can act and awaited after, which also takes the waiter out of the lock's queue; if
+ * Redis no longer had it (it lost its data, say), both holds are reported lost and the
+ * release throws. <b>Transfer</b>: otherwise the transfer script swaps the token in one
+ * round trip, issues the next fencing token and takes the waiter out of the queue; with
  * {@code replicas-to-ack}, a transfer that too few replicas acknowledged is given back
  * and the waiter goes on waiting.
  */
@@ -77,7 +78,7 @@ final class HandOver {
 		long sentNanos = System.nanoTime();
 		CompletableFuture<List<Long>> confirmation;
 		try {
-			confirmation = this.commands.renewInOrder(lock.id, hold.token, hold.terms);
+			confirmation = this.commands.passOn(lock.id, hold.token, hold.terms, handoff.token);
 		}
 		catch (RuntimeException ex) {
 			complete(handoff, lock, null);
@@ -106,7 +107,7 @@ final class HandOver {
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.id, hold.token, token, handoff.terms),
+					this.commands.transfer(lock.id, hold.token, token, handoff.terms, handoff.token),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
 				next = new RedisHold(lock.id, token, grant.reply(), grant.reply(), sentNanos, handoff.terms,
@@ -117,7 +118,7 @@ final class HandOver {
 			boolean taken = complete(handoff, lock, next);
 			if (next == null || !taken) {
 				// Failed, refused for want of replicas, or the waiter gave up meanwhile
-				this.commands.giveBack(lock.id.name, lock.id.key, token);
+				this.commands.giveBack(lock.id, token);
 			}
 		}
 		if (next != null) {

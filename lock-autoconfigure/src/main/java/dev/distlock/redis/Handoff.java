@@ -35,6 +35,9 @@ final class Handoff {
 
 	final LeaseTerms terms;
 
+	/** The token the waiter waits under in the lock's queue in Redis. */
+	final String token;
+
 	private final Thread waiter = Thread.currentThread();
 
 	private final AtomicInteger state = new AtomicInteger(OPEN);
@@ -44,9 +47,10 @@ final class Handoff {
 	/**
 	 * Create the offer of the current thread.
 	 */
-	Handoff(LeaseOptions options, LeaseTerms terms) {
+	Handoff(LeaseOptions options, LeaseTerms terms, String token) {
 		this.options = options;
 		this.terms = terms;
+		this.token = token;
 	}
 
 	/**

@@ -8,8 +8,9 @@ import dev.distlock.LockObserver;
 
 /**
  * Releases holds. A hold is released in this JVM first (no longer renewed, no longer
- * listed), then handed to a waiting thread of this JVM or released in Redis, keeping the
- * key until its minimum hold time has passed. A hold whose lease ran out before the
+ * listed), then handed to a waiting thread of this JVM or released in Redis (granted to
+ * the first waiter of its queue there), keeping the key until its minimum hold time has
+ * passed; this JVM's waiter is woken either way. A hold whose lease ran out before the
  * release counts as lost, even if Redis still had its key. An interrupt does not end the
  * wait for Redis' answer.
  */
@@ -19,16 +20,19 @@ final class HoldRelease {
 
 	private final HandOver handOver;
 
+	private final ReleaseSignals signals;
+
 	private final LocalLocks locks;
 
 	private final ActiveHolds active;
 
 	private final LockObserver observer;
 
-	HoldRelease(RedisLockCommands commands, HandOver handOver, LocalLocks locks, ActiveHolds active,
-			LockObserver observer) {
+	HoldRelease(RedisLockCommands commands, HandOver handOver, ReleaseSignals signals, LocalLocks locks,
+			ActiveHolds active, LockObserver observer) {
 		this.commands = commands;
 		this.handOver = handOver;
+		this.signals = signals;
 		this.locks = locks;
 		this.active = active;
 		this.observer = observer;
@@ -71,12 +75,15 @@ final class HoldRelease {
 			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
 					: this.commands
 						.awaitUninterruptibly(
-								this.commands.release(hold.id.key, hold.token, hold.keepMillis(),
-										hold.terms.delayMillis(), before != RedisHold.State.HELD || expired),
+								this.commands.release(hold.id, hold.token, hold.keepMillis(), hold.terms.delayMillis(),
+										before != RedisHold.State.HELD || expired),
 								"release lock '" + hold.id.name + "'");
 		}
 		finally {
 			this.locks.release(lock);
+			// Redis tells only the waiters in the queue; this JVM's waiter may not be in
+			// it.
+			this.signals.fire(hold.id.key);
 		}
 		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
 			this.active.report(hold, stillHeld ? "it was released after its lease ran out"

@@ -100,7 +100,7 @@ final class LettuceLockConnection implements LockConnection {
 
 			@Override
 			public void message(String channel, String message) {
-				onMessage.accept(channel);
+				onMessage.accept(message);
 			}
 
 		});

@@ -64,8 +64,9 @@ interface LockConnection extends AutoCloseable {
 	int batchOf(String key);
 
 	/**
-	 * Open a subscriber to release messages on a connection of its own.
-	 * @param onMessage told the channel of every message
+	 * Open a subscriber to grant messages on a connection of its own.
+	 * @param onMessage told the text of every message: the key of a lock granted or
+	 * released
 	 */
 	ReleaseSubscriber subscriber(Consumer<String> onMessage);
 
@@ -73,7 +74,7 @@ interface LockConnection extends AutoCloseable {
 	void close();
 
 	/**
-	 * Subscriptions to release channels on one pub/sub connection, restored by the driver
+	 * Subscriptions to grant channels on one pub/sub connection, restored by the driver
 	 * after a reconnect.
 	 */
 	interface ReleaseSubscriber extends AutoCloseable {

@@ -25,6 +25,12 @@ public final class LockKeys {
 
 	private static final String FENCE = "fence";
 
+	/** The role of the helper key that orders a lock's waiters. */
+	static final String QUEUE = "queue";
+
+	/** The role of the helper key that holds the entries of a lock's waiters. */
+	static final String WAITERS = "waiters";
+
 	private final String prefix;
 
 	/**

@@ -10,8 +10,10 @@ import java.util.HexFormat;
 
 /**
  * A Lua script loaded from {@code .lua} resources beside this class, with the SHA-1
- * digest that {@code EVALSHA} names it by. The scripts that grant a lock start with the
- * text of {@code fencing-tokens.lua}, which issues fencing tokens for both.
+ * digest that {@code EVALSHA} names it by. The scripts that issue fencing tokens start
+ * with the text of {@code fencing-tokens.lua}; those that touch a lock's wait queue, with
+ * the text of {@code wait-queue.lua}, which keeps the queue and grants the lock to its
+ * first waiter.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -20,13 +22,17 @@ record LuaScript(String source, String sha1) {
 
 	private static final String FENCING_TOKENS = "fencing-tokens.lua";
 
-	static final LuaScript ACQUIRE = load(FENCING_TOKENS, "acquire.lua");
+	private static final String WAIT_QUEUE = "wait-queue.lua";
 
-	static final LuaScript RELEASE = load("release.lua");
+	static final LuaScript ACQUIRE = load(FENCING_TOKENS, WAIT_QUEUE, "acquire.lua");
+
+	static final LuaScript RELEASE = load(WAIT_QUEUE, "release.lua");
 
 	static final LuaScript RENEW = load("renew.lua");
 
-	static final LuaScript TRANSFER = load(FENCING_TOKENS, "transfer.lua");
+	static final LuaScript TRANSFER = load(FENCING_TOKENS, WAIT_QUEUE, "transfer.lua");
+
+	static final LuaScript PASS_ON = load(WAIT_QUEUE, "pass-on.lua");
 
 	/**
 	 * Load a script made of the given resources, in order.

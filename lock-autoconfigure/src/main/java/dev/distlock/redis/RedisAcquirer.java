@@ -3,16 +3,24 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.DistributedLockException;
 import dev.distlock.LeaseOptions;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Takes holds of locks in Redis for the thread of this JVM that holds the lock's local
- * permit: try, subscribe, sleep until a release signal or the holder's lease would run
- * out, try again; meanwhile accept a hold that a releasing thread of this JVM hands over
- * ({@link HandOver}). Every grant in Redis waits for {@code replicas-to-ack} replicas and
- * is given back when fewer acknowledged it.
+ * permit. It tries once; when the lock is taken and it may wait, it waits in the lock's
+ * queue in Redis, where a release grants the lock to the first waiter and wakes that
+ * waiter alone, which then takes the grant up with its next attempt. Meanwhile it accepts
+ * a hold that a releasing thread of this JVM hands over ({@link HandOver}). Every grant
+ * in Redis waits for {@code replicas-to-ack} replicas and is given back when fewer
+ * acknowledged it.
+ *
+ * <p>
+ * A waiter re-checks at least every {@value #RECHECK_MILLIS} ms, renewing its queue
+ * entry, which lives {@value #ENTRY_MILLIS} ms: a waiter that died is skipped once that
+ * passed. A grant waits {@value #CLAIM_MILLIS} ms for its waiter to take it up; then the
+ * next attempt of any waiter that finds the lock free grants it to the next. A waiter
+ * that gives up leaves the queue with its last attempt, or gives its token back.
  *
  * <p>
  * A waiter that stops by an exception (interrupt, Redis failure) abandons its offer, and
@@ -20,6 +28,18 @@ import org.jspecify.annotations.Nullable;
  * hand-over never leaves a lock that nobody holds.
  */
 final class RedisAcquirer {
+
+	/** The longest a waiter sleeps between two attempts, in milliseconds. */
+	static final long RECHECK_MILLIS = 1000;
+
+	/** How long a waiter's queue entry lives without an attempt, in milliseconds. */
+	static final long ENTRY_MILLIS = 3 * RECHECK_MILLIS;
+
+	/**
+	 * How long a grant waits for a waiter that listens to take it up, in milliseconds;
+	 * one that polls gets {@link ReleaseSignals#MAX_POLL_MILLIS} more.
+	 */
+	static final long CLAIM_MILLIS = 250;
 
 	private final RedisLockCommands commands;
 
@@ -35,47 +55,65 @@ final class RedisAcquirer {
 
 	/**
 	 * Acquire the lock in Redis for the thread holding its local permit: offer to take a
-	 * local hand-over, try once, subscribe to the lock's release signals, and try again
-	 * on every signal or fallback re-check until the deadline.
+	 * local hand-over, try once, then wait in the lock's queue, trying again on every
+	 * signal or re-check until the deadline.
 	 * @return the hold, or {@code null} if the deadline passed first
 	 */
 	@Nullable RedisHold acquire(LocalLock lock, Deadline deadline, LeaseOptions options) throws InterruptedException {
 		String token = LockTokens.next();
 		LeaseTerms terms = termsOf(options);
-		Handoff handoff = offer(lock, options, terms);
+		Handoff handoff = offer(lock, options, terms, token);
 		ReleaseSignals.Subscription subscription = null;
+		boolean attempted = false;
 		try {
+			if (!deadline.isPast() && this.signals.isListening()) {
+				// Join the queue with the first attempt: no grant can be missed.
+				subscription = this.signals.subscribe(lock.id.key);
+			}
 			while (true) {
 				long generation = (subscription != null) ? subscription.generation() : 0;
 				if (handoff.isClaimed()) {
 					RedisHold handedOver = handoff.awaitCompletion();
 					if (handedOver != null) {
+						// The hand-over took this waiter out of the queue.
 						return handedOver;
 					}
-					handoff = offer(lock, options, terms);
+					handoff = offer(lock, options, terms, token);
 				}
+				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast()) ? queueing()
+						: RedisLockCommands.Queueing.NONE;
 				long sentNanos = System.nanoTime();
 				int tokens = tokensToReserve(lock, options);
-				long result = attempt(lock, token, terms, tokens);
+				attempted = true;
+				long result = attempt(lock, token, terms, tokens, queueing);
 				if (result > 0 || deadline.isPast()) {
 					RedisHold acquired = (result > 0)
 							? new RedisHold(lock.id, token, result - tokens + 1, result, sentNanos, terms, options)
 							: null;
+					if (acquired == null && queueing.waits()) {
+						// The deadline passed while this attempt joined the queue.
+						this.commands.giveBack(lock.id, token);
+					}
 					return handoff.withdraw() ? acquired : eitherOf(handoff.awaitCompletion(), acquired);
 				}
 				if (subscription == null) {
-					// Try again once subscribed, so that no release signal can be missed.
+					// Wait in the queue only once listening, so that no grant can be
+					// missed.
 					subscription = this.signals.subscribe(lock.id.key);
 					continue;
 				}
-				long recheck = TimeUnit.MILLISECONDS.toNanos(Math.max(1, -result));
+				long recheck = TimeUnit.MILLISECONDS.toNanos(Math.min(Math.max(1, -result), RECHECK_MILLIS));
 				subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
 			}
 		}
 		catch (InterruptedException | RuntimeException | Error ex) {
 			RedisHold orphan = handoff.abandon();
 			if (orphan != null) {
-				this.commands.giveBack(lock.id.name, lock.id.key, orphan.token);
+				this.commands.giveBack(lock.id, orphan.token);
+			}
+			if (attempted) {
+				// Held by an attempt without an answer, granted, or waiting in the queue
+				this.commands.giveBack(lock.id, token);
 			}
 			throw ex;
 		}
@@ -85,6 +123,16 @@ final class RedisAcquirer {
 			}
 			lock.waiter.compareAndSet(handoff, null);
 		}
+	}
+
+	/**
+	 * Return how this registry's waiters stand in a queue: listening on its channel, or
+	 * polling with a longer claim time.
+	 */
+	private RedisLockCommands.Queueing queueing() {
+		boolean polling = this.signals.isPolling();
+		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS,
+				polling ? CLAIM_MILLIS + ReleaseSignals.MAX_POLL_MILLIS : CLAIM_MILLIS, this.signals.channel());
 	}
 
 	/**
@@ -106,8 +154,8 @@ final class RedisAcquirer {
 		return new LeaseTerms(leaseTime.toMillis(), lockDelay.toMillis());
 	}
 
-	private static Handoff offer(LocalLock lock, LeaseOptions options, LeaseTerms terms) {
-		Handoff handoff = new Handoff(options, terms);
+	private static Handoff offer(LocalLock lock, LeaseOptions options, LeaseTerms terms, String token) {
+		Handoff handoff = new Handoff(options, terms, token);
 		lock.waiter.set(handoff);
 		return handoff;
 	}
@@ -122,27 +170,22 @@ final class RedisAcquirer {
 			return acquired;
 		}
 		if (acquired != null) {
-			this.commands.giveBack(acquired.id.name, acquired.id.key, acquired.token);
+			this.commands.giveBack(acquired.id, acquired.token);
 		}
 		return handedOver;
 	}
 
 	/**
 	 * Run the acquire script once (and {@code WAIT} for replicas if configured). When no
-	 * answer came, a release with the same token is sent so that a late acquisition does
-	 * not block the lock for a whole lease.
+	 * answer came, the caller gives the token back, so that a late acquisition does not
+	 * block the lock for a whole lease.
 	 */
-	private long attempt(LocalLock lock, String token, LeaseTerms terms, int tokens) {
-		try {
-			RedisLockCommands.Grant grant = this.commands.await(this.commands.acquire(lock.id, token, terms, tokens),
-					"acquire lock '" + lock.id.name + "'");
-			this.commands.requireAcknowledged(lock.id.name, grant);
-			return grant.reply();
-		}
-		catch (DistributedLockException ex) {
-			this.commands.giveBack(lock.id.name, lock.id.key, token);
-			throw ex;
-		}
+	private long attempt(LocalLock lock, String token, LeaseTerms terms, int tokens,
+			RedisLockCommands.Queueing queueing) {
+		RedisLockCommands.Grant grant = this.commands.await(
+				this.commands.acquire(lock.id, token, terms, tokens, queueing), "acquire lock '" + lock.id.name + "'");
+		this.commands.requireAcknowledged(lock.id.name, grant);
+		return grant.reply();
 	}
 
 }

@@ -42,24 +42,30 @@ final class RedisLockCommands implements AutoCloseable {
 
 	/**
 	 * Send the acquire script for one lock, reserving the given number of fencing tokens,
-	 * and wait for replicas when the settings ask for it.
+	 * and wait for replicas when the settings ask for it. When the lock is taken, the
+	 * caller waits in the lock's queue or leaves it, as {@code queueing} says; when a
+	 * release granted it the lock, it takes the grant up.
 	 * @return the grant: the last reserved fencing token when acquired, otherwise minus
-	 * the holder's remaining TTL
+	 * the lock key's remaining TTL
 	 */
-	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, int tokens) {
+	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, int tokens, Queueing queueing) {
 		return grant(LuaScript.ACQUIRE, id, token, Long.toString(terms.keyMillis()), Integer.toString(tokens),
-				fenceMillis(terms));
+				fenceMillis(terms), queueing.waits() ? "1" : "0", Long.toString(queueing.entryMillis()),
+				Long.toString(queueing.claimMillis()), queueing.channel());
 	}
 
 	/**
-	 * Send the transfer script, handing a held lock to the next holder, and wait for
-	 * replicas when the settings ask for it.
+	 * Send the transfer script, handing a held lock to the next holder and taking that
+	 * one out of the lock's wait queue, and wait for replicas when the settings ask for
+	 * it.
+	 * @param waiterToken the token the next holder waited under
 	 * @return the grant: the next holder's fencing token, or 0 when the current token was
 	 * not held
 	 */
-	CompletableFuture<Grant> transfer(LockId id, String token, String nextToken, LeaseTerms nextTerms) {
+	CompletableFuture<Grant> transfer(LockId id, String token, String nextToken, LeaseTerms nextTerms,
+			String waiterToken) {
 		return grant(LuaScript.TRANSFER, id, token, nextToken, Long.toString(nextTerms.keyMillis()),
-				fenceMillis(nextTerms));
+				fenceMillis(nextTerms), waiterToken);
 	}
 
 	/**
@@ -85,38 +91,38 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Release a token that no caller holds any more, without waiting: the reply, or its
-	 * failure, changes nothing for the caller, and the key expires with its lease if the
-	 * release does not reach Redis.
-	 * @param lockName the lock's name, for the log
+	 * Release a token that no caller holds any more, and take it out of the lock's wait
+	 * queue, without waiting: the reply, or its failure, changes nothing for the caller,
+	 * and the key expires with its lease (the entry with its life) if the release does
+	 * not reach Redis.
 	 */
-	void giveBack(LockName lockName, String key, String token) {
+	void giveBack(LockId id, String token) {
 		try {
-			this.connection.evalDetached(LuaScript.RELEASE, new String[] { key }, releaseArgs(token, 0, 0, false))
+			this.connection.evalDetached(LuaScript.RELEASE, id.grantKeys, releaseArgs(token, 0, 0, false))
 				.whenComplete((Long reply, @Nullable Throwable ex) -> {
 					if (ex != null) {
-						logGiveBackFailure(lockName, ex);
+						logGiveBackFailure(id.name, ex);
 					}
 				});
 		}
 		catch (RuntimeException ex) {
-			logGiveBackFailure(lockName, ex);
+			logGiveBackFailure(id.name, ex);
 		}
 	}
 
 	/**
-	 * Send the release script. A hold whose lease is over (the caller knows it lost or
-	 * ran out, or Redis finds only the lock delay left) keeps its key for the rest of its
-	 * life instead of freeing it: the lock delay protects the work that may still run
-	 * under it.
+	 * Send the release script, which grants the lock to the first waiter of its queue. A
+	 * hold whose lease is over (the caller knows it lost or ran out, or Redis finds only
+	 * the lock delay left) keeps its key for the rest of its life instead of freeing it:
+	 * the lock delay protects the work that may still run under it.
 	 * @param keepMillis how long the key must still be kept for a minimum hold time
 	 * @param delayMillis the hold's lock delay
 	 * @param leaseOver whether the caller knows the lease is over
 	 * @return whether the lock still held the token
 	 */
-	CompletableFuture<Boolean> release(String key, String token, long keepMillis, long delayMillis, boolean leaseOver) {
+	CompletableFuture<Boolean> release(LockId id, String token, long keepMillis, long delayMillis, boolean leaseOver) {
 		return this.connection
-			.eval(LuaScript.RELEASE, new String[] { key }, releaseArgs(token, keepMillis, delayMillis, leaseOver))
+			.eval(LuaScript.RELEASE, id.grantKeys, releaseArgs(token, keepMillis, delayMillis, leaseOver))
 			.thenApply((Long result) -> result != 0L);
 	}
 
@@ -138,14 +144,17 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Send the renew script for one lock with {@code EVAL} rather than {@code EVALSHA},
+	 * Send the pass-on script for one lock with {@code EVAL} rather than {@code EVALSHA},
 	 * so that it reaches Redis before any command sent after it even when Redis does not
 	 * have the script cached: the fallback of {@code EVALSHA} would send it again only
-	 * after the {@code NOSCRIPT} reply, behind commands sent meanwhile.
+	 * after the {@code NOSCRIPT} reply, behind commands sent meanwhile. It renews the
+	 * hold like the renew script and takes the next holder out of the lock's wait queue.
+	 * @param waiterToken the token the next holder waited under
 	 * @return one entry, 1 when renewed
 	 */
-	CompletableFuture<List<Long>> renewInOrder(LockId id, String token, LeaseTerms terms) {
-		return this.connection.evalInOrder(LuaScript.RENEW, renewKeys(List.of(id)), renewArgs(terms, List.of(token)));
+	CompletableFuture<List<Long>> passOn(LockId id, String token, LeaseTerms terms, String waiterToken) {
+		return this.connection.evalInOrder(LuaScript.PASS_ON, id.grantKeys, Long.toString(terms.keyMillis()),
+				fenceMillis(terms), Long.toString(terms.delayMillis()), token, waiterToken);
 	}
 
 	/**
@@ -164,8 +173,9 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Open a subscriber to release messages on a connection of its own.
-	 * @param onMessage told the channel of every message
+	 * Open a subscriber to grant messages on a connection of its own.
+	 * @param onMessage told the text of every message: the key of a lock granted or
+	 * released
 	 */
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
 		return this.connection.subscriber(onMessage);
@@ -208,7 +218,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * {@code WAIT} on the same connection when replicas must acknowledge.
 	 */
 	private CompletableFuture<Grant> grant(LuaScript script, LockId id, String... args) {
-		String[] keys = { id.key, id.fenceKey };
+		String[] keys = id.grantKeys;
 		if (this.replicasToAck == 0) {
 			return this.connection.eval(script, keys, args).thenApply((reply) -> new Grant(reply, 0));
 		}
@@ -251,6 +261,23 @@ final class RedisLockCommands implements AutoCloseable {
 	 * asked to
 	 */
 	record Grant(long reply, long replicasAcked) {
+
+	}
+
+	/**
+	 * Where an acquisition stands in the lock's wait queue while the lock is taken.
+	 *
+	 * @param waits whether the caller waits in the queue; otherwise it leaves it
+	 * @param entryMillis how long the caller's entry lives unless a later acquisition
+	 * renews it
+	 * @param claimMillis how long a grant to the caller waits for it to be taken up
+	 * @param channel the channel on which the caller's process hears its grants; empty
+	 * when it polls
+	 */
+	record Queueing(boolean waits, long entryMillis, long claimMillis, String channel) {
+
+		/** Not waiting: a caller that only tries, or gives up. */
+		static final Queueing NONE = new Queueing(false, 0, 0, "");
 
 	}
 

@@ -115,13 +115,22 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		Assert.notNull(observer, "'observer' must not be null");
 		this.observer = observer;
 		this.commands = new RedisLockCommands(connection, settings);
-		this.signals = new ReleaseSignals(this.commands);
+		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener, observer);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
-				this.locks, this.active, observer);
+				this.signals, this.locks, this.active, observer);
+	}
+
+	/**
+	 * Return the channel this registry hears the grants to its waiters on:
+	 * {@code <key-prefix>!grants:<random id>}, one per registry, covered by an ACL that
+	 * allows the key prefix's channels.
+	 */
+	private static String grantChannel(RedisLockSettings settings) {
+		return settings.keyPrefix() + LockName.RESERVED + "grants:" + LockTokens.next();
 	}
 
 	private static <T> T nonNull(@Nullable T value, String name) {

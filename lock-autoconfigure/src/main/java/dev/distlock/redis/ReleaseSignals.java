@@ -1,7 +1,5 @@
 package dev.distlock.redis;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -16,27 +14,26 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Wakes waiters when a lock is released. The release script publishes on a channel named
- * after the lock key; a waiter subscribes to it (one subscription per lock key and JVM,
- * shared by reference count) and sleeps until a message arrives or its fallback re-check
- * is due. The subscriptions of the {@value #MAX_IDLE} locks waited for last are kept when
- * nobody waits, so that a lock waited for again and again costs no subscribe round trip.
+ * Wakes this JVM's waiters when a lock is granted to them or released. Every registry
+ * listens on a channel of its own ({@link #channel()}), named in its queue entries; a
+ * release that grants a lock to one of its waiters, or wakes it to re-check, publishes
+ * the lock key there, and only there. The channel is subscribed once, when the first
+ * waiter needs it, and kept until the registry closes. Releases within this JVM wake its
+ * waiters without a message ({@link #fire}).
  *
  * <p>
  * When Redis refuses {@code SUBSCRIBE} (an ACL user without the command, a managed Redis
  * that disables pub/sub), waiters poll instead, from now on: they re-check after
  * {@value #FIRST_POLL_MILLIS} ms, then twice as long each time up to
- * {@value #MAX_POLL_MILLIS} ms, never later than the holder's lease would run out. This
- * JVM's own releases still wake them at once. The switch is logged once, at WARN.
+ * {@value #MAX_POLL_MILLIS} ms, never later than the holder's lease would run out, and
+ * their grants wait {@value #MAX_POLL_MILLIS} ms longer for them. This JVM's own releases
+ * still wake them at once. The switch is logged once, at WARN.
  *
  * <p>
  * Waiting and connecting happen under {@code java.util.concurrent} locks, never inside a
  * monitor, so that a virtual thread that waits here does not pin its carrier.
  */
 final class ReleaseSignals implements AutoCloseable {
-
-	/** Subscriptions kept without waiters, least recently used dropped first. */
-	static final int MAX_IDLE = 256;
 
 	/** The first re-check of a waiter that polls, in milliseconds. */
 	static final long FIRST_POLL_MILLIS = 10;
@@ -48,65 +45,106 @@ final class ReleaseSignals implements AutoCloseable {
 
 	private final RedisLockCommands commands;
 
-	/** Guards the subscriptions and the connection. */
+	private final String channel;
+
+	/** Guards the signals' users and the subscription. */
 	private final Lock lock = new ReentrantLock();
 
 	/**
-	 * Read by the pub/sub listener without locking; changed under {@link #lock}.
+	 * The signals of the locks waited for, by lock key. Read by the pub/sub listener
+	 * without locking; changed under {@link #lock}.
 	 */
 	private final Map<String, Signal> signals = new ConcurrentHashMap<>();
 
-	private final Map<String, Signal> idle = new LinkedHashMap<>(16, 0.75f, true);
-
 	private LockConnection.@Nullable ReleaseSubscriber subscriber;
 
-	/** Whether Redis refused a subscription, so that waiters poll. */
+	/** The subscription to {@link #channel}, once asked for. */
+	private @Nullable CompletableFuture<Void> subscribed;
+
+	/** Whether Redis refused the subscription, so that waiters poll. */
 	private volatile boolean polling;
 
-	ReleaseSignals(RedisLockCommands commands) {
+	/**
+	 * Create the signals of one registry.
+	 * @param channel the channel this registry's waiters hear their grants on
+	 */
+	ReleaseSignals(RedisLockCommands commands, String channel) {
 		this.commands = commands;
+		this.channel = channel;
 	}
 
 	/**
-	 * Subscribe to the release messages of a lock key, waiting until Redis confirmed the
-	 * subscription; once Redis refused one, return a subscription that polls.
-	 * @param channel the lock key
+	 * Return the channel a waiter of this registry names in its queue entry: empty when
+	 * waiters poll.
+	 */
+	String channel() {
+		return this.polling ? "" : this.channel;
+	}
+
+	/**
+	 * Return whether waiters poll, since Redis refused the subscription.
+	 */
+	boolean isPolling() {
+		return this.polling;
+	}
+
+	/**
+	 * Return whether a waiter may join the wait queue at once: the channel is subscribed,
+	 * or waiters poll.
+	 */
+	boolean isListening() {
+		CompletableFuture<Void> current = this.subscribed;
+		return this.polling || (current != null && current.isDone() && !current.isCompletedExceptionally());
+	}
+
+	/**
+	 * Start waiting for the signals of a lock: subscribe to this registry's channel first
+	 * if that is not done yet, waiting until Redis confirmed it; once Redis refused it,
+	 * waiters poll.
+	 * @param key the lock key
 	 * @return the subscription, to be closed when the waiter is done
 	 */
-	Subscription subscribe(String channel) {
-		Subscription subscription = join(channel);
-		if (this.polling) {
-			return subscription;
-		}
-		try {
-			this.commands.await(subscription.signal.subscribed, "subscribe to release signals of '" + channel + "'");
-			return subscription;
-		}
-		catch (RuntimeException ex) {
-			subscription.close();
-			String refusal = (ex instanceof DistributedLockException) ? ErrorReplies.refusal(ex) : null;
-			if (refusal == null) {
-				throw ex;
+	Subscription subscribe(String key) {
+		if (!this.polling) {
+			try {
+				this.commands.await(subscription(), "subscribe to lock grants on '" + this.channel + "'");
 			}
-			pollFromNowOn(refusal);
-			return join(channel);
+			catch (RuntimeException ex) {
+				String refusal = (ex instanceof DistributedLockException) ? ErrorReplies.refusal(ex) : null;
+				if (refusal == null) {
+					throw ex;
+				}
+				pollFromNowOn(refusal);
+			}
+		}
+		return join(key);
+	}
+
+	/**
+	 * Return the subscription to this registry's channel, subscribing again when the last
+	 * attempt failed.
+	 */
+	private CompletableFuture<Void> subscription() {
+		this.lock.lock();
+		try {
+			CompletableFuture<Void> current = this.subscribed;
+			if (current == null || current.isCompletedExceptionally()) {
+				current = subscriber().subscribe(this.channel);
+				this.subscribed = current;
+			}
+			return current;
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
-	private Subscription join(String channel) {
+	private Subscription join(String key) {
 		this.lock.lock();
 		try {
-			Signal signal = this.signals.get(channel);
-			if (signal == null || (this.polling && signal.subscribed.isCompletedExceptionally())) {
-				signal = new Signal(
-						this.polling ? CompletableFuture.completedFuture(null) : subscriber().subscribe(channel));
-				this.signals.put(channel, signal);
-			}
-			else if (signal.users == 0) {
-				this.idle.remove(channel);
-			}
+			Signal signal = this.signals.computeIfAbsent(key, (absent) -> new Signal());
 			signal.users++;
-			return new Subscription(channel, signal, this.polling);
+			return new Subscription(key, signal, this.polling);
 		}
 		finally {
 			this.lock.unlock();
@@ -124,17 +162,17 @@ final class ReleaseSignals implements AutoCloseable {
 		finally {
 			this.lock.unlock();
 		}
-		logger.warn("Redis refused to subscribe to lock release signals (" + refusal
+		logger.warn("Redis refused to subscribe to lock grants (" + refusal
 				+ "); waiting for locks polls Redis instead, every " + FIRST_POLL_MILLIS
 				+ " ms at first and at most every " + MAX_POLL_MILLIS + " ms");
 	}
 
 	/**
-	 * Wake this JVM's waiters on a channel without a message from Redis.
-	 * @param channel the lock key
+	 * Wake this JVM's waiters for a lock.
+	 * @param key the lock key
 	 */
-	void fire(String channel) {
-		Signal signal = this.signals.get(channel);
+	void fire(String key) {
+		Signal signal = this.signals.get(key);
 		if (signal != null) {
 			signal.fire();
 		}
@@ -160,33 +198,15 @@ final class ReleaseSignals implements AutoCloseable {
 		}
 	}
 
-	private void unsubscribe(String channel, Signal signal) {
+	private void leave(String key, Signal signal) {
 		this.lock.lock();
 		try {
-			if (--signal.users > 0) {
-				return;
-			}
-			if (signal.subscribed.isCompletedExceptionally()) {
-				drop(channel, signal);
-				return;
-			}
-			this.idle.put(channel, signal);
-			if (this.idle.size() > MAX_IDLE) {
-				Iterator<Map.Entry<String, Signal>> eldest = this.idle.entrySet().iterator();
-				Map.Entry<String, Signal> dropped = eldest.next();
-				eldest.remove();
-				drop(dropped.getKey(), dropped.getValue());
+			if (--signal.users == 0) {
+				this.signals.remove(key, signal);
 			}
 		}
 		finally {
 			this.lock.unlock();
-		}
-	}
-
-	private void drop(String channel, Signal signal) {
-		if (this.signals.remove(channel, signal) && this.subscriber != null
-				&& !signal.subscribed.isCompletedExceptionally() && !this.polling) {
-			this.subscriber.unsubscribe(channel);
 		}
 	}
 
@@ -200,11 +220,11 @@ final class ReleaseSignals implements AutoCloseable {
 	}
 
 	/**
-	 * One waiter's subscription to the release messages of a lock key.
+	 * One waiter's subscription to the signals of a lock.
 	 */
 	final class Subscription implements AutoCloseable {
 
-		private final String channel;
+		private final String key;
 
 		private final Signal signal;
 
@@ -213,22 +233,22 @@ final class ReleaseSignals implements AutoCloseable {
 		/** How long the next wait lasts at most when polling; 0 when subscribed. */
 		private long pollNanos;
 
-		private Subscription(String channel, Signal signal, boolean polling) {
-			this.channel = channel;
+		private Subscription(String key, Signal signal, boolean polling) {
+			this.key = key;
 			this.signal = signal;
 			this.pollNanos = polling ? TimeUnit.MILLISECONDS.toNanos(FIRST_POLL_MILLIS) : 0;
 		}
 
 		/**
-		 * Return how many release messages arrived so far, to pass to {@link #await}.
+		 * Return how many signals arrived so far, to pass to {@link #await}.
 		 */
 		long generation() {
 			return this.signal.generation();
 		}
 
 		/**
-		 * Sleep until a release message arrives after the given generation, or the time
-		 * is up; when polling, at most until the next re-check is due.
+		 * Sleep until a signal arrives after the given generation, or the time is up;
+		 * when polling, at most until the next re-check is due.
 		 */
 		void await(long generation, long nanos) throws InterruptedException {
 			long wait = nanos;
@@ -243,18 +263,16 @@ final class ReleaseSignals implements AutoCloseable {
 		public void close() {
 			if (!this.closed) {
 				this.closed = true;
-				unsubscribe(this.channel, this.signal);
+				leave(this.key, this.signal);
 			}
 		}
 
 	}
 
 	/**
-	 * Counts the release messages of one channel and wakes the threads waiting for one.
+	 * Counts the signals of one lock and wakes the threads waiting for one.
 	 */
 	private static final class Signal {
-
-		private final CompletableFuture<Void> subscribed;
 
 		private final Lock lock = new ReentrantLock();
 
@@ -264,10 +282,6 @@ final class ReleaseSignals implements AutoCloseable {
 		private int users;
 
 		private long generation;
-
-		Signal(CompletableFuture<Void> subscribed) {
-			this.subscribed = subscribed;
-		}
 
 		long generation() {
 			this.lock.lock();

@@ -426,7 +426,7 @@ final class SpringDataLockConnection implements LockConnection {
 
 			@Override
 			public void onMessage(Message message, byte @Nullable [] pattern) {
-				ContainerSubscriber.this.onMessage.accept(new String(message.getChannel(), StandardCharsets.UTF_8));
+				ContainerSubscriber.this.onMessage.accept(new String(message.getBody(), StandardCharsets.UTF_8));
 			}
 
 			@Override

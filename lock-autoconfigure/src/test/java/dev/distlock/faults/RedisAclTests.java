@@ -63,7 +63,8 @@ class RedisAclTests {
 	 * {@code resetchannels} (Redis 6.2 gives new users every channel by default).
 	 */
 	static final List<String> MINIMUM_ACL = List.of("~lock:*", "~{lock:*", "&lock:*", "+evalsha", "+eval", "+set",
-			"+time", "+pttl", "+get", "+pexpire", "+del", "+publish", "+subscribe", "+unsubscribe", "+ping");
+			"+time", "+pttl", "+get", "+pexpire", "+del", "+exists", "+zadd", "+zrange", "+zrem", "+hset", "+hget",
+			"+hdel", "+publish", "+subscribe", "+unsubscribe", "+ping");
 
 	private static final Duration LEASE = Duration.ofMillis(300);
 
@@ -78,7 +79,7 @@ class RedisAclTests {
 	 */
 	private static final Duration POLLED_LEASE = Duration.ofSeconds(30);
 
-	private static final String POLLING = "Redis refused to subscribe to lock release signals";
+	private static final String POLLING = "Redis refused to subscribe to lock grants";
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -129,12 +130,13 @@ class RedisAclTests {
 		String inScript = "The user executing the script can't run this command or subcommand";
 		return Stream.of(arguments("~lock:*", "NOPERM this user has no permissions to access one of the keys"),
 				arguments("~{lock:*", "NOPERM this user has no permissions to access one of the keys"),
-				arguments("&lock:*", "The user executing the script can't publish to the channel"),
 				arguments("+evalsha", "NOPERM this user has no permissions to run the 'evalsha' command"),
 				arguments("+eval", "NOPERM this user has no permissions to run the 'eval' command"),
 				arguments("+set", inScript), arguments("+time", inScript), arguments("+pttl", inScript),
 				arguments("+get", inScript), arguments("+pexpire", inScript), arguments("+del", inScript),
-				arguments("+publish", inScript),
+				arguments("+exists", inScript), arguments("+zadd", inScript), arguments("+zrange", inScript),
+				arguments("+zrem", inScript), arguments("+hset", inScript), arguments("+hget", inScript),
+				arguments("+hdel", inScript), arguments("+publish", inScript),
 				arguments("+ping", "NOPERM this user has no permissions to run the 'ping' command"));
 	}
 
@@ -188,16 +190,14 @@ class RedisAclTests {
 	}
 
 	/**
-	 * A user who may subscribe to the channels of some locks only: on Lettuce, a waiter
-	 * for a lock whose channel Redis refuses neither hangs nor keeps the waiters of other
-	 * locks from being woken, and the registry closes. Not on Jedis: there Spring Data
-	 * Redis hands the subscribed connection back to the pool with a reply unread
-	 * (docs/reliability.md, known limits), so the minimum ACL's {@code &lock:*} is a
-	 * must.
+	 * A user who may use the channels of some locks only ({@code &lock:a*}) may not use
+	 * the registry's grant channel ({@code lock:!grants:<id>}): its waiters poll, for
+	 * every lock, neither hang nor keep each other from the lock, and the registry
+	 * closes.
 	 */
 	@ParameterizedTest(name = "{0}")
-	@EnumSource(names = { "LETTUCE", "SPRING_DATA_LETTUCE" })
-	void waiterOnARefusedChannelNeitherHangsNorBlocksOtherWaiters(TestDriver driver) throws Exception {
+	@EnumSource(TestDriver.class)
+	void waitersOfAUserWithoutTheGrantChannelPoll(TestDriver driver) throws Exception {
 		List<String> rules = new ArrayList<>(MINIMUM_ACL);
 		rules.set(rules.indexOf("&lock:*"), "&lock:a*");
 		String user = createUser(rules);

@@ -48,7 +48,7 @@ class CrossProcessLockTests {
 	private static final Duration RIVAL_REPLY = Duration.ofSeconds(30);
 
 	/** Options that make the short-lived rival JVMs start faster. */
-	private static final String[] RIVAL_JVM_OPTIONS = { "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC" };
+	static final String[] RIVAL_JVM_OPTIONS = { "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC" };
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();

@@ -107,7 +107,7 @@ class LockDelayTests {
 		});
 		first.start();
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.commands.pubsubNumsub("lock:ledger").get("lock:ledger") == 1L);
+			.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:ledger") == 1L);
 		CompletableFuture<Long> second = new CompletableFuture<>();
 		Thread queued = new Thread(() -> {
 			delayed.lock();

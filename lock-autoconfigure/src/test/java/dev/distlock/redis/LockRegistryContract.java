@@ -217,6 +217,58 @@ abstract class LockRegistryContract {
 	}
 
 	@Test
+	void waitersOfOtherInstancesGetTheLockInTheOrderTheyCameAndLeaveNoQueueBehind() throws Exception {
+		LockLease held = registry(LEASE).acquire("order", Duration.ZERO);
+		TestThread first = this.closer.add(TestThread.start("first"));
+		TestThread second = this.closer.add(TestThread.start("second"));
+		RedisLockRegistry firstRegistry = registry(LEASE);
+		RedisLockRegistry secondRegistry = registry(LEASE);
+		CompletableFuture<LockLease> firstWaits = first
+			.call(() -> firstRegistry.acquire("order", Duration.ofSeconds(20)));
+		first.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		CompletableFuture<LockLease> secondWaits = second
+			.call(() -> secondRegistry.acquire("order", Duration.ofSeconds(20)));
+		second.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		held.release();
+		LockLease firstHold = firstWaits.get(10, TimeUnit.SECONDS);
+		assertThat(firstHold.fencingToken()).isGreaterThan(held.fencingToken());
+		assertThat(secondWaits).as("the second waiter waits for the first").isNotDone();
+		firstHold.release();
+		LockLease secondHold = secondWaits.get(10, TimeUnit.SECONDS);
+		assertThat(secondHold.fencingToken()).isGreaterThan(firstHold.fencingToken());
+		secondHold.release();
+		assertThat(this.keys.keys().exists("lock:order", queueKey("lock:order"), waitersKey("lock:order"))).isZero();
+	}
+
+	@Test
+	void waiterThatGivesUpLeavesTheQueueAndTryLockWithoutWaitingNeverJoinsIt() {
+		LockLease held = registry(LEASE).acquire("order", Duration.ZERO);
+		RedisLockRegistry waiting = registry(LEASE);
+		assertThat(waiting.obtain("order").tryLock()).isFalse();
+		assertThat(this.keys.keys().exists(queueKey("lock:order"), waitersKey("lock:order"))).isZero();
+		assertThat(waiting.tryAcquire("order", Duration.ofMillis(300))).isEmpty();
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.keys.keys().exists(queueKey("lock:order"), waitersKey("lock:order")))
+				.isZero());
+		held.release();
+		assertThat(this.keys.keys().exists("lock:order")).isZero();
+	}
+
+	@Test
+	void releaseKeptForAMinimumHoldTimeWakesTheFirstWaiterWhenTheHoldTimeEnds() throws Exception {
+		LockLease held = registry(LEASE)
+			.tryAcquire("order", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofMillis(500)))
+			.orElseThrow();
+		RedisLockRegistry waiting = registry(LEASE);
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		CompletableFuture<LockLease> acquired = waiter.call(() -> waiting.acquire("order", Duration.ofSeconds(20)));
+		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		held.release();
+		// Well before the 30 s lease the waiter saw when it last tried
+		assertThat(acquired.get(10, TimeUnit.SECONDS).fencingToken()).isGreaterThan(held.fencingToken());
+	}
+
+	@Test
 	void watchdogKeepsALockThroughThreeLeases() throws Exception {
 		TestLockRegistry holder = testRegistry(Duration.ofMillis(300));
 		RedisLockRegistry rival = registry(Duration.ofMillis(300));
@@ -332,6 +384,14 @@ abstract class LockRegistryContract {
 				return ex;
 			}
 		}).get(10, TimeUnit.SECONDS);
+	}
+
+	private static String queueKey(String lockKey) {
+		return LockKeys.helperKey(lockKey, LockKeys.QUEUE);
+	}
+
+	private static String waitersKey(String lockKey) {
+		return LockKeys.helperKey(lockKey, LockKeys.WAITERS);
 	}
 
 	private RedisLockRegistry registry(Duration leaseTime) {

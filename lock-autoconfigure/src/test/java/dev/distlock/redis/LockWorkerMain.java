@@ -20,8 +20,9 @@ import io.lettuce.core.api.sync.RedisCommands;
  * {@code READY}, waits for the line {@code go}, increments the {@link SharedCounter}
  * under its lock, prints {@code DONE} and exits.</li>
  * <li>{@code hold <driver> <redis-uri> <lock-name> <watchdog|fixed> <lease-millis>
- * [<delay-millis>]}: acquires the lock (in watchdog mode with that lease time, or with
- * that fixed lease; with that lock delay, none if not given), prints
+ * [<delay-millis> [<wait-millis>]]}: prints {@code WAITING}, acquires the lock (in
+ * watchdog mode with that lease time, or with that fixed lease; with that lock delay,
+ * none if not given; waiting for it that long, not at all if not given), prints
  * {@code ACQUIRED <fencing token>} and then answers commands, one per line:
  * {@code valid}, {@code write <value>} (to a {@link FencedStorage} named
  * {@value #FENCED_STORAGE}, with the lease's fencing token; answers
@@ -49,7 +50,7 @@ final class LockWorkerMain {
 			switch (args[0]) {
 				case "increment" -> increment(driver, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
 				case "hold" -> hold(driver, args[2], args[3], args[4], Duration.ofMillis(Long.parseLong(args[5])),
-						Duration.ofMillis((args.length > 6) ? Long.parseLong(args[6]) : 0));
+						millisOrZero(args, 6), millisOrZero(args, 7));
 				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
 			}
 		}
@@ -76,14 +77,19 @@ final class LockWorkerMain {
 		}
 	}
 
+	private static Duration millisOrZero(String[] args, int index) {
+		return Duration.ofMillis((args.length > index) ? Long.parseLong(args[index]) : 0);
+	}
+
 	private static void hold(TestDriver driver, String uri, String name, String mode, Duration lease,
-			Duration lockDelay) throws Exception {
+			Duration lockDelay, Duration waitTime) throws Exception {
 		boolean watchdog = mode.equals("watchdog");
 		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, watchdog ? lease : Duration.ofSeconds(30));
 				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
 			RedisCommands<String, String> redis = client.sync();
+			System.out.println("WAITING");
 			LockLease held = locks.registry()
-				.tryAcquire(name, Duration.ZERO,
+				.tryAcquire(name, waitTime,
 						(watchdog ? LeaseOptions.WATCHDOG : LeaseOptions.fixed(lease)).withLockDelay(lockDelay))
 				.orElseThrow(() -> new IllegalStateException("Lock '" + name + "' is taken"));
 			System.out.println("ACQUIRED " + held.fencingToken());

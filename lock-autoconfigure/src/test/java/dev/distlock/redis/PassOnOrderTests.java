@@ -89,7 +89,7 @@ class PassOnOrderTests {
 		}, "B");
 		a.start();
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L);
+			.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:order") == 1L);
 		b.start();
 		// B queued on A's permit, so that A reserves a token for it
 		Thread.sleep(200);
@@ -97,11 +97,11 @@ class PassOnOrderTests {
 		assertThat(aHolds.await(5, TimeUnit.SECONDS)).isTrue();
 		// B offers to take the lock over and waits in Redis
 		Thread.sleep(200);
-		assertThat(this.commands.scriptExists(LuaScript.RENEW.sha1())).containsExactly(false);
+		assertThat(this.commands.scriptExists(LuaScript.PASS_ON.sha1())).containsExactly(false);
 		redis.server().pause();
 		try {
 			aMayRelease.countDown();
-			// A sends EVALSHA renew and completes the offer; B releases with EVALSHA
+			// A sends EVAL pass-on and completes the offer; B releases with EVALSHA
 			// release
 			Thread.sleep(300);
 		}

@@ -64,8 +64,9 @@ class RedisLockRegistryTests {
 		stats.reset();
 		assertThat(lock.tryLock()).isTrue();
 		// Redis counts the commands a script runs as well as the script call itself: the
-		// lock's SET, and TIME, GET and SET for its fencing token.
-		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "set", 2L, "time", 1L, "get", 1L));
+		// look at the wait queue, the lock's SET, and TIME, GET and SET for its fencing
+		// token.
+		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "exists", 1L, "set", 2L, "time", 1L, "get", 1L));
 
 		stats.reset();
 		assertThat(lock.tryLock()).isTrue();
@@ -74,11 +75,12 @@ class RedisLockRegistryTests {
 
 		stats.reset();
 		lock.unlock();
-		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "get", 1L, "del", 1L, "publish", 1L));
+		// Nobody waits: no message
+		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "exists", 1L, "get", 1L, "del", 1L));
 	}
 
 	@Test
-	void aLockWaitedForAgainKeepsItsSubscription() throws Exception {
+	void aRegistrySubscribesOnceAndEveryReleaseWakesOnlyTheWaiterItGrantsTheLockTo() throws Exception {
 		RedisLockRegistry holder = registry(Duration.ofSeconds(30));
 		RedisLockRegistry waiter = registry(Duration.ofSeconds(30));
 		CommandStats stats = new CommandStats(this.commands);
@@ -88,11 +90,13 @@ class RedisLockRegistryTests {
 			CompletableFuture<LockLease> waiting = CompletableFuture
 				.supplyAsync(() -> waiter.acquire("order", Duration.ofSeconds(20)));
 			await().atMost(Duration.ofSeconds(5))
-				.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L);
+				.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:order") == 1L);
 			held.release();
 			waiting.get(10, TimeUnit.SECONDS).release();
 		}
-		assertThat(stats.calls()).containsEntry("subscribe", 1L).doesNotContainKey("unsubscribe");
+		assertThat(stats.calls()).containsEntry("subscribe", 1L)
+			.containsEntry("publish", 3L)
+			.doesNotContainKey("unsubscribe");
 	}
 
 	@Test
@@ -115,7 +119,7 @@ class RedisLockRegistryTests {
 				}, pool));
 			}
 			await().atMost(Duration.ofSeconds(5))
-				.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L);
+				.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:order") == 1L);
 			Thread.sleep(200);
 			assertThat(stats.calls().getOrDefault("evalsha", 0L)).isLessThanOrEqualTo(2);
 			held.release();
@@ -157,7 +161,7 @@ class RedisLockRegistryTests {
 			thread.start();
 		}
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.commands.pubsubNumsub("lock:order").get("lock:order") == 1L && threads.stream()
+			.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:order") == 1L && threads.stream()
 				.allMatch((thread) -> thread.getState() == Thread.State.TIMED_WAITING
 						|| thread.getState() == Thread.State.WAITING));
 		held.release();

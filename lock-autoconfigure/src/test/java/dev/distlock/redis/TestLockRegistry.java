@@ -12,6 +12,7 @@ import dev.distlock.LockRenewalFailedEvent;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -156,6 +157,17 @@ public final class TestLockRegistry implements AutoCloseable {
 		List<RedisURI> nodes = uris.stream().map(RedisURI::create).toList();
 		nodes.forEach((node) -> node.setTimeout(COMMAND_TIMEOUT));
 		return new TestLockRegistry(RedisClusterClient.create(nodes), settings(leaseTime), TestLockRegistry::ignore);
+	}
+
+	/**
+	 * Return how many waiters wait in Redis for the lock with the given key (a waiter
+	 * that died counts until it is skipped).
+	 * @param commands a connection to the lock's Redis
+	 * @param lockKey the lock key
+	 * @return the length of the lock's wait queue
+	 */
+	public static long waitersOf(RedisCommands<String, String> commands, String lockKey) {
+		return commands.zcard(LockKeys.helperKey(lockKey, LockKeys.QUEUE));
 	}
 
 	private static RedisLockSettings settings(Duration leaseTime) {

@@ -1,0 +1,71 @@
+-- The wait queue of a lock, in its Cluster slot; the scripts that touch it start with
+-- this text.
+-- KEYS[3]: the waiters' tokens in order of arrival (a sorted set scored by the server's
+-- clock in microseconds), KEYS[4]: each waiter's entry (a hash): when it expires, in the
+-- server's milliseconds, how long a grant waits for the waiter to take it up in
+-- milliseconds, and the channel its process listens on ('' when it polls). Both keys live as long as their latest entry and are gone once
+-- the last waiter leaves.
+
+-- Returns the server's clock in microseconds.
+local function server_micros()
+	local time = redis.call('time')
+	return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+
+local function leave(waiter)
+	redis.call('zrem', KEYS[3], waiter)
+	redis.call('hdel', KEYS[4], waiter)
+end
+
+-- Returns the first waiter whose entry has not expired, with its claim time and channel,
+-- dropping the expired ones before it; nil when none is left.
+local function first_live(now)
+	while true do
+		local head = redis.call('zrange', KEYS[3], 0, 0)[1]
+		if not head then
+			return nil
+		end
+		local entry = redis.call('hget', KEYS[4], head)
+		if entry then
+			local expiry, claim, channel = string.match(entry, '^(%d+) (%d+) (.*)$')
+			if tonumber(expiry) * 1000 > now then
+				return head, claim, channel
+			end
+		end
+		leave(head)
+	end
+end
+
+-- Grants the lock to the first live waiter: its token under the lock key for its claim
+-- time, and one message to its process. Taking the grant up (acquire.lua) extends the key
+-- to the waiter's lease and issues its fencing tokens. Returns false when nobody waits.
+local function grant_next()
+	local waiter, claim, channel = first_live(server_micros())
+	if not waiter then
+		return false
+	end
+	leave(waiter)
+	redis.call('set', KEYS[1], waiter, 'PX', claim)
+	if channel ~= '' then
+		redis.call('publish', channel, KEYS[1])
+	end
+	return true
+end
+
+-- Wakes the first live waiter, without granting it the lock: it re-checks when the lock
+-- key expires.
+local function wake_first()
+	local waiter, claim, channel = first_live(server_micros())
+	if waiter and channel ~= '' then
+		redis.call('publish', channel, KEYS[1])
+	end
+end
+
+-- Puts a waiter at the end of the queue, or keeps its place, and renews its entry.
+local function enqueue(waiter, now, entry_millis, claim, channel)
+	redis.call('zadd', KEYS[3], 'NX', now, waiter)
+	local expiry = math.floor(now / 1000) + entry_millis
+	redis.call('hset', KEYS[4], waiter, string.format('%.0f %d %s', expiry, claim, channel))
+	redis.call('pexpire', KEYS[3], entry_millis)
+	redis.call('pexpire', KEYS[4], entry_millis)
+end
