@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * A waiter re-checks at least every {@value #RECHECK_MILLIS} ms, renewing its queue
  * entry, which lives {@value #ENTRY_MILLIS} ms: a waiter that died is skipped once that
- * passed. A grant waits {@value #CLAIM_MILLIS} ms for its waiter to take it up; then the
- * next attempt of any waiter that finds the lock free grants it to the next. A waiter
- * that gives up leaves the queue with its last attempt, or gives its token back.
+ * passed. A grant waits {@value #CLAIM_MILLIS} ms, plus twice the waiter's last round
+ * trip, for its waiter to take it up; then the next attempt of any waiter that finds the
+ * lock free grants it to the next. A waiter that gives up leaves the queue with its last
+ * attempt, or gives its token back.
  *
  * <p>
  * A waiter that stops by an exception (interrupt, Redis failure) abandons its offer, and
@@ -36,8 +37,9 @@ final class RedisAcquirer {
 	static final long ENTRY_MILLIS = 3 * RECHECK_MILLIS;
 
 	/**
-	 * How long a grant waits for a waiter that listens to take it up, in milliseconds;
-	 * one that polls gets {@link ReleaseSignals#MAX_POLL_MILLIS} more.
+	 * How long a grant waits for a waiter that listens to take it up, in milliseconds, on
+	 * top of twice the waiter's round trip; one that polls gets
+	 * {@link ReleaseSignals#MAX_POLL_MILLIS} more.
 	 */
 	static final long CLAIM_MILLIS = 250;
 
@@ -65,6 +67,10 @@ final class RedisAcquirer {
 		Handoff handoff = offer(lock, options, terms, token);
 		ReleaseSignals.Subscription subscription = null;
 		boolean attempted = false;
+		long roundTripMillis = 0;
+		// Whether a hand-over may have taken this waiter out of the queue before its
+		// attempt put it back
+		boolean requeued = false;
 		try {
 			if (!deadline.isPast() && this.signals.isListening()) {
 				// Join the queue with the first attempt: no grant can be missed.
@@ -75,17 +81,21 @@ final class RedisAcquirer {
 				if (handoff.isClaimed()) {
 					RedisHold handedOver = handoff.awaitCompletion();
 					if (handedOver != null) {
-						// The hand-over took this waiter out of the queue.
+						if (requeued) {
+							this.commands.giveBack(lock.id, token);
+						}
 						return handedOver;
 					}
 					handoff = offer(lock, options, terms, token);
 				}
-				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast()) ? queueing()
-						: RedisLockCommands.Queueing.NONE;
+				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast())
+						? queueing(roundTripMillis) : RedisLockCommands.Queueing.NONE;
 				long sentNanos = System.nanoTime();
 				int tokens = tokensToReserve(lock, options);
 				attempted = true;
 				long result = attempt(lock, token, terms, tokens, queueing);
+				roundTripMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos);
+				requeued = queueing.waits() && handoff.isClaimed();
 				if (result > 0 || deadline.isPast()) {
 					RedisHold acquired = (result > 0)
 							? new RedisHold(lock.id, token, result - tokens + 1, result, sentNanos, terms, options)
@@ -126,13 +136,14 @@ final class RedisAcquirer {
 	}
 
 	/**
-	 * Return how this registry's waiters stand in a queue: listening on its channel, or
-	 * polling with a longer claim time.
+	 * Return how a waiter of this registry stands in a queue: listening on its channel,
+	 * or polling with a longer claim time; either way with time for the grant's message
+	 * and the attempt that takes it up to travel, twice its last round trip.
 	 */
-	private RedisLockCommands.Queueing queueing() {
-		boolean polling = this.signals.isPolling();
-		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS,
-				polling ? CLAIM_MILLIS + ReleaseSignals.MAX_POLL_MILLIS : CLAIM_MILLIS, this.signals.channel());
+	private RedisLockCommands.Queueing queueing(long roundTripMillis) {
+		long claimMillis = CLAIM_MILLIS + 2 * roundTripMillis
+				+ (this.signals.isPolling() ? ReleaseSignals.MAX_POLL_MILLIS : 0);
+		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS, claimMillis, this.signals.channel());
 	}
 
 	/**

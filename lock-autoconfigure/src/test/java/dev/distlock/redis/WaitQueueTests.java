@@ -12,6 +12,7 @@ import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.RivalJvm;
+import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
@@ -97,6 +98,37 @@ class WaitQueueTests {
 		assertThat(registry().tryAcquire("job", Duration.ZERO)).as("a newcomer").isEmpty();
 		assertThat(acquired.get(WITHIN_A_RECHECK.toSeconds(), TimeUnit.SECONDS).fencingToken())
 			.isGreaterThan(held.fencingToken());
+	}
+
+	@Test
+	void waiterWhoseRoundTripExceedsTheClaimTimeGetsTheLockBeforeANewcomer() throws Exception {
+		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
+		RedisLockRegistry far = this.closer.add(TestLockRegistry.create(proxy.uri(), LEASE)).registry();
+		RedisLockRegistry near = registry();
+		LockLease held = near.acquire("job", Duration.ZERO);
+		// A round trip of twice the claim time: a grant's message and the take-up that
+		// answers it reach Redis after the grant expired
+		proxy.setLatency(Duration.ofMillis(RedisAcquirer.CLAIM_MILLIS));
+		TestThread waiter = this.closer.add(TestThread.start("far waiter"));
+		CompletableFuture<Long> farToken = waiter.call(() -> {
+			LockLease lease = far.acquire("job", Duration.ofSeconds(60));
+			lease.release();
+			return lease.fencingToken();
+		});
+		await().atMost(RIVAL_REPLY).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+		int turns = 0;
+		while (turns < 5 && !farToken.isDone()) {
+			// The far waiter was first in the queue: the near holder comes back as a
+			// newcomer behind it
+			held.release();
+			held = near.acquire("job", Duration.ofSeconds(30));
+			turns++;
+			await().atMost(RIVAL_REPLY)
+				.until(() -> farToken.isDone() || TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+		}
+		assertThat(farToken).as("the far waiter's turn, after %d releases of the near holder", turns).isDone();
+		assertThat(farToken.get()).isLessThan(held.fencingToken());
+		held.release();
 	}
 
 	@Test
