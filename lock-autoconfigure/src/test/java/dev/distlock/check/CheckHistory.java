@@ -12,10 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The histories of every worker incarnation and of the nemesis, read back for the checks:
- * the driver of each incarnation, holds with their validity checks, releases, loss
- * actions and commits, operations, lost events, faults and the workers' own reports.
+ * the driver of each incarnation, acquisitions, holds with their validity checks,
+ * releases, loss actions and commits, operations, lost events, faults and the workers'
+ * own reports.
  */
 final class CheckHistory {
 
@@ -25,6 +28,14 @@ final class CheckHistory {
 	final Map<String, Hold> holds = new LinkedHashMap<>();
 
 	final List<Op> ops = new ArrayList<>();
+
+	final List<Wait> waits = new ArrayList<>();
+
+	/**
+	 * The acquisitions that had begun and not returned when their worker's history ended,
+	 * each as a {@link Wait} that ends where it starts.
+	 */
+	final List<Wait> unfinishedWaits = new ArrayList<>();
 
 	/** When each hold, by {@link #lostKey}, was first reported lost (microseconds). */
 	final Map<String, Long> lostEvents = new HashMap<>();
@@ -43,11 +54,18 @@ final class CheckHistory {
 	 * @param file its history file
 	 */
 	void readWorker(String incarnation, Path file) {
+		Map<String, Map<String, String>> waitingByThread = new HashMap<>();
 		for (Map<String, String> line : lines(file)) {
 			switch (line.get("kind")) {
 				case "DRIVER" -> this.drivers.put(incarnation, line.get("driver"));
 				case "ACQ" -> this.holds.put(line.get("hold"), new Hold(line.get("hold"), incarnation, line.get("name"),
-						num(line, "token"), line.get("api"), num(line, "start"), num(line, "end")));
+						num(line, "token"), line.get("api"), num(line, "start"), num(line, "end"), num(line, "lease")));
+				case "WAITING" -> waitingByThread.put(line.get("thread"), line);
+				case "WAIT" -> {
+					waitingByThread.remove(line.get("thread"));
+					this.waits.add(new Wait(incarnation, line.get("name"), num(line, "wait"), num(line, "start"),
+							num(line, "end"), line.get("outcome")));
+				}
 				case "VALID" -> {
 					Hold hold = this.holds.get(line.get("hold"));
 					if (hold != null && Boolean.parseBoolean(line.get("valid"))) {
@@ -61,6 +79,7 @@ final class CheckHistory {
 					Hold hold = this.holds.get(line.get("hold"));
 					if (hold != null) {
 						hold.releaseStart = num(line, "start");
+						hold.releaseEnd = num(line, "end");
 						hold.releaseOutcome = line.get("outcome");
 						boolean reportedLost = this.lostEvents.containsKey(lostKey(incarnation, hold.name, hold.token));
 						if (hold.releaseOutcome.equals("OK") && !hold.seenInvalid && !reportedLost) {
@@ -95,6 +114,9 @@ final class CheckHistory {
 				default -> throw new IllegalStateException("Unknown history line " + line.get("line"));
 			}
 		}
+		waitingByThread.values()
+			.forEach((line) -> this.unfinishedWaits
+				.add(new Wait(incarnation, line.get("name"), 0, num(line, "start"), num(line, "start"), "unfinished")));
 	}
 
 	/**
@@ -108,7 +130,7 @@ final class CheckHistory {
 			}
 			else {
 				this.faults.add(new Fault(line.get("fault"), num(line, "start"), num(line, "end"),
-						Boolean.parseBoolean(line.get("dataLoss"))));
+						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
 			}
 		}
 	}
@@ -188,9 +210,14 @@ final class CheckHistory {
 
 		final long acquired;
 
+		/** The fixed lease in milliseconds; 0 for a lease the watchdog renews. */
+		final long leaseMillis;
+
 		long confirmedUntil;
 
 		long releaseStart;
+
+		long releaseEnd;
 
 		String releaseOutcome = "";
 
@@ -206,7 +233,8 @@ final class CheckHistory {
 		 */
 		boolean seenInvalid;
 
-		Hold(String id, String incarnation, String name, long token, String api, long start, long acquired) {
+		Hold(String id, String incarnation, String name, long token, String api, long start, long acquired,
+				long leaseMillis) {
 			this.id = id;
 			this.incarnation = incarnation;
 			this.name = name;
@@ -214,6 +242,7 @@ final class CheckHistory {
 			this.api = api;
 			this.start = start;
 			this.acquired = acquired;
+			this.leaseMillis = leaseMillis;
 		}
 
 		boolean isConfirmed() {
@@ -241,9 +270,48 @@ final class CheckHistory {
 	}
 
 	/**
-	 * One injected fault, from its first to its last action.
+	 * One acquisition, from before the call to after it returned.
+	 *
+	 * @param incarnation the worker incarnation that made it
+	 * @param name the lock's name
+	 * @param waitMillis the wait time it was given
+	 * @param start before the call (microseconds)
+	 * @param end after it returned or threw (microseconds)
+	 * @param outcome {@code acquired}, {@code timeout} or the type of the exception
+	 * thrown
 	 */
-	record Fault(String kind, long start, long end, boolean dataLoss) {
+	record Wait(String incarnation, String name, long waitMillis, long start, long end, String outcome) {
+
+		@Override
+		public String toString() {
+			return this.incarnation + "(" + this.name + " wait=" + this.waitMillis + "ms " + this.start + ".."
+					+ this.end + " " + this.outcome + ")";
+		}
+
+	}
+
+	/**
+	 * One injected fault, from its first to its last action.
+	 *
+	 * @param kind what it was
+	 * @param start when it began (microseconds)
+	 * @param end when it was healed (microseconds)
+	 * @param dataLoss whether Redis lost its data
+	 * @param target what it hit: {@code redis}, a worker's incarnation (followed by
+	 * {@code :} and lock names for a fault aimed at a waiter or a holder), or
+	 * {@code failed}
+	 */
+	record Fault(String kind, long start, long end, boolean dataLoss, String target) {
+
+		/**
+		 * Return the worker incarnation the fault hit alone, if it did.
+		 * @return the incarnation, or {@code null} for a fault on Redis or one that
+		 * failed
+		 */
+		@Nullable String worker() {
+			String worker = this.target.split(":", 2)[0];
+			return worker.startsWith("w") ? worker : null;
+		}
 
 	}
 

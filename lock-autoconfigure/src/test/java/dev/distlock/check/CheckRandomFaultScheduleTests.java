@@ -32,10 +32,14 @@ import static org.awaitility.Awaitility.await;
  * every API (thread-owned locks, leases, annotated plain, transactional,
  * {@code CompletableFuture}, {@code Mono} and multi-key methods) and, holding them,
  * increment a fenced and a plain counter, while a {@link Nemesis} pauses and kills
- * workers, pauses, restarts and flushes Redis, stalls, cuts and slows the workers'
- * connections and interrupts their threads on a seeded schedule. The recorded history
- * must show no broken promise ({@link SafetyChecks}, {@link PromiseChecks}), no lock key
- * left in Redis, and no thread or connection left once the workers closed.
+ * workers (some of them while they wait for a lock, some while they hold one), pauses,
+ * restarts and flushes Redis, stalls, cuts and slows the workers' connections and
+ * interrupts their threads (some of them while they wait) on a seeded schedule. Waiters
+ * also give up on their own: wait times that run out, cancelled {@code Mono}s. The
+ * recorded history must show no broken promise ({@link SafetyChecks},
+ * {@link PromiseChecks}), no free lock left unserved while wanted
+ * ({@link LivenessChecks}), no lock key left in Redis, and no thread or connection left
+ * once the workers closed.
  * <p>
  * The seed is printed with the driver of every worker
  * ({@code [check] seed=... drivers ...}); replay a run with
@@ -97,12 +101,14 @@ class CheckRandomFaultScheduleTests {
 		}
 		new SafetyChecks(history, violations).run(registerLogs);
 		new PromiseChecks(history, violations).run();
+		LivenessChecks liveness = new LivenessChecks(history, violations);
+		liveness.run();
 		long operations = history.calls.values().stream().mapToLong(Long::longValue).sum();
 		System.out.println("[check] seed=" + seed + " seconds=" + seconds + " drivers=" + history.drivers + " faults="
-				+ nemesis.injected().values().stream().mapToInt(Integer::intValue).sum() + " " + nemesis.injected()
-				+ " cancellations=" + history.calls.getOrDefault("monoCancel:OK", 0L) + " operations=" + operations
-				+ " holds=" + history.holds.size() + " " + holdsByDriver(history) + " criticalSections="
-				+ history.ops.size() + " lossActions="
+				+ nemesis.injectedCount() + " " + nemesis.injected() + " cancellations="
+				+ history.calls.getOrDefault("monoCancel:OK", 0L) + " waits=" + waitsByOutcome(history) + " liveness="
+				+ liveness.summary() + " operations=" + operations + " holds=" + history.holds.size() + " "
+				+ holdsByDriver(history) + " criticalSections=" + history.ops.size() + " lossActions="
 				+ history.holds.values().stream().mapToInt((hold) -> hold.lossActions).sum() + " commits="
 				+ history.holds.values().stream().mapToInt((hold) -> hold.commitStarts.size()).sum() + " violations="
 				+ violations.count() + " " + violations.counts());
@@ -115,6 +121,11 @@ class CheckRandomFaultScheduleTests {
 			.as("violations of seed %d on drivers %s (histories in %s):%n%s", seed, history.drivers, directory,
 					violations.report())
 			.isZero();
+	}
+
+	private static Map<String, Long> waitsByOutcome(CheckHistory history) {
+		return history.waits.stream()
+			.collect(Collectors.groupingBy(CheckHistory.Wait::outcome, TreeMap::new, Collectors.counting()));
 	}
 
 	private static Map<String, Long> holdsByDriver(CheckHistory history) {

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -48,20 +49,25 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * the given {@link TestDriver} (with a lock delay when the seed is odd), records the
  * driver as {@code DRIVER}, prints {@code READY} and runs {@link WorkerOps} threads at
  * once. Commands on standard input: {@code interrupt} (interrupts one worker thread),
- * {@code stop} (stops the threads within a bound, records every thread that did not
- * finish as {@code HUNG} and every hold the registry still has as {@code HELD}, prints
- * {@code STOPPED}), {@code close} (closes the context, the registry, its client or
- * connection factory and the store's client, records the threads that outlived them as
- * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
+ * {@code interrupt-waiter} (interrupts one worker thread that is acquiring a lock, if
+ * any), {@code status <n>} (prints {@code STATUS <n> waiting=<names> holding=<names>}:
+ * the locks this JVM waits for in Redis, being acquired by one of its threads while none
+ * holds them, and those it holds), {@code stop} (stops the threads within a bound,
+ * records every thread that did not finish as {@code HUNG} and every hold the registry
+ * still has as {@code HELD}, prints {@code STOPPED}), {@code close} (closes the context,
+ * the registry, its client or connection factory and the store's client, records the
+ * threads that outlived them as {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
 final class CheckWorkerMain {
 
-	private static final Duration LEASE = Duration.ofMillis(1500);
+	/** The lease of the workers' holds that the watchdog renews. */
+	static final Duration LEASE = Duration.ofMillis(1500);
 
-	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+	/** How long the workers' engines wait for each answer of Redis. */
+	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
 	/** The lock delay of the workers whose seed is odd; the others have none. */
-	private static final Duration LOCK_DELAY = Duration.ofMillis(500);
+	static final Duration LOCK_DELAY = Duration.ofMillis(500);
 
 	private static final Duration STOP_BOUND = WorkerOps.BOUND.plusSeconds(15);
 
@@ -117,8 +123,16 @@ final class CheckWorkerMain {
 		System.out.println("READY");
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		for (String line = in.readLine(); line != null && !line.equals("exit"); line = in.readLine()) {
-			switch (line) {
+			String[] command = line.split(" ", 2);
+			switch (command[0]) {
 				case "interrupt" -> workers.get(random.nextInt(workers.size())).interrupt();
+				case "interrupt-waiter" -> {
+					List<Thread> waiting = recorder.waits().waiting(workers);
+					if (!waiting.isEmpty()) {
+						waiting.get(random.nextInt(waiting.size())).interrupt();
+					}
+				}
+				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine));
 				case "stop" -> {
 					stopping.set(true);
 					stop(workers, engine, history);
@@ -137,6 +151,20 @@ final class CheckWorkerMain {
 			}
 		}
 		history.close();
+	}
+
+	/**
+	 * Return what this JVM waits for in Redis and what it holds:
+	 * {@code waiting=<names> holding=<names>}, names separated by commas.
+	 */
+	private static String status(RecordingLockRegistry recorder, RedisLockRegistry engine) {
+		Set<String> holding = engine.heldLocks()
+			.stream()
+			.map(HeldLock::name)
+			.collect(Collectors.toCollection(TreeSet::new));
+		Set<String> waiting = recorder.waits().names();
+		waiting.removeAll(holding);
+		return "waiting=" + String.join(",", waiting) + " holding=" + String.join(",", holding);
 	}
 
 	private static void stop(List<Thread> workers, RedisLockRegistry engine, History history)

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
+import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 
 /**
@@ -15,10 +16,13 @@ final class RecordedLock implements FencedLock {
 
 	private final FencedLock delegate;
 
+	private final LeaseOptions options;
+
 	private final RecordingLockRegistry registry;
 
-	RecordedLock(FencedLock delegate, RecordingLockRegistry registry) {
+	RecordedLock(FencedLock delegate, LeaseOptions options, RecordingLockRegistry registry) {
 		this.delegate = delegate;
+		this.options = options;
 		this.registry = registry;
 	}
 
@@ -32,12 +36,7 @@ final class RecordedLock implements FencedLock {
 		if (this.delegate.isHeldByCurrentThread()) {
 			return this.delegate.tryLock(waitTime);
 		}
-		long start = History.now();
-		if (!this.delegate.tryLock(waitTime)) {
-			return false;
-		}
-		this.registry.ownedAcquired(this.delegate, start);
-		return true;
+		return this.registry.tryLockOwned(this.delegate, this.options, waitTime);
 	}
 
 	@Override

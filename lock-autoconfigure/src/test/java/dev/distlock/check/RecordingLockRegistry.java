@@ -14,7 +14,8 @@ import dev.distlock.LockRegistry;
 /**
  * A {@link LockRegistry} in front of the real one that records every hold it hands out in
  * a {@link History}, whoever asked: the workers' own code or the {@code @DistributedLock}
- * interceptor, and a {@code LOSS} line each time a hold's loss action runs.
+ * interceptor, every acquisition with its outcome ({@link RecordedWaits}), and a
+ * {@code LOSS} line each time a hold's loss action runs.
  */
 final class RecordingLockRegistry implements LockRegistry {
 
@@ -25,6 +26,8 @@ final class RecordingLockRegistry implements LockRegistry {
 	private final String incarnation;
 
 	private final AtomicLong sequence = new AtomicLong();
+
+	private final RecordedWaits waits;
 
 	/**
 	 * The hold of each name acquired last by each thread: the interceptor acquires a
@@ -40,18 +43,28 @@ final class RecordingLockRegistry implements LockRegistry {
 		this.delegate = delegate;
 		this.history = history;
 		this.incarnation = incarnation;
+		this.waits = new RecordedWaits(history);
 	}
 
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
-		return new RecordedLock(this.delegate.obtain(name, options), this);
+		return new RecordedLock(this.delegate.obtain(name, options), options, this);
 	}
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
 		long start = History.now();
-		Optional<LockLease> lease = this.delegate.tryAcquire(name, waitTime, options);
-		return lease.map((held) -> new RecordedLease(held, acquired(name, held, start, "lease")));
+		Optional<LockLease> lease = this.waits.record(name, waitTime,
+				() -> this.delegate.tryAcquire(name, waitTime, options), Optional::isPresent);
+		return lease.map((held) -> new RecordedLease(held, acquired(name, held, options, start, "lease")));
+	}
+
+	/**
+	 * Return the acquisitions of this JVM.
+	 * @return the acquisitions
+	 */
+	RecordedWaits waits() {
+		return this.waits;
 	}
 
 	/**
@@ -68,8 +81,21 @@ final class RecordingLockRegistry implements LockRegistry {
 		return hold;
 	}
 
-	void ownedAcquired(FencedLock lock, long start) {
-		this.ownedByThread.get().put(lock.name(), acquired(lock.name(), lock.currentHold(), start, "lock"));
+	/**
+	 * Try to acquire a thread-owned lock that the current thread does not hold yet, and
+	 * record the acquisition and the hold.
+	 * @param lock the engine's lock
+	 * @param options the options it was obtained with
+	 * @param waitTime how long to wait
+	 * @return whether it was acquired
+	 */
+	boolean tryLockOwned(FencedLock lock, LeaseOptions options, Duration waitTime) {
+		long start = History.now();
+		if (!this.waits.record(lock.name(), waitTime, () -> lock.tryLock(waitTime), Boolean::booleanValue)) {
+			return false;
+		}
+		this.ownedByThread.get().put(lock.name(), acquired(lock.name(), lock.currentHold(), options, start, "lock"));
+		return true;
 	}
 
 	RecordedHold owned(FencedLock lock) {
@@ -96,11 +122,16 @@ final class RecordingLockRegistry implements LockRegistry {
 		}
 	}
 
-	private RecordedHold acquired(String name, LockLease view, long start, String api) {
+	/**
+	 * Record a hold: {@code lease} is its fixed lease in milliseconds, 0 for a lease the
+	 * watchdog renews.
+	 */
+	private RecordedHold acquired(String name, LockLease view, LeaseOptions options, long start, String api) {
 		String id = this.incarnation + "-" + this.sequence.incrementAndGet();
 		RecordedHold hold = new RecordedHold(this.history, id, name, view.fencingToken(), view);
+		long leaseMillis = (options.leaseTime() != null) ? options.leaseTime().toMillis() : 0;
 		this.history.record("ACQ", "hold", id, "name", name, "token", view.fencingToken(), "api", api, "start", start,
-				"end", History.now(), "thread", Thread.currentThread().getName());
+				"end", History.now(), "thread", Thread.currentThread().getName(), "lease", leaseMillis);
 		view.onLoss((lost) -> this.history.record("LOSS", "hold", id, "at", History.now()));
 		this.latestByThread.get().put(name, hold);
 		return hold;

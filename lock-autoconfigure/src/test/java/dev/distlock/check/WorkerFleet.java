@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import dev.distlock.redis.TestDriver;
@@ -27,6 +29,8 @@ final class WorkerFleet {
 
 	private static final Duration STOP_BOUND = Duration.ofSeconds(90);
 
+	private static final Duration STATUS_BOUND = Duration.ofSeconds(2);
+
 	private final Closer closer;
 
 	private final String storeUri;
@@ -40,6 +44,8 @@ final class WorkerFleet {
 	private final List<Slot> slots = new ArrayList<>();
 
 	private final Map<String, Path> histories = new LinkedHashMap<>();
+
+	private long statusRequests;
 
 	WorkerFleet(Closer closer, RedisServer lockRedis, String storeUri, Path directory, long seed, int workers,
 			int threads) {
@@ -116,6 +122,30 @@ final class WorkerFleet {
 	}
 
 	/**
+	 * Ask a worker what it waits for and what it holds.
+	 * @param slot the worker's slot
+	 * @return its answer, or empty if it is still starting or did not answer in time
+	 */
+	Optional<Status> status(int slot) {
+		Slot asked = this.slots.get(slot);
+		if (!asked.ready) {
+			asked.ready = asked.jvm.lines().contains("READY");
+			if (!asked.ready) {
+				return Optional.empty();
+			}
+		}
+		long request = ++this.statusRequests;
+		send(slot, "status " + request);
+		String answer = "STATUS " + request + " ";
+		try {
+			return Optional.of(Status.parse(asked.jvm.awaitLine(answer, STATUS_BOUND).substring(answer.length())));
+		}
+		catch (AssertionError ex) {
+			return Optional.empty();
+		}
+	}
+
+	/**
 	 * Wait for every worker to be ready.
 	 * @param failures told of every worker that did not start
 	 */
@@ -165,6 +195,7 @@ final class WorkerFleet {
 
 	private void spawn(Slot slot) {
 		slot.incarnation = "w" + slot.index + "." + (++slot.incarnations);
+		slot.ready = false;
 		Path history = this.directory.resolve(slot.incarnation + ".log");
 		this.histories.put(slot.incarnation, history);
 		slot.jvm = this.closer.add(RivalJvm.builder(CheckWorkerMain.class)
@@ -173,6 +204,32 @@ final class WorkerFleet {
 					Long.toString(this.seed + 7919L * slot.index + slot.incarnations), Integer.toString(this.threads),
 					slot.driver.name())
 			.start());
+	}
+
+	/**
+	 * What a worker said it waits for in Redis (being acquired by one of its threads
+	 * while none holds it) and what it holds.
+	 *
+	 * @param waiting the names of the locks it waits for
+	 * @param holding the names of the locks it holds
+	 */
+	record Status(Set<String> waiting, Set<String> holding) {
+
+		/**
+		 * Read a worker's answer, {@code waiting=<names> holding=<names>}.
+		 * @param answer the answer
+		 * @return the status
+		 */
+		static Status parse(String answer) {
+			String[] fields = answer.split(" ");
+			return new Status(names(fields[0]), names(fields[1]));
+		}
+
+		private static Set<String> names(String field) {
+			String names = field.substring(field.indexOf('=') + 1);
+			return names.isEmpty() ? Set.of() : Set.of(names.split(","));
+		}
+
 	}
 
 	/**
@@ -191,6 +248,9 @@ final class WorkerFleet {
 		String incarnation = "";
 
 		int incarnations;
+
+		/** Whether the current incarnation printed {@code READY}. */
+		boolean ready;
 
 		Slot(int index, TcpProxy proxy, TestDriver driver) {
 			this.index = index;

@@ -18,6 +18,11 @@ import reactor.core.Disposable;
  * One worker thread's loop: random operations through every API on a few lock names, each
  * bounded in time, with its outcome recorded as a {@code CALL} line. A call still
  * unanswered after {@link #BOUND} is recorded as {@code HUNG}.
+ * <p>
+ * Waiters give up while queued: wait times range from none to longer than a lease, some
+ * holds last beyond a lease ({@code longHold}) so that short waits run out behind them,
+ * and a {@code Mono} is cancelled either while it acquires or after it may have queued
+ * ({@code monoCancel}).
  */
 final class WorkerOps implements Runnable {
 
@@ -27,7 +32,12 @@ final class WorkerOps implements Runnable {
 	/** Keys of the locks; lock names are {@code c:<key>}. */
 	static final List<String> KEYS = List.of("r0", "r1", "r2", "r3");
 
-	private static final Duration[] WAITS = { Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(1) };
+	/**
+	 * The wait times of the workers' own acquisitions; the longest outlasts the liveness
+	 * bound of {@link LivenessChecks}, so that a lock left unserved is seen.
+	 */
+	private static final Duration[] WAITS = { Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(1),
+			Duration.ofSeconds(5) };
 
 	private final RecordingLockRegistry registry;
 
@@ -75,15 +85,16 @@ final class WorkerOps implements Runnable {
 	}
 
 	private String pickApi() {
-		String[] apis = { "lock", "lock", "lease", "lease", "sync", "fixedLease", "minHold", "transactional", "multi",
-				"future", "mono", "monoCancel" };
+		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "sync", "fixedLease", "minHold",
+				"transactional", "multi", "future", "mono", "monoCancel" };
 		return apis[this.random.nextInt(apis.length)];
 	}
 
 	private void call(String api) throws Exception {
 		String key = KEYS.get(this.random.nextInt(KEYS.size()));
 		switch (api) {
-			case "lock" -> lock(key);
+			case "lock" -> lock(key, 0);
+			case "longHold" -> lock(key, 300 + this.random.nextInt(2200));
 			case "lease" -> lease(key);
 			case "sync" -> this.service.sync(key);
 			case "fixedLease" -> this.service.fixedLease(key);
@@ -97,13 +108,18 @@ final class WorkerOps implements Runnable {
 		}
 	}
 
-	private void lock(String key) {
+	/**
+	 * Lock, work, and keep the lock for the given time longer: beyond a lease, the
+	 * watchdog renews it while others wait.
+	 */
+	private void lock(String key, int keepMillis) {
 		FencedLock lock = this.registry.obtain("c:" + key);
 		if (!lock.tryLock(waitTime())) {
 			return;
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
 		}
 		finally {
 			lock.unlock();
@@ -127,7 +143,8 @@ final class WorkerOps implements Runnable {
 		Disposable subscription = this.service.mono(key).subscribe((count) -> {
 		}, (failure) -> {
 		});
-		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(this.random.nextInt(30)));
+		int cancelAfterMillis = this.random.nextBoolean() ? this.random.nextInt(30) : 50 + this.random.nextInt(750);
+		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(cancelAfterMillis));
 		subscription.dispose();
 	}
 

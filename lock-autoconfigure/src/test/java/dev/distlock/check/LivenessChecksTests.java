@@ -1,0 +1,109 @@
+package dev.distlock.check;
+
+import dev.distlock.check.CheckHistory.Fault;
+import dev.distlock.check.CheckHistory.Hold;
+import dev.distlock.check.CheckHistory.Wait;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LivenessChecks} on made-up histories: a lock released while another
+ * worker waits, then left free for {@code freeSeconds} before the next hold.
+ */
+@Timeout(30)
+class LivenessChecksTests {
+
+	private static final String NAME = "c:r0";
+
+	private static final long SECOND = 1_000_000;
+
+	private final CheckHistory history = new CheckHistory();
+
+	LivenessChecksTests() {
+		this.history.waits.add(new Wait("w1.1", NAME, 0, 100_000, 110_000, "timeout"));
+	}
+
+	@Test
+	void lockLeftFreeWhileWantedBeyondTheBoundIsAViolation() {
+		Violations violations = releasedThenServedAfter(4);
+		assertThat(violations.counts()).isEqualTo("{lock-unserved=1}");
+		assertThat(violations.report()).contains(NAME + " was free and wanted for 3500 ms");
+	}
+
+	@Test
+	void lockServedWithinTheBoundIsNoViolation() {
+		assertThat(releasedThenServedAfter(2).isEmpty()).isTrue();
+	}
+
+	@Test
+	void faultOnRedisExcusesEveryWaiter() {
+		this.history.faults.add(new Fault("redis-pause", 2 * SECOND, 2 * SECOND + 200_000, false, "redis"));
+		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
+	}
+
+	@Test
+	void faultOnTheWaitingWorkerExcusesItsWait() {
+		this.history.faults.add(new Fault("waiter-pause", 2 * SECOND, 2 * SECOND + 200_000, false, "w1.1:" + NAME));
+		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
+	}
+
+	@Test
+	void faultOnAnotherWorkerExcusesNothing() {
+		this.history.faults.add(new Fault("jvm-pause", 2 * SECOND, 2 * SECOND + 200_000, false, "w2.1"));
+		assertThat(releasedThenServedAfter(4).counts()).isEqualTo("{lock-unserved=1}");
+	}
+
+	@Test
+	void killDuringAnAcquisitionExcusesTheGrantItMayHaveGot() {
+		this.history.unfinishedWaits.add(new Wait("w2.1", NAME, 0, 1_400_000, 1_400_000, "unfinished"));
+		this.history.killedAt.put("w2.1", 1_500_000L);
+		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
+	}
+
+	@Test
+	void killOfAnotherWaiterExcusesNothing() {
+		this.history.killedAt.put("w2.1", 1_500_000L);
+		assertThat(releasedThenServedAfter(4).counts()).isEqualTo("{lock-unserved=1}");
+	}
+
+	@Test
+	void holdRecordedLateCountsFromItsGrant() {
+		Hold handedOver = new Hold("w1.1-1", "w1.1", NAME, 2 * SECOND, "lock", 500_000, 5 * SECOND, 0);
+		this.history.holds.put(handedOver.id, handedOver);
+		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
+	}
+
+	@Test
+	void firstAcquisitionsOfAWorkerJustStartedAreNotWatched() {
+		this.history.waits.remove(0);
+		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record a hold of {@code w0.1} released at one second, a wait of {@code w1.1} from
+	 * half a second with five seconds to wait (after an attempt answered at once), and
+	 * its hold granted the given seconds after the release; then run the check. Fencing
+	 * tokens are the times of the grants.
+	 */
+	private Violations releasedThenServedAfter(long freeSeconds) {
+		Hold released = new Hold("w0.1-1", "w0.1", NAME, 100_000, "lock", 0, 100_000, 0);
+		released.releaseStart = 990_000;
+		released.releaseEnd = SECOND;
+		released.releaseOutcome = "OK";
+		this.history.holds.put(released.id, released);
+		long servedAt = SECOND + freeSeconds * SECOND;
+		this.history.waits.add(new Wait("w1.1", NAME, 5000, 500_000, servedAt, "acquired"));
+		this.history.holds.putIfAbsent("w1.1-1",
+				new Hold("w1.1-1", "w1.1", NAME, servedAt, "lock", 500_000, servedAt, 0));
+		return check();
+	}
+
+	private Violations check() {
+		Violations violations = new Violations();
+		new LivenessChecks(this.history, violations).run();
+		return violations;
+	}
+
+}

@@ -1,0 +1,78 @@
+package dev.distlock.check;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The acquisitions of one worker JVM: each recorded as a {@code WAITING} line when it
+ * begins and a {@code WAIT} line when it returns ({@code outcome} {@code acquired},
+ * {@code timeout} or the type of the exception it threw), and those in progress kept by
+ * thread, so that a fault can be aimed at a thread or a JVM that waits for a lock.
+ */
+final class RecordedWaits {
+
+	private final History history;
+
+	private final Map<Thread, String> inProgress = new ConcurrentHashMap<>();
+
+	RecordedWaits(History history) {
+		this.history = history;
+	}
+
+	/**
+	 * Run one acquisition of a lock on the current thread and record it.
+	 * @param <T> what the acquisition returns
+	 * @param name the lock's name
+	 * @param waitTime how long it may wait
+	 * @param acquisition the acquisition
+	 * @param acquired whether what it returned is a hold
+	 * @return what the acquisition returned
+	 */
+	<T> T record(String name, Duration waitTime, Supplier<T> acquisition, Predicate<T> acquired) {
+		String thread = Thread.currentThread().getName();
+		long start = History.now();
+		this.history.record("WAITING", "name", name, "thread", thread, "start", start);
+		String outcome = "timeout";
+		this.inProgress.put(Thread.currentThread(), name);
+		try {
+			T result = acquisition.get();
+			if (acquired.test(result)) {
+				outcome = "acquired";
+			}
+			return result;
+		}
+		catch (RuntimeException | Error ex) {
+			outcome = ex.getClass().getSimpleName();
+			throw ex;
+		}
+		finally {
+			this.inProgress.remove(Thread.currentThread());
+			this.history.record("WAIT", "name", name, "thread", thread, "wait", waitTime.toMillis(), "start", start,
+					"end", History.now(), "outcome", outcome);
+		}
+	}
+
+	/**
+	 * Return the names of the locks being acquired now.
+	 * @return the names, sorted
+	 */
+	Set<String> names() {
+		return new TreeSet<>(this.inProgress.values());
+	}
+
+	/**
+	 * Return which of the given threads are acquiring a lock now.
+	 * @param threads the threads to look at
+	 * @return those acquiring a lock
+	 */
+	List<Thread> waiting(List<Thread> threads) {
+		return threads.stream().filter(this.inProgress::containsKey).toList();
+	}
+
+}
