@@ -25,7 +25,8 @@ import static dev.distlock.benchmarks.Contenders.SI_SPIN_JEDIS;
 import static dev.distlock.benchmarks.Contenders.SPINNER;
 
 /**
- * Runs every scenario against one real redis-server, all contenders in this one JVM.
+ * Runs every scenario against one real redis-server: all contenders in this one JVM,
+ * except in the cross-process scenarios, which run them on JVMs spawned for them.
  *
  * @since 0.1.0
  */
@@ -54,6 +55,7 @@ public final class Benchmarks {
 				+ "(raw floor uncontended, naive 1 ms spinner contended); p50/p99: whole cycle uncontended, "
 				+ "wait for the lock contended; notes: ratios to other contenders, taken the same way");
 		List<Row> rows = new ArrayList<>();
+		List<CrossProcessTable> tables = new ArrayList<>();
 		try (RedisServer server = RedisServer.start();
 				RedisClient adminClient = RedisClient.create(server.uri());
 				StatefulRedisConnection<String, String> admin = adminClient.connect();
@@ -68,19 +70,42 @@ public final class Benchmarks {
 						goals(scenario.title(), contenders));
 				rows.addAll(progress(RatioGoals.check(scenario.title(), measured, contenders)));
 			}
-			rows.addAll(progress(new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true)
-				.run(contended, config, goals(Goals.ONE_KEY, contenders))
-				.rows()));
+			ThroughputScenario.Measured oneKey = new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true).run(contended,
+					config, goals(Goals.ONE_KEY, contenders));
+			rows.addAll(progress(Goals.check(Goals.ONE_KEY, oneKey, contenders)));
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
-			List<String> twoJvm = config.mode().equals("smoke") ? List.of(SPINNER, DISTLOCK_LOCK)
-					: List.of(SPINNER, DISTLOCK_LOCK, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB);
-			rows.addAll(progress(TwoJvmScenario.run(twoJvm, contenders, server.host(), server.port(), config,
-					goals(TwoJvmScenario.TITLE, contenders))));
+			tables.addAll(
+					runCrossProcess(config, contenders, new WatchedRedis(server.host(), server.port(), admin.sync())));
 			List<Contender> renewing = contenders.get(List.of(DISTLOCK_LEASE, DISTLOCK_SPRING_DATA_LETTUCE,
 					DISTLOCK_SPRING_DATA_JEDIS, REDISSON_WATCHDOG, SI_SPIN));
 			rows.addAll(HeldLocksScenario.run(renewing, config, admin.sync(), stats, goals(Goals.HELD, contenders)));
 		}
-		return new Result(header, rows);
+		return new Result(header, rows, tables);
+	}
+
+	/**
+	 * Run the cross-process scenarios on JVMs spawned for them: in smoke mode only the
+	 * smallest, with the spinner and distlock alone.
+	 */
+	private static List<CrossProcessTable> runCrossProcess(BenchmarkConfig config, Contenders contenders,
+			WatchedRedis redis) {
+		boolean smoke = config.mode().equals("smoke");
+		List<String> ids = smoke ? List.of(SPINNER, DISTLOCK_LOCK)
+				: List.of(SPINNER, DISTLOCK_LOCK, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB);
+		List<CrossProcessScenario> scenarios = smoke ? List.of(CrossProcessScenario.TWO_JVMS_FOUR_THREADS)
+				: List.of(CrossProcessScenario.TWO_JVMS_FOUR_THREADS, CrossProcessScenario.FOUR_JVMS_ONE_THREAD,
+						CrossProcessScenario.EIGHT_JVMS_ONE_THREAD);
+		int jvms = scenarios.stream().mapToInt(CrossProcessScenario::jvms).max().orElse(0);
+		List<CrossProcessTable> tables = new ArrayList<>();
+		try (ContenderJvms processes = ContenderJvms.start(jvms, ids, redis.host(), redis.port(), config.leaseTime())) {
+			for (CrossProcessScenario scenario : scenarios) {
+				CrossProcessTable table = scenario.run(ids, contenders, processes, config, redis,
+						goals(scenario.title(), contenders));
+				System.err.println(Report.format(table));
+				tables.add(table);
+			}
+		}
+		return tables;
 	}
 
 	private static Function<Contender, String> goals(String scenario, Contenders contenders) {
@@ -102,16 +127,20 @@ public final class Benchmarks {
 	 * The header lines and rows of a run.
 	 *
 	 * @param header lines about the run and the machine
-	 * @param rows the measurements
+	 * @param rows the measurements of the scenarios in one JVM
+	 * @param crossProcess the tables of the cross-process scenarios
 	 */
-	public record Result(List<String> header, List<Row> rows) {
+	public record Result(List<String> header, List<Row> rows, List<CrossProcessTable> crossProcess) {
 
 		/**
 		 * Format the report.
-		 * @return the Markdown table with its header
+		 * @return the Markdown table with its header, then a table per cross-process
+		 * scenario
 		 */
 		public String format() {
-			return Report.format(this.header, this.rows);
+			StringBuilder text = new StringBuilder(Report.format(this.header, this.rows));
+			this.crossProcess.forEach((table) -> text.append('\n').append(Report.format(table)));
+			return text.toString();
 		}
 
 	}

@@ -61,9 +61,6 @@ final class RatioGoals {
 		List<Row> rows = new ArrayList<>();
 		for (Row row : measured.rows()) {
 			List<String> notes = new ArrayList<>();
-			if (!row.note().isEmpty()) {
-				notes.add(row.note());
-			}
 			for (RatioGoal goal : goals) {
 				Contender contender = contenders.get(goal.contender());
 				if (contender.name().equals(row.contender())) {
@@ -71,8 +68,7 @@ final class RatioGoals {
 					notes.add(goal.describe(measured.ratio(contender, reference), reference.name()));
 				}
 			}
-			rows.add(new Row(row.contender(), row.scenario(), row.opsPerSecond(), row.ratio(), row.p50Nanos(),
-					row.p99Nanos(), row.operations(), row.excluded(), row.goal(), String.join("; ", notes)));
+			rows.add(row.withNote(String.join("; ", notes)));
 		}
 		return rows;
 	}

@@ -49,6 +49,41 @@ public final class Report {
 		return text.toString();
 	}
 
+	/**
+	 * Format the table of a cross-process scenario.
+	 * @param table the table
+	 * @return the Markdown text: the title, how it was measured, the table
+	 */
+	public static String format(CrossProcessTable table) {
+		StringBuilder text = new StringBuilder();
+		text.append("### ").append(table.title()).append("\n\n").append(table.method()).append("\n\n");
+		text.append("| contender | acq/s | ratio | p50 wait | p99 wait | max wait | JVM share: worst round"
+				+ " | median round | commands/acq | requests/acq | publishes/release | goal (docs/design.md) | notes |\n");
+		text.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n");
+		for (CrossProcessRow row : table.rows()) {
+			text.append("| ")
+				.append(String.join(" | ", row.contender(), String.format(Locale.ROOT, "%,.0f", row.opsPerSecond()),
+						String.format(Locale.ROOT, "%.2fx", row.ratio()), duration(row.p50Nanos()),
+						duration(row.p99Nanos()), duration(row.maxNanos()), percent(row.leastShare()),
+						percent(row.medianLeastShare()),
+						String.format(Locale.ROOT, "%.2f", row.commandsPerAcquisition()),
+						String.format(Locale.ROOT, "%.2f", row.requestsPerAcquisition()),
+						String.format(Locale.ROOT, "%.2f", row.publishesPerRelease()), row.goal(), notes(row)))
+				.append(" |\n");
+		}
+		return text.toString();
+	}
+
+	private static String notes(CrossProcessRow row) {
+		String acquisitions = String.format(Locale.ROOT, "%d acquisitions", row.acquisitions());
+		return (row.excluded() ? "" : "**CHECK FAILED** ")
+				+ (row.verdicts().isEmpty() ? acquisitions : row.verdicts() + "; " + acquisitions);
+	}
+
+	private static String percent(double share) {
+		return String.format(Locale.ROOT, "%.0f%%", share * 100);
+	}
+
 	private static String duration(long nanos) {
 		if (nanos <= 0) {
 			return "-";

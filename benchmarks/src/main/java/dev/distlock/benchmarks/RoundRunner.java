@@ -28,6 +28,25 @@ public final class RoundRunner {
 	 */
 	public static RoundResult run(Contender contender, int threads, IntFunction<String> nameOfThread, boolean contended,
 			long timeNanos, int opsCap) {
+		return run(contender, threads, nameOfThread, contended, timeNanos, opsCap, () -> {
+		});
+	}
+
+	/**
+	 * Run one round whose work under the lock also runs the given task, such as counting
+	 * the acquisitions of several JVMs in one {@link SharedCounter}.
+	 * @param contender the lock under test
+	 * @param threads how many threads take locks
+	 * @param nameOfThread the lock name each thread uses (the same for a contended round)
+	 * @param contended whether to record the wait for the lock rather than the whole
+	 * cycle
+	 * @param timeNanos how long the round lasts
+	 * @param opsCap operations in all at most (0: no cap)
+	 * @param alsoUnderLock what else every holder runs while it holds the lock
+	 * @return what the round did
+	 */
+	public static RoundResult run(Contender contender, int threads, IntFunction<String> nameOfThread, boolean contended,
+			long timeNanos, int opsCap, Runnable alsoUnderLock) {
 		long capPerThread = (opsCap > 0) ? Math.max(1, (opsCap + threads - 1) / threads) : Long.MAX_VALUE;
 		Counter counter = new Counter();
 		long[] perThread = new long[threads];
@@ -48,6 +67,7 @@ public final class RoundRunner {
 					Runnable work = () -> {
 						acquired[0] = System.nanoTime();
 						counter.value++;
+						alsoUnderLock.run();
 					};
 					long done = 0;
 					while (done < capPerThread && failure.get() == null) {

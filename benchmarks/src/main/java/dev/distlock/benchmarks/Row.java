@@ -21,4 +21,18 @@ package dev.distlock.benchmarks;
 public record Row(String contender, String scenario, double opsPerSecond, double ratio, long p50Nanos, long p99Nanos,
 		long operations, boolean excluded, String goal, String note) {
 
+	/**
+	 * Return this row with more to note.
+	 * @param more what to add to the note, nothing if empty
+	 * @return the row with the longer note
+	 */
+	public Row withNote(String more) {
+		if (more.isEmpty()) {
+			return this;
+		}
+		String longer = this.note.isEmpty() ? more : this.note + "; " + more;
+		return new Row(this.contender, this.scenario, this.opsPerSecond, this.ratio, this.p50Nanos, this.p99Nanos,
+				this.operations, this.excluded, this.goal, longer);
+	}
+
 }

@@ -49,21 +49,27 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 				rounds.stream().mapToDouble(RoundResult::opsPerSecond).toArray()));
 		double[] baseline = opsPerRound.get(contenders.get(0));
 		List<Row> rows = new ArrayList<>();
+		Map<Contender, Double> leastShares = new LinkedHashMap<>();
 		for (Contender contender : contenders) {
 			double[] ops = opsPerRound.get(contender);
-			rows.add(row(contender, results.get(contender), median(ops), medianRatio(ops, baseline),
+			double minShare = results.get(contender)
+				.stream()
+				.mapToDouble(RoundResult::minShareOfMean)
+				.min()
+				.orElse(Double.NaN);
+			leastShares.put(contender, minShare);
+			rows.add(row(contender, results.get(contender), median(ops), medianRatio(ops, baseline), minShare,
 					goals.apply(contender)));
 		}
-		return new Measured(rows, opsPerRound);
+		return new Measured(rows, opsPerRound, leastShares);
 	}
 
-	private Row row(Contender contender, List<RoundResult> rounds, double opsPerSecond, double ratio, String goal) {
-		double minShare = 1.0;
+	private Row row(Contender contender, List<RoundResult> rounds, double opsPerSecond, double ratio, double minShare,
+			String goal) {
 		Samples latencies = new Samples();
 		long operations = 0;
 		boolean excluded = true;
 		for (RoundResult result : rounds) {
-			minShare = Math.min(minShare, result.minShareOfMean());
 			latencies.addAll(result.latencies());
 			operations += result.operations();
 			excluded &= !this.sharedKey || result.excluded();
@@ -102,8 +108,10 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 	 *
 	 * @param rows the rows, in the contenders' order
 	 * @param opsPerRound operations per second per contender and measured round
+	 * @param leastShares per contender, in the same order, the least-served thread's
+	 * share of the mean share in its worst round
 	 */
-	public record Measured(List<Row> rows, Map<Contender, double[]> opsPerRound) {
+	public record Measured(List<Row> rows, Map<Contender, double[]> opsPerRound, Map<Contender, Double> leastShares) {
 
 		/**
 		 * Return the median over the measured rounds of one contender's throughput

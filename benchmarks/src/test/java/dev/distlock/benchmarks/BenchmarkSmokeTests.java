@@ -23,7 +23,19 @@ class BenchmarkSmokeTests {
 			assertThat(row.excluded()).as(row.contender() + " in " + row.scenario()).isTrue();
 		});
 		assertThat(rows).extracting(Row::scenario)
-			.contains(Goals.UNCONTENDED, Goals.DISTINCT, Goals.ONE_KEY, ReentryScenario.TITLE, TwoJvmScenario.TITLE);
+			.contains(Goals.UNCONTENDED, Goals.DISTINCT, Goals.ONE_KEY, ReentryScenario.TITLE);
+		assertThat(result.crossProcess()).singleElement().satisfies((table) -> {
+			assertThat(table.title()).isEqualTo(CrossProcessScenario.TWO_JVMS_FOUR_THREADS.title());
+			assertThat(table.rows()).extracting(CrossProcessRow::contender)
+				.containsExactly("naive 1 ms spinner", "distlock obtain().lock()");
+			assertThat(table.rows()).allSatisfy((row) -> {
+				assertThat(row.acquisitions()).as(row.contender()).isPositive();
+				assertThat(row.excluded()).as(row.contender()).isTrue();
+				assertThat(row.commandsPerAcquisition()).as(row.contender()).isPositive();
+				assertThat(row.requestsPerAcquisition()).as(row.contender()).isPositive();
+			});
+			assertThat(table.rows().get(1).verdicts()).contains("of the spinner, goal >= 1.5x: ");
+		});
 		assertThat(rows).filteredOn((row) -> row.scenario().equals(Goals.ONE_KEY))
 			.extracting(Row::contender)
 			.containsExactly("naive 1 ms spinner", "distlock obtain().lock()", "distlock acquire()/release()",
