@@ -32,7 +32,7 @@ record LuaScript(String source, String sha1) {
 
 	static final LuaScript TRANSFER = load(FENCING_TOKENS, WAIT_QUEUE, "transfer.lua");
 
-	static final LuaScript PASS_ON = load(WAIT_QUEUE, "pass-on.lua");
+	static final LuaScript PASS_ON = load("pass-on.lua");
 
 	/**
 	 * Load a script made of the given resources, in order.
