@@ -69,8 +69,9 @@ final class HoldRelease {
 		this.observer.released(hold.id.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
 		LocalLock lock = this.locks.held(hold.id);
 		boolean stillHeld;
+		HandOver.Outcome handedOver = HandOver.Outcome.NONE;
 		try {
-			HandOver.Outcome handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold, lock)
+			handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold, lock)
 					: HandOver.Outcome.NONE;
 			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
 					: this.commands
@@ -81,9 +82,12 @@ final class HoldRelease {
 		}
 		finally {
 			this.locks.release(lock);
-			// Redis tells only the waiters in the queue; this JVM's waiter may not be in
-			// it.
-			this.signals.fire(hold.id.key);
+			if (handedOver == HandOver.Outcome.NONE) {
+				// Redis tells only the waiters in the queue; this JVM's waiter may not be
+				// in
+				// it yet. A hand-over woke its waiter already.
+				this.signals.fire(hold.id.key);
+			}
 		}
 		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
 			this.active.report(hold, stillHeld ? "it was released after its lease ran out"
