@@ -82,6 +82,7 @@ final class HoldRelease {
 		}
 		finally {
 			this.locks.release(lock);
+			lock.holder.compareAndSet(hold, null);
 			if (handedOver == HandOver.Outcome.NONE) {
 				// Redis tells only the waiters in the queue; this JVM's waiter may not be
 				// in

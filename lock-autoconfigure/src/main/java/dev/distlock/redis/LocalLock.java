@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What one JVM knows of one lock: a fair permit that queues this JVM's threads so that
- * only one of them at a time tries to acquire it in Redis, and that thread's offer to
- * take a hold handed over by a local holder.
+ * only one of them at a time tries to acquire it in Redis, that thread's offer to take a
+ * hold handed over by a local holder, and the hold this JVM has of it, if any.
  */
 final class LocalLock {
 
@@ -17,6 +17,13 @@ final class LocalLock {
 
 	/** The waiting thread's offer to take a handed-over hold, if it made one. */
 	final AtomicReference<Handoff> waiter = new AtomicReference<>();
+
+	/**
+	 * The hold of this JVM, from its acquisition until its release in Redis (a hand-over
+	 * replaces it with the next hold): while it is valid, this JVM's waiter waits for it
+	 * here rather than in the lock's queue in Redis.
+	 */
+	final AtomicReference<RedisHold> holder = new AtomicReference<>();
 
 	/** Callers using this entry; guarded by {@link LocalLocks}. */
 	int users;

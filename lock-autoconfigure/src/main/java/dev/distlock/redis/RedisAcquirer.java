@@ -88,7 +88,7 @@ final class RedisAcquirer {
 					}
 					handoff = offer(lock, options, terms, token);
 				}
-				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast())
+				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast() && !isHeldHere(lock))
 						? queueing(roundTripMillis) : RedisLockCommands.Queueing.NONE;
 				long sentNanos = System.nanoTime();
 				int tokens = tokensToReserve(lock, options);
@@ -133,6 +133,16 @@ final class RedisAcquirer {
 			}
 			lock.waiter.compareAndSet(handoff, null);
 		}
+	}
+
+	/**
+	 * Return whether a thread of this JVM holds the lock: its release hands it over to
+	 * this waiter or wakes it, so the waiter need not wait in Redis' queue meanwhile, and
+	 * joins it only once another process has the lock.
+	 */
+	private static boolean isHeldHere(LocalLock lock) {
+		RedisHold holder = lock.holder.get();
+		return holder != null && holder.isValid();
 	}
 
 	/**

@@ -272,6 +272,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			}
 			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
 			if (hold != null) {
+				lock.holder.set(hold);
 				this.active.add(hold);
 				this.observer.acquired(id.name, waited);
 			}
