@@ -26,13 +26,13 @@ if holder == ARGV[1] then
 end
 local now = server_micros()
 if not holder then
-	local first = first_live(now)
+	local first, claim, channel = first_live(now)
 	if not first or first == ARGV[1] then
 		leave(ARGV[1])
 		redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 		return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
 	end
-	grant_next()
+	grant(first, claim, channel)
 end
 if ARGV[5] == '1' then
 	enqueue(ARGV[1], now, tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8])

@@ -36,19 +36,24 @@ local function first_live(now)
 	end
 end
 
--- Grants the lock to the first live waiter: its token under the lock key for its claim
--- time, and one message to its process. Taking the grant up (acquire.lua) extends the key
--- to the waiter's lease and issues its fencing tokens. Returns false when nobody waits.
-local function grant_next()
-	local waiter, claim, channel = first_live(server_micros())
-	if not waiter then
-		return false
-	end
+-- Grants the lock to a live waiter: its token under the lock key for its claim time, and
+-- one message to its process. Taking the grant up (acquire.lua) extends the key to the
+-- waiter's lease and issues its fencing tokens.
+local function grant(waiter, claim, channel)
 	leave(waiter)
 	redis.call('set', KEYS[1], waiter, 'PX', claim)
 	if channel ~= '' then
 		redis.call('publish', channel, KEYS[1])
 	end
+end
+
+-- Grants the lock to the first live waiter. Returns false when nobody waits.
+local function grant_next()
+	local waiter, claim, channel = first_live(server_micros())
+	if not waiter then
+		return false
+	end
+	grant(waiter, claim, channel)
 	return true
 end
 

@@ -45,7 +45,7 @@ class CrossProcessLockTests {
 	private static final Duration MARGIN = Duration.ofSeconds(3);
 
 	/** How long a rival JVM may take to start and report, or to answer a command. */
-	private static final Duration RIVAL_REPLY = Duration.ofSeconds(30);
+	static final Duration RIVAL_REPLY = Duration.ofSeconds(30);
 
 	/** Options that make the short-lived rival JVMs start faster. */
 	static final String[] RIVAL_JVM_OPTIONS = { "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC" };
@@ -255,7 +255,11 @@ class CrossProcessLockTests {
 		return registry.registry();
 	}
 
-	private static long acquiredToken(RivalJvm holder) {
+	/**
+	 * Return the fencing token a rival JVM in {@code hold} mode reports once it holds its
+	 * lock.
+	 */
+	static long acquiredToken(RivalJvm holder) {
 		return Long.parseLong(holder.awaitLine("ACQUIRED ", RIVAL_REPLY).substring("ACQUIRED ".length()));
 	}
 

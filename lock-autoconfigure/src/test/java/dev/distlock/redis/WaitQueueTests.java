@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import static dev.distlock.redis.CrossProcessLockTests.RIVAL_REPLY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,8 +41,6 @@ class WaitQueueTests {
 	private static final Duration WITHIN_A_RECHECK = Duration.ofMillis(RedisAcquirer.CLAIM_MILLIS)
 		.plusMillis(RedisAcquirer.RECHECK_MILLIS)
 		.plusSeconds(8);
-
-	private static final Duration RIVAL_REPLY = Duration.ofSeconds(30);
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -80,10 +79,9 @@ class WaitQueueTests {
 		finally {
 			rival.resume();
 		}
-		long token = Long.parseLong(rival.awaitLine("ACQUIRED ", RIVAL_REPLY).substring("ACQUIRED ".length()));
+		long token = CrossProcessLockTests.acquiredToken(rival);
 		assertThat(token).isGreaterThan(held.fencingToken());
-		rival.send("release");
-		rival.awaitLine((line) -> line.startsWith("RELEASE"), RIVAL_REPLY);
+		release(rival);
 	}
 
 	@Test
@@ -143,11 +141,10 @@ class WaitQueueTests {
 		held.release();
 		long previous = held.fencingToken();
 		for (RivalJvm rival : rivals) {
-			long token = Long.parseLong(rival.awaitLine("ACQUIRED ", RIVAL_REPLY).substring("ACQUIRED ".length()));
+			long token = CrossProcessLockTests.acquiredToken(rival);
 			assertThat(token).as("in the order they came").isGreaterThan(previous);
 			previous = token;
-			rival.send("release");
-			rival.awaitLine((line) -> line.startsWith("RELEASE"), RIVAL_REPLY);
+			release(rival);
 		}
 		assertThat(stats.calls()).as("one message per release that had a waiter").containsEntry("publish", 3L);
 		assertThat(TestLockRegistry.waitersOf(this.commands, "lock:job")).isZero();
@@ -198,6 +195,14 @@ class WaitQueueTests {
 		await().atMost(RIVAL_REPLY)
 			.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:" + name) == before + 1);
 		return rival;
+	}
+
+	/**
+	 * Have a rival JVM release its lock, and wait until it has.
+	 */
+	private static void release(RivalJvm rival) {
+		rival.send("release");
+		rival.awaitLine((line) -> line.startsWith("RELEASE"), RIVAL_REPLY);
 	}
 
 	private RedisLockRegistry registry() {
