@@ -11,9 +11,12 @@ import java.time.Duration;
  * @param heldFor how long it has been held
  * @param remainingTtl how long the lease is known to last without renewal
  * @param owner the owning thread's name, or {@code lease} for an owner-free lease
+ * @param kind how it is held: {@code exclusive} (a lock, or the write side of a
+ * read/write lock), {@code shared} (a reader's share of a read/write lock) or
+ * {@code permit} (one permit of a semaphore)
  * @since 0.1.0
  */
 public record HeldLock(String name, String key, long fencingToken, Duration heldFor, Duration remainingTtl,
-		String owner) {
+		String owner, String kind) {
 
 }

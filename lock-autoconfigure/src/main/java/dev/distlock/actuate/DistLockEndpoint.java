@@ -104,9 +104,11 @@ public class DistLockEndpoint {
 	 * milliseconds
 	 * @param owner the owning thread's name, or {@code lease} for a lease that belongs to
 	 * no thread
+	 * @param kind how it is held: {@code exclusive}, {@code shared} (a read share) or
+	 * {@code permit} (a semaphore's)
 	 */
 	public record HeldLockDescriptor(String name, String key, long fencingToken, long heldForMs, long remainingTtlMs,
-			String owner) {
+			String owner, String kind) {
 
 		static HeldLockDescriptor of(HeldLock lock) {
 			return of(lock, lock.name(), lock.key());
@@ -114,7 +116,7 @@ public class DistLockEndpoint {
 
 		static HeldLockDescriptor of(HeldLock lock, String name, String key) {
 			return new HeldLockDescriptor(name, key, lock.fencingToken(), lock.heldFor().toMillis(),
-					lock.remainingTtl().toMillis(), lock.owner());
+					lock.remainingTtl().toMillis(), lock.owner(), lock.kind());
 		}
 
 	}

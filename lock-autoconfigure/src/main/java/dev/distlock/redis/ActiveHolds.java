@@ -129,9 +129,10 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
 			.map((hold) -> {
 				String owner = hold.owner;
-				return new HeldLock(hold.id.name.value(), hold.id.key, hold.fencingToken,
+				return new HeldLock(hold.id.name.value(), hold.kind.heldKey(hold.id), hold.fencingToken,
 						Duration.ofNanos(now - hold.acquiredNanos),
-						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease");
+						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease",
+						hold.kind.label);
 			})
 			.toList();
 	}

@@ -110,8 +110,8 @@ final class HandOver {
 					this.commands.transfer(lock.id, hold.token, token, handoff.terms, handoff.token),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
-				next = new RedisHold(lock.id, token, grant.reply(), grant.reply(), sentNanos, handoff.terms,
-						handoff.options);
+				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), grant.reply(), sentNanos,
+						handoff.terms, handoff.options);
 			}
 		}
 		finally {

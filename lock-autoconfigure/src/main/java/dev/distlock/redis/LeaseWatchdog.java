@@ -19,13 +19,13 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Extends the leases of held locks every third of the lease time. All holds due are
- * renewed together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot
- * and the same {@link LeaseTerms}, all sent before any reply is awaited, so the round
- * trips per period grow with the Redis nodes and not with the held locks. A renewal that
- * finds the lock expired or taken marks it lost; a renewal that fails marks it lost once
- * its lease would run out before the next attempt. Nothing that goes wrong in a round,
- * not even an {@link Error} thrown by a loss listener, ends the schedule: it is logged,
- * and the next round runs.
+ * renewed together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot,
+ * one {@link HoldKind} and the same {@link LeaseTerms}, all sent before any reply is
+ * awaited, so the round trips per period grow with the Redis nodes and not with the held
+ * locks. A renewal that finds the lock expired or taken marks it lost; a renewal that
+ * fails marks it lost once its lease would run out before the next attempt. Nothing that
+ * goes wrong in a round, not even an {@link Error} thrown by a loss listener, ends the
+ * schedule: it is logged, and the next round runs.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
@@ -84,7 +84,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		Map<Group, List<RedisHold>> groups = new LinkedHashMap<>();
 		for (RedisHold hold : this.holds) {
 			if (hold.state() == RedisHold.State.HELD) {
-				Group group = new Group(this.commands.batchOf(hold.id.key), hold.terms);
+				Group group = new Group(this.commands.batchOf(hold.id.key), hold.kind, hold.terms);
 				groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(hold);
 			}
 		}
@@ -121,7 +121,7 @@ final class LeaseWatchdog implements AutoCloseable {
 				ids.add(hold.id);
 				tokens.add(hold.token);
 			}
-			renewals.add(new RedisLockCommands.Renewal(ids, tokens, batch.get(0).terms));
+			renewals.add(new RedisLockCommands.Renewal(batch.get(0).kind, ids, tokens, batch.get(0).terms));
 		}
 		try {
 			return this.commands.renew(renewals);
@@ -179,12 +179,13 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	/**
 	 * Holds that one script call may renew together: of one Cluster slot (or any key off
-	 * a cluster), with the same terms.
+	 * a cluster), of one kind, with the same terms.
 	 *
 	 * @param batch the group of keys, as {@link RedisLockCommands#batchOf} returns it
+	 * @param kind how the holds are kept in Redis
 	 * @param terms the lease and lock delay of the holds
 	 */
-	private record Group(int batch, LeaseTerms terms) {
+	private record Group(int batch, HoldKind kind, LeaseTerms terms) {
 
 	}
 

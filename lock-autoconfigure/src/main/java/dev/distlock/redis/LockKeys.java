@@ -31,6 +31,14 @@ public final class LockKeys {
 	/** The role of the helper key that holds the entries of a lock's waiters. */
 	static final String WAITERS = "waiters";
 
+	/**
+	 * The role of the helper key that holds the shares of a read/write lock's readers.
+	 */
+	static final String READERS = "readers";
+
+	/** The role of the helper key that holds the permits taken of a semaphore. */
+	static final String PERMITS = "permits";
+
 	private final String prefix;
 
 	/**

@@ -30,6 +30,8 @@ record LuaScript(String source, String sha1) {
 
 	static final LuaScript RENEW = load("renew.lua");
 
+	static final LuaScript RENEW_SHARES = load("renew-shares.lua");
+
 	static final LuaScript TRANSFER = load(FENCING_TOKENS, WAIT_QUEUE, "transfer.lua");
 
 	static final LuaScript PASS_ON = load("pass-on.lua");

@@ -97,9 +97,8 @@ final class RedisAcquirer {
 				roundTripMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos);
 				requeued = queueing.waits() && handoff.isClaimed();
 				if (result > 0 || deadline.isPast()) {
-					RedisHold acquired = (result > 0)
-							? new RedisHold(lock.id, token, result - tokens + 1, result, sentNanos, terms, options)
-							: null;
+					RedisHold acquired = (result > 0) ? new RedisHold(lock.id, HoldKind.EXCLUSIVE, token,
+							result - tokens + 1, result, sentNanos, terms, options) : null;
 					if (acquired == null && queueing.waits()) {
 						// The deadline passed while this attempt joined the queue.
 						this.commands.giveBack(lock.id, token);

@@ -33,6 +33,9 @@ final class RedisHold {
 
 	final LockId id;
 
+	/** How the hold is kept in Redis. */
+	final HoldKind kind;
+
 	final String token;
 
 	final long fencingToken;
@@ -84,9 +87,10 @@ final class RedisHold {
 	 */
 	private volatile @Nullable RedisHold successor;
 
-	RedisHold(LockId id, String token, long fencingToken, long lastReservedToken, long sentNanos, LeaseTerms terms,
-			LeaseOptions options) {
+	RedisHold(LockId id, HoldKind kind, String token, long fencingToken, long lastReservedToken, long sentNanos,
+			LeaseTerms terms, LeaseOptions options) {
 		this.id = id;
+		this.kind = kind;
 		this.token = token;
 		this.fencingToken = fencingToken;
 		this.lastReservedToken = lastReservedToken;
@@ -114,7 +118,7 @@ final class RedisHold {
 	 * this hold whose reply comes after the pass-on extends the new hold too.
 	 */
 	RedisHold passOn(LeaseOptions options) {
-		RedisHold next = new RedisHold(this.id, this.token, this.fencingToken + 1, this.lastReservedToken,
+		RedisHold next = new RedisHold(this.id, this.kind, this.token, this.fencingToken + 1, this.lastReservedToken,
 				System.nanoTime(), this.terms, options);
 		this.successor = next;
 		next.validUntilNanos = this.validUntilNanos;

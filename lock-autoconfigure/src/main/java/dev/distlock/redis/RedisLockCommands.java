@@ -2,7 +2,10 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -127,20 +130,32 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Send the renew script once per batch of holds of one Cluster slot with the same
-	 * terms, pipelined where the connection allows, extending their keys and their
-	 * fencing keys.
+	 * Send the renew script of their kind once per batch of holds of one Cluster slot
+	 * with the same terms, pipelined where the connection allows, extending their keys
+	 * (or their entries in a set of holders) and their fencing keys.
 	 * @param batches the locks held, and the token held under each, per batch
-	 * @return per batch, one entry per lock, 1 when renewed
+	 * @return per batch, in the order given, one entry per lock, 1 when renewed
 	 */
 	List<CompletableFuture<List<Long>>> renew(List<Renewal> batches) {
-		List<String[]> keys = new ArrayList<>(batches.size());
-		List<String[]> args = new ArrayList<>(batches.size());
-		for (Renewal batch : batches) {
-			keys.add(renewKeys(batch.ids()));
-			args.add(renewArgs(batch.terms(), batch.tokens()));
+		Map<HoldKind, Iterator<CompletableFuture<List<Long>>>> sent = new EnumMap<>(HoldKind.class);
+		for (HoldKind kind : HoldKind.values()) {
+			List<String[]> keys = new ArrayList<>();
+			List<String[]> args = new ArrayList<>();
+			for (Renewal batch : batches) {
+				if (batch.kind() == kind) {
+					keys.add(renewKeys(kind, batch.ids()));
+					args.add(renewArgs(batch.terms(), batch.tokens()));
+				}
+			}
+			if (!keys.isEmpty()) {
+				sent.put(kind, this.connection.evalEach(kind.renewScript, keys, args).iterator());
+			}
 		}
-		return this.connection.evalEach(LuaScript.RENEW, keys, args);
+		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(batches.size());
+		for (Renewal batch : batches) {
+			replies.add(sent.get(batch.kind()).next());
+		}
+		return replies;
 	}
 
 	/**
@@ -229,10 +244,10 @@ final class RedisLockCommands implements AutoCloseable {
 		return new String[] { token, Long.toString(keepMillis), Long.toString(delayMillis), leaseOver ? "1" : "0" };
 	}
 
-	private static String[] renewKeys(List<LockId> ids) {
+	private static String[] renewKeys(HoldKind kind, List<LockId> ids) {
 		String[] keys = new String[2 * ids.size()];
 		for (int i = 0; i < ids.size(); i++) {
-			keys[2 * i] = ids.get(i).key;
+			keys[2 * i] = kind.heldKey(ids.get(i));
 			keys[2 * i + 1] = ids.get(i).fenceKey;
 		}
 		return keys;
@@ -282,13 +297,15 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Holds of one Cluster slot with the same terms, renewed by one script call.
+	 * Holds of one Cluster slot and one kind with the same terms, renewed by one script
+	 * call.
 	 *
+	 * @param kind how the holds are kept in Redis
 	 * @param ids the locks held
 	 * @param tokens the token held under each
 	 * @param terms the lease and lock delay of the holds
 	 */
-	record Renewal(List<LockId> ids, List<String> tokens, LeaseTerms terms) {
+	record Renewal(HoldKind kind, List<LockId> ids, List<String> tokens, LeaseTerms terms) {
 
 	}
 

@@ -81,7 +81,7 @@ class DistLockEndpointAutoConfigurationTests {
 				System.out.println("distlock endpoint: " + json);
 				assertThat(json).startsWith("{\"locks\":[{")
 					.contains("\"name\":\"order:42\"", "\"key\":\"lock:order:42\"", "\"fencingToken\":",
-							"\"heldForMs\":", "\"remainingTtlMs\":", "\"owner\":\"lease\"");
+							"\"heldForMs\":", "\"remainingTtlMs\":", "\"owner\":\"lease\"", "\"kind\":\"exclusive\"");
 			}
 			finally {
 				order.unlock();
@@ -232,9 +232,9 @@ class DistLockEndpointAutoConfigurationTests {
 		@Bean
 		LockIntrospector inspectedRegistry() {
 			HeldLock report = new HeldLock("report", "store:report", 7, Duration.ofSeconds(1), Duration.ofSeconds(2),
-					"lease");
+					"lease", "exclusive");
 			HeldLock order = new HeldLock("order:42", "orders/42", 8, Duration.ofSeconds(1), Duration.ofSeconds(2),
-					"lease");
+					"lease", "exclusive");
 			return new LockIntrospector() {
 
 				@Override

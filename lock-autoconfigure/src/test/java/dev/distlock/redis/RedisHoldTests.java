@@ -19,8 +19,8 @@ class RedisHoldTests {
 	@Test
 	void renewalWhoseReplyComesAfterPassOnsExtendsTheLastHoldOfTheChain() {
 		long acquired = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(900);
-		RedisHold first = new RedisHold(new LockId(LockName.of("job"), "lock:job"), "token", 1, 3, acquired, TERMS,
-				LeaseOptions.WATCHDOG);
+		RedisHold first = new RedisHold(new LockId(LockName.of("job"), "lock:job"), HoldKind.EXCLUSIVE, "token", 1, 3,
+				acquired, TERMS, LeaseOptions.WATCHDOG);
 		long renewalSent = System.nanoTime();
 		RedisHold second = first.passOn(LeaseOptions.WATCHDOG);
 		second.markReleased();
