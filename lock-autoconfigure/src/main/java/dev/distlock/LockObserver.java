@@ -1,11 +1,14 @@
 package dev.distlock;
 
-import java.time.Duration;
-
 /**
- * Told what a lock registry does, for metrics. Called on the thread that acquired,
- * released, or noticed the loss or the failed renewal; implementations must be quick and
- * must not throw.
+ * Told what a lock registry does, for metrics and traces: when a caller starts to wait
+ * for a lock, how the wait ends, and what becomes of the hold it got, so that both can be
+ * timed from start to end. Called on the thread that waits, releases, or notices the loss
+ * or the failed renewal; implementations must be quick and must not throw.
+ *
+ * <p>
+ * {@link #NONE} and the {@link Wait#NONE} and {@link Hold#NONE} it hands out keep no
+ * state, so a registry that nobody observes allocates nothing for it.
  *
  * @since 0.1.0
  */
@@ -16,43 +19,78 @@ public interface LockObserver {
 	};
 
 	/**
-	 * A lock was acquired.
+	 * A caller starts to wait for a lock (a wait time of zero tries once).
 	 * @param name the lock name
-	 * @param waited how long the caller waited
+	 * @return the wait, to be told once how it ended
 	 */
-	default void acquired(LockName name, Duration waited) {
+	default Wait waitStarted(LockName name) {
+		return Wait.NONE;
 	}
 
 	/**
-	 * A lock was not acquired within its wait time.
-	 * @param name the lock name
-	 * @param waited how long the caller waited
+	 * One caller's wait for a lock, told once how it ended.
 	 */
-	default void notAcquired(LockName name, Duration waited) {
+	interface Wait {
+
+		/** A wait that nobody observes. */
+		Wait NONE = new Wait() {
+		};
+
+		/**
+		 * The lock was acquired: the wait ends and the hold starts.
+		 * @param fencingToken the fencing token of the new hold
+		 * @return the hold, to be told what becomes of it
+		 */
+		default Hold acquired(long fencingToken) {
+			return Hold.NONE;
+		}
+
+		/**
+		 * The lock was not acquired within the wait time.
+		 */
+		default void notAcquired() {
+		}
+
+		/**
+		 * The wait ended by a failure: Redis could not be reached, or the caller was
+		 * interrupted.
+		 * @param failure what ended it
+		 */
+		default void failed(Throwable failure) {
+		}
+
 	}
 
 	/**
-	 * A hold was released.
-	 * @param name the lock name
-	 * @param held how long it was held
+	 * One hold of a lock, from its acquisition to its release.
 	 */
-	default void released(LockName name, Duration held) {
-	}
+	interface Hold {
 
-	/**
-	 * A hold was lost.
-	 * @param name the lock name
-	 * @param event what was lost
-	 */
-	default void lost(LockName name, LockLostEvent event) {
-	}
+		/** A hold that nobody observes. */
+		Hold NONE = new Hold() {
+		};
 
-	/**
-	 * A renewal of a hold failed, leaving time on its lease.
-	 * @param name the lock name
-	 * @param event which hold, why, and how much of its lease is left
-	 */
-	default void renewalFailed(LockName name, LockRenewalFailedEvent event) {
+		/**
+		 * A renewal of the hold failed, leaving time on its lease.
+		 * @param event which hold, why, and how much of its lease is left
+		 */
+		default void renewalFailed(LockRenewalFailedEvent event) {
+		}
+
+		/**
+		 * The hold was found lost; it is still to be released.
+		 * @param event what was lost, and why
+		 */
+		default void lost(LockLostEvent event) {
+		}
+
+		/**
+		 * The hold was released, in this JVM and in Redis (or Redis could not be
+		 * reached); called once, after any loss its release found.
+		 */
+		default void released() {
+		}
+
 	}
 
 }

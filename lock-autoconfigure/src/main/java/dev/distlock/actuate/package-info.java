@@ -1,6 +1,5 @@
 /**
- * Operations support for distlock: Micrometer metrics, an Actuator endpoint and a health
- * indicator.
+ * Operations support for distlock: an Actuator endpoint and a health indicator.
  */
 @NullMarked
 package dev.distlock.actuate;

@@ -2,9 +2,14 @@ package dev.distlock.autoconfigure;
 
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
-import dev.distlock.actuate.MicrometerLockObserver;
+import dev.distlock.observation.LockHoldObservationConvention;
+import dev.distlock.observation.LockMeterObservationHandler;
+import dev.distlock.observation.LockWaitObservationConvention;
+import dev.distlock.observation.ObservationLockObserver;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -13,10 +18,23 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
- * Auto-configuration of distlock's Micrometer metrics: a {@link MicrometerLockObserver}
- * that the lock registry reports to.
+ * Auto-configuration of distlock's Micrometer Observations and metrics: an
+ * {@link ObservationLockObserver} that the lock registry reports to, on the application's
+ * {@link ObservationRegistry}, and a {@link LockMeterObservationHandler} that records
+ * distlock's meters from the observations when there is a {@link MeterRegistry}. Spring
+ * Boot's observation auto-configuration registers that handler with the registry before
+ * its default one. Without an {@code ObservationRegistry} bean, a {@code MeterRegistry}
+ * still gets distlock's meters, through an observation registry of the observer's own.
+ *
+ * <p>
+ * The observations follow a {@link LockWaitObservationConvention} and a
+ * {@link LockHoldObservationConvention} bean when the application defines one, and the
+ * default conventions otherwise.
  *
  * <p>
  * The registry looks its {@link LockObserver} up when it is created, after every bean
@@ -25,17 +43,66 @@ import org.springframework.context.annotation.Bean;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-		DistLockAutoConfiguration.class })
-@ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, LockRegistry.class })
+@AutoConfiguration(
+		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				DistLockAutoConfiguration.class },
+		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@ConditionalOnClass(ObservationRegistry.class)
+@ConditionalOnBean(LockRegistry.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 public final class DistLockMetricsAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean(LockObserver.class)
-	MicrometerLockObserver distlockObserver(MeterRegistry meterRegistry) {
-		return new MicrometerLockObserver(meterRegistry);
+	private static ObservationLockObserver observer(ObservationRegistry observationRegistry,
+			ObjectProvider<LockWaitObservationConvention> waitConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
+		return new ObservationLockObserver(observationRegistry, waitConvention.getIfAvailable(),
+				holdConvention.getIfAvailable());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(ObservationRegistry.class)
+	static class ObservationRegistryConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(LockObserver.class)
+		ObservationLockObserver distlockObserver(ObservationRegistry observationRegistry,
+				ObjectProvider<LockWaitObservationConvention> waitConvention,
+				ObjectProvider<LockHoldObservationConvention> holdConvention) {
+			return observer(observationRegistry, waitConvention, holdConvention);
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(MeterRegistry.class)
+		@ConditionalOnBean(MeterRegistry.class)
+		static class MeterObservationHandlerConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			@Order(Ordered.HIGHEST_PRECEDENCE)
+			LockMeterObservationHandler distlockMeterObservationHandler(MeterRegistry meterRegistry) {
+				return new LockMeterObservationHandler(meterRegistry);
+			}
+
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnMissingBean(ObservationRegistry.class)
+	@ConditionalOnBean(MeterRegistry.class)
+	static class MeterRegistryConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(LockObserver.class)
+		ObservationLockObserver distlockObserver(MeterRegistry meterRegistry,
+				ObjectProvider<LockWaitObservationConvention> waitConvention,
+				ObjectProvider<LockHoldObservationConvention> holdConvention) {
+			ObservationRegistry observationRegistry = ObservationRegistry.create();
+			observationRegistry.observationConfig().observationHandler(new LockMeterObservationHandler(meterRegistry));
+			return observer(observationRegistry, waitConvention, holdConvention);
+		}
+
 	}
 
 }

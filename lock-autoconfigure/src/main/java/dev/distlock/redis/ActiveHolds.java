@@ -11,7 +11,6 @@ import dev.distlock.HeldLock;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
-import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,9 +18,9 @@ import org.apache.commons.logging.LogFactory;
 /**
  * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
  * while in watchdog mode or watched by {@link LeaseExpiries} with a fixed lease, and
- * reported once when lost (logged, told to the observer and to the event listener, then
- * their loss actions run). Failed renewals that leave time on a lease are told to the
- * observer and the event listener too.
+ * reported once when lost (logged, told to the hold's observation and to the event
+ * listener, then their loss actions run). Failed renewals that leave time on a lease are
+ * told to the hold's observation and the event listener too.
  */
 final class ActiveHolds implements LossHandler, AutoCloseable {
 
@@ -35,14 +34,10 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 
 	private final Consumer<? super LockEvent> eventListener;
 
-	private final LockObserver observer;
-
-	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<? super LockEvent> eventListener,
-			LockObserver observer) {
+	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<? super LockEvent> eventListener) {
 		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
 		this.expiries = new LeaseExpiries(this);
 		this.eventListener = eventListener;
-		this.observer = observer;
 	}
 
 	/**
@@ -96,17 +91,17 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		Duration left = Duration.ofNanos(Math.max(0, hold.validUntilNanos() - System.nanoTime()));
 		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
 				reason, left);
-		this.observer.renewalFailed(hold.id.name, event);
+		hold.observation().renewalFailed(event);
 		publish(event);
 	}
 
 	/**
-	 * Report a hold lost: log it, tell the observer and the event listener.
+	 * Report a hold lost: log it, tell its observation and the event listener.
 	 */
 	void report(RedisHold hold, String reason) {
 		logger.warn("Lock '" + hold.id.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
 		LockLostEvent event = new LockLostEvent(hold.id.name.value(), hold.id.key, hold.fencingToken, reason);
-		this.observer.lost(hold.id.name, event);
+		hold.observeLoss(event);
 		publish(event);
 	}
 

@@ -1,10 +1,7 @@
 package dev.distlock.redis;
 
-import java.time.Duration;
-
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockLostException;
-import dev.distlock.LockObserver;
 
 /**
  * Releases holds. A hold is released in this JVM first (no longer renewed, no longer
@@ -12,7 +9,7 @@ import dev.distlock.LockObserver;
  * the first waiter of its queue there), keeping the key until its minimum hold time has
  * passed; this JVM's waiter is woken either way. A hold whose lease ran out before the
  * release counts as lost, even if Redis still had its key. An interrupt does not end the
- * wait for Redis' answer.
+ * wait for Redis' answer. The hold's observation is told of the release once it is over.
  */
 final class HoldRelease {
 
@@ -26,16 +23,13 @@ final class HoldRelease {
 
 	private final ActiveHolds active;
 
-	private final LockObserver observer;
-
 	HoldRelease(RedisLockCommands commands, HandOver handOver, ReleaseSignals signals, LocalLocks locks,
-			ActiveHolds active, LockObserver observer) {
+			ActiveHolds active) {
 		this.commands = commands;
 		this.handOver = handOver;
 		this.signals = signals;
 		this.locks = locks;
 		this.active = active;
-		this.observer = observer;
 	}
 
 	/**
@@ -66,7 +60,20 @@ final class HoldRelease {
 			hold.lossActions.drop();
 		}
 		this.active.remove(hold);
-		this.observer.released(hold.id.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
+		try {
+			handOverOrRelease(hold, before, expired);
+		}
+		finally {
+			hold.observation().released();
+		}
+	}
+
+	/**
+	 * Hand a hold released in this JVM to the local waiter, or release it in Redis.
+	 * @param before the hold's state before its release
+	 * @param expired whether its lease had run out by then
+	 */
+	private void handOverOrRelease(RedisHold hold, RedisHold.State before, boolean expired) {
 		LocalLock lock = this.locks.held(hold.id);
 		boolean stillHeld;
 		HandOver.Outcome handedOver = HandOver.Outcome.NONE;

@@ -7,6 +7,8 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.LeaseOptions;
+import dev.distlock.LockLostEvent;
+import dev.distlock.LockObserver;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,6 +81,19 @@ final class RedisHold {
 	final LossActions lossActions = new LossActions();
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	/**
+	 * How this hold is observed: set by the thread that acquired it, once it has it,
+	 * under {@link #reporting}.
+	 */
+	private volatile LockObserver.Hold observation = LockObserver.Hold.NONE;
+
+	/**
+	 * A loss reported before the acquiring thread set the observation, which is told of
+	 * it then; under {@link #reporting}. A hand-over's confirmation can find the hold
+	 * lost while its new holder is still on its way out of the acquisition.
+	 */
+	private @Nullable LockLostEvent unobservedLoss;
 
 	private volatile long validUntilNanos;
 
@@ -164,6 +179,52 @@ final class RedisHold {
 		if (next != null) {
 			next.extend(sentNanos);
 		}
+	}
+
+	/**
+	 * Start observing this hold, telling the observation of a loss reported already.
+	 */
+	void observe(LockObserver.Hold observation) {
+		if (observation == LockObserver.Hold.NONE) {
+			return;
+		}
+		this.reporting.lock();
+		try {
+			this.observation = observation;
+			if (this.unobservedLoss != null) {
+				observation.lost(this.unobservedLoss);
+			}
+		}
+		finally {
+			this.reporting.unlock();
+		}
+	}
+
+	/**
+	 * Tell this hold's observation that the hold was lost, or keep the loss for the
+	 * observation still to be set.
+	 */
+	void observeLoss(LockLostEvent event) {
+		this.reporting.lock();
+		try {
+			LockObserver.Hold current = this.observation;
+			if (current == LockObserver.Hold.NONE) {
+				this.unobservedLoss = event;
+			}
+			else {
+				current.lost(event);
+			}
+		}
+		finally {
+			this.reporting.unlock();
+		}
+	}
+
+	/**
+	 * Return how this hold is observed.
+	 */
+	LockObserver.Hold observation() {
+		return this.observation;
 	}
 
 	/**

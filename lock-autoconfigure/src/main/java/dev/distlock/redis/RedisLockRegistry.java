@@ -83,7 +83,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @param settings how to take and keep locks
 	 * @param eventListener told of every lost lock and every renewal that failed with
 	 * time left, such as an {@code ApplicationEventPublisher}
-	 * @param observer told of every acquisition, release, loss and failed renewal
+	 * @param observer told of every wait for a lock and of what became of every hold
 	 */
 	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
 			Consumer<? super LockEvent> eventListener, LockObserver observer) {
@@ -99,7 +99,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @param settings how to take and keep locks
 	 * @param eventListener told of every lost lock and every renewal that failed with
 	 * time left, such as an {@code ApplicationEventPublisher}
-	 * @param observer told of every acquisition, release, loss and failed renewal
+	 * @param observer told of every wait for a lock and of what became of every hold
 	 * @since 0.1.0
 	 */
 	public RedisLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
@@ -119,9 +119,9 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
-		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener, observer);
+		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
-				this.signals, this.locks, this.active, observer);
+				this.signals, this.locks, this.active);
 	}
 
 	/**
@@ -261,23 +261,29 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + id.name + "' must not be negative");
 		Deadline deadline = Deadline.after(waitTime);
-		long startNanos = System.nanoTime();
+		LockObserver.Wait wait = this.observer.waitStarted(id.name);
 		LocalLock lock = this.locks.retain(id);
 		boolean permitted = false;
 		RedisHold hold = null;
 		try {
-			permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
-			if (permitted) {
-				hold = this.acquirer.acquire(lock, deadline, options);
+			try {
+				permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+				if (permitted) {
+					hold = this.acquirer.acquire(lock, deadline, options);
+				}
 			}
-			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
+			catch (InterruptedException | RuntimeException | Error ex) {
+				wait.failed(ex);
+				throw ex;
+			}
 			if (hold != null) {
 				lock.holder.set(hold);
+				// Observed before the watchdog and the lease expiries know it
+				hold.observe(wait.acquired(hold.fencingToken));
 				this.active.add(hold);
-				this.observer.acquired(id.name, waited);
 			}
 			else {
-				this.observer.notAcquired(id.name, waited);
+				wait.notAcquired();
 			}
 			return hold;
 		}

@@ -13,6 +13,10 @@ import dev.distlock.LockRegistry;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockMetricsAutoConfiguration;
+import dev.distlock.observation.DefaultLockWaitObservationConvention;
+import dev.distlock.observation.LockMeterObservationHandler;
+import dev.distlock.observation.LockWaitContext;
+import dev.distlock.observation.ObservationLockObserver;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -20,12 +24,14 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
@@ -38,8 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link DistLockMetricsAutoConfiguration} and the meters of
- * {@link MicrometerLockObserver} on a real {@code redis-server}.
+ * Tests for {@link DistLockMetricsAutoConfiguration}: the observations of
+ * {@link ObservationLockObserver} and the meters recorded from them on a real
+ * {@code redis-server}.
  */
 class DistLockMetricsAutoConfigurationTests {
 
@@ -55,10 +62,10 @@ class DistLockMetricsAutoConfigurationTests {
 
 	@Test
 	@Timeout(30)
-	void providesMicrometerLockObserverThatTheRegistryReportsTo() {
+	void providesObservationLockObserverThatTheRegistryReportsTo() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed().hasSingleBean(LockObserver.class);
-			assertThat(context.getBean(LockObserver.class)).isInstanceOf(MicrometerLockObserver.class);
+			assertThat(context.getBean(LockObserver.class)).isInstanceOf(ObservationLockObserver.class);
 			context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			assertThat(meters.get("distlock.wait").tag("name", "order").tag("result", "acquired").timer().count())
@@ -79,7 +86,7 @@ class DistLockMetricsAutoConfigurationTests {
 			assertThat(wait.count()).isEqualTo(2);
 			assertThat(meters.get("distlock.hold").tag("name", "order").timer().count()).isEqualTo(2);
 			assertThat(meters.getMeters()).filteredOn((meter) -> meter.getId().getName().startsWith("distlock."))
-				.hasSize(5)
+				.hasSize(2)
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isEqualTo("order"));
 			System.out.println("distlock meters after pay(1), pay(2):\n" + listing(meters));
 		});
@@ -130,11 +137,78 @@ class DistLockMetricsAutoConfigurationTests {
 							DistLockAutoConfiguration.class, DistLockMetricsAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(MicrometerLockObserver.class);
+				assertThat(context).hasNotFailed().hasSingleBean(ObservationLockObserver.class);
 				context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				assertThat(meters.get("distlock.wait").tag("name", "order").tag("result", "acquired").timer().count())
 					.isOne();
+			});
+	}
+
+	@Test
+	@Timeout(30)
+	void recordsTheMetersFromTheObservationsOfSpringBootsRegistryOnceWithoutItsDefaultMeters() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+					DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+					DistLockMetricsAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.hasSingleBean(ObservationLockObserver.class)
+					.hasSingleBean(LockMeterObservationHandler.class);
+				LockRegistry registry = context.getBean(LockRegistry.class);
+				registry.acquire("order:1", Duration.ofSeconds(1)).release();
+				registry.acquire("order:2", Duration.ofSeconds(1)).release();
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.getMeters()).extracting(Meter::getId)
+					.filteredOn((id) -> id.getName().startsWith("distlock"))
+					.extracting((id) -> id.getName() + id.getTags())
+					.containsExactlyInAnyOrder("distlock.wait[tag(name=order), tag(result=acquired)]",
+							"distlock.hold[tag(name=order), tag(result=released)]");
+				assertThat(meters.get("distlock.wait").timer().count()).isEqualTo(2);
+				assertThat(meters.get("distlock.hold").timer().count()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	@Timeout(30)
+	void observesAnnotatedLocksWithTheApplicationsObservationRegistryUnderTheAnnotationName() {
+		this.contextRunner.withUserConfiguration(ObservationRegistryConfiguration.class, OrderConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ObservationLockObserver.class);
+				context.getBean(OrderService.class).pay(7);
+				assertThat(context.getBean(TestObservationRegistry.class))
+					.hasObservationWithNameEqualTo("distlock.wait")
+					.that()
+					.hasLowCardinalityKeyValue("name", "order")
+					.hasLowCardinalityKeyValue("result", "acquired")
+					.hasHighCardinalityKeyValue("key", "7")
+					.hasBeenStopped()
+					.backToTestObservationRegistry()
+					.hasObservationWithNameEqualTo("distlock.hold")
+					.that()
+					.hasLowCardinalityKeyValue("result", "released")
+					.hasBeenStopped();
+			});
+	}
+
+	@Test
+	@Timeout(30)
+	void followsTheApplicationsConventionInsteadOfTheDefault() {
+		this.contextRunner
+			.withUserConfiguration(ObservationRegistryConfiguration.class, WaitConventionConfiguration.class)
+			.run((context) -> {
+				context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
+				assertThat(context.getBean(TestObservationRegistry.class))
+					.hasObservationWithNameEqualTo("distlock.wait")
+					.that()
+					.hasContextualNameEqualTo("wait for order")
+					.backToTestObservationRegistry()
+					.hasObservationWithNameEqualTo("distlock.hold")
+					.that()
+					.hasContextualNameEqualTo("distlock.hold order");
 			});
 	}
 
@@ -163,7 +237,7 @@ class DistLockMetricsAutoConfigurationTests {
 	void backsOffWhenUserDefinesLockObserver() {
 		this.contextRunner.withUserConfiguration(UserObserverConfiguration.class)
 			.run((context) -> assertThat(context).hasSingleBean(LockObserver.class)
-				.doesNotHaveBean(MicrometerLockObserver.class)
+				.doesNotHaveBean(ObservationLockObserver.class)
 				.hasBean("userLockObserver"));
 	}
 
@@ -181,6 +255,33 @@ class DistLockMetricsAutoConfigurationTests {
 		@Bean
 		SimpleMeterRegistry meterRegistry() {
 			return new SimpleMeterRegistry();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ObservationRegistryConfiguration {
+
+		@Bean
+		TestObservationRegistry observationRegistry() {
+			return TestObservationRegistry.create();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class WaitConventionConfiguration {
+
+		@Bean
+		DefaultLockWaitObservationConvention waitObservationConvention() {
+			return new DefaultLockWaitObservationConvention() {
+
+				@Override
+				public String getContextualName(LockWaitContext context) {
+					return "wait for " + context.getLockName().base();
+				}
+
+			};
 		}
 
 	}

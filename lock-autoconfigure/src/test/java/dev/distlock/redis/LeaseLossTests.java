@@ -14,8 +14,10 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
-import dev.distlock.actuate.MicrometerLockObserver;
+import dev.distlock.observation.LockMeterObservationHandler;
+import dev.distlock.observation.ObservationLockObserver;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -23,6 +25,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -212,7 +215,7 @@ class LeaseLossTests {
 			else {
 				losses.add(event);
 			}
-		}, new MicrometerLockObserver(meters));
+		}, meteredBy(meters));
 		LockLease order = registry.acquire("order:1", Duration.ZERO);
 		LockLease invoice = registry.acquire("invoice:1", Duration.ZERO);
 		redis.server().pause();
@@ -263,8 +266,13 @@ class LeaseLossTests {
 				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofMillis(500))));
 	}
 
-	private RedisLockRegistry registry(Duration leaseTime, Consumer<LockEvent> events,
-			MicrometerLockObserver observer) {
+	private static LockObserver meteredBy(SimpleMeterRegistry meters) {
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig().observationHandler(new LockMeterObservationHandler(meters));
+		return new ObservationLockObserver(observations);
+	}
+
+	private RedisLockRegistry registry(Duration leaseTime, Consumer<LockEvent> events, LockObserver observer) {
 		RedisURI uri = RedisURI.create(redis.server().uri());
 		uri.setTimeout(Duration.ofMillis(500));
 		RedisClient client = RedisClient.create(uri);

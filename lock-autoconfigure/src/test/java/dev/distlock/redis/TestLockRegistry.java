@@ -41,9 +41,10 @@ public final class TestLockRegistry implements AutoCloseable {
 
 	private final List<LockRenewalFailedEvent> renewalFailures = new CopyOnWriteArrayList<>();
 
-	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings, Consumer<LockEvent> listener) {
+	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings, Consumer<LockEvent> listener,
+			LockObserver observer) {
 		this.connection = () -> client.shutdown(Duration.ZERO, Duration.ZERO);
-		this.registry = new RedisLockRegistry(client, settings, recordAndTell(listener));
+		this.registry = new RedisLockRegistry(client, settings, recordAndTell(listener), observer);
 	}
 
 	private TestLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
@@ -87,9 +88,7 @@ public final class TestLockRegistry implements AutoCloseable {
 	public static TestLockRegistry create(TestDriver driver, String uri, RedisLockSettings settings,
 			Consumer<LockEvent> listener) {
 		if (driver == TestDriver.LETTUCE) {
-			RedisURI redisUri = RedisURI.create(uri);
-			redisUri.setTimeout(settings.commandTimeout());
-			return new TestLockRegistry(RedisClient.create(redisUri), settings, listener);
+			return onLettuce(uri, settings, listener, LockObserver.NONE);
 		}
 		return new TestLockRegistry(driver.connectionFactory(uri, settings.commandTimeout()), settings, listener);
 	}
@@ -136,6 +135,25 @@ public final class TestLockRegistry implements AutoCloseable {
 	}
 
 	/**
+	 * Create a registry on the server at {@code uri} with the given settings, reporting
+	 * to the given observer; the URI's timeout is set to the settings' command timeout.
+	 * @param uri a Redis URI such as {@code RedisServer.uri()}
+	 * @param settings the registry settings
+	 * @param observer told of every wait for a lock and of what became of every hold
+	 * @return the registry
+	 */
+	public static TestLockRegistry create(String uri, RedisLockSettings settings, LockObserver observer) {
+		return onLettuce(uri, settings, TestLockRegistry::ignore, observer);
+	}
+
+	private static TestLockRegistry onLettuce(String uri, RedisLockSettings settings, Consumer<LockEvent> listener,
+			LockObserver observer) {
+		RedisURI redisUri = RedisURI.create(uri);
+		redisUri.setTimeout(settings.commandTimeout());
+		return new TestLockRegistry(RedisClient.create(redisUri), settings, listener, observer);
+	}
+
+	/**
 	 * Create a registry with key prefix {@code lock:}, the given lease time and a command
 	 * timeout of 2 seconds.
 	 * @param uri a Redis URI such as {@code RedisServer.uri()}
@@ -156,7 +174,8 @@ public final class TestLockRegistry implements AutoCloseable {
 	public static TestLockRegistry createOnCluster(List<String> uris, Duration leaseTime) {
 		List<RedisURI> nodes = uris.stream().map(RedisURI::create).toList();
 		nodes.forEach((node) -> node.setTimeout(COMMAND_TIMEOUT));
-		return new TestLockRegistry(RedisClusterClient.create(nodes), settings(leaseTime), TestLockRegistry::ignore);
+		return new TestLockRegistry(RedisClusterClient.create(nodes), settings(leaseTime), TestLockRegistry::ignore,
+				LockObserver.NONE);
 	}
 
 	/**
