@@ -58,8 +58,8 @@ class RedisHoldTests {
 	}
 
 	private static RedisHold hold() {
-		return new RedisHold(new LockId(LockName.of("job"), "lock:job"), "token", 1, 1, System.nanoTime(), TERMS,
-				LeaseOptions.WATCHDOG);
+		return new RedisHold(new LockId(LockName.of("job"), "lock:job"), HoldKind.EXCLUSIVE, "token", 1, 1,
+				System.nanoTime(), TERMS, LeaseOptions.WATCHDOG);
 	}
 
 	/**
