@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * Reactor context: with the context-propagation library, operators that restore thread
  * locals (all of them once {@code Hooks.enableAutomaticContextPropagation()} is on,
  * {@code handle} and {@code tap} otherwise) see them on any thread, through
- * {@link LockContextThreadLocalAccessor}.
+ * {@link LockContextThreadLocalAccessor}. A Kotlin {@code suspend} function sees its
+ * leases on every thread its coroutine runs on.
  *
  * @since 0.1.0
  * @see DistributedLock

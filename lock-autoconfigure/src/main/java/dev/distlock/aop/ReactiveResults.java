@@ -15,6 +15,7 @@ import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 
@@ -27,7 +28,9 @@ import org.springframework.core.ReactiveAdapterRegistry;
  * while the result runs cancels the method's publisher and fails the result with
  * {@link LockLostException}, unless the policy lets the work finish. The method's
  * publisher carries its subscription's leases in its Reactor context, for
- * {@link LockContext} on other threads. Loaded only when Reactor is on the classpath.
+ * {@link LockContext} on other threads. A Kotlin {@code suspend} function is held the
+ * same way, as the publisher Spring's AOP runs it as. Loaded only when Reactor is on the
+ * classpath.
  */
 final class ReactiveResults {
 
@@ -82,8 +85,14 @@ final class ReactiveResults {
 		return adapter.fromPublisher(adapter.isMultiValue() ? locked : locked.singleOrEmpty());
 	}
 
+	/**
+	 * Return the adapter of the method's result: of its return type or, for a suspend
+	 * function, of the publisher Spring's AOP runs it as.
+	 */
 	private static ReactiveAdapter adapter(Method method) {
-		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType());
+		Class<?> type = KotlinDetector.isSuspendingFunction(method) ? SuspendingFunctions.publisherType(method)
+				: method.getReturnType();
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
 		if (adapter == null) {
 			throw new IllegalStateException("No reactive adapter for the return type of " + method);
 		}
