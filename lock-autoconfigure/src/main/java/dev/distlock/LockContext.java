@@ -1,10 +1,11 @@
 package dev.distlock;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Gives a {@link DistributedLock} method the lease it runs under, for its fencing token:
@@ -14,15 +15,20 @@ import java.util.Optional;
  * <p>
  * Bound to the thread that runs the method, for the duration of the call. A method
  * returning a reactive type, such as a {@code Mono} or {@code Flux}, sees the lease of
- * its subscription while it builds its result; operators of that result running later, on
- * other threads, do not see it.
+ * its subscription while it builds its result, and its result carries the leases in its
+ * Reactor context: with the context-propagation library, operators that restore thread
+ * locals (all of them once {@code Hooks.enableAutomaticContextPropagation()} is on,
+ * {@code handle} and {@code tap} otherwise) see them on any thread, through
+ * {@link LockContextThreadLocalAccessor}. A Kotlin {@code suspend} function sees its
+ * leases on every thread its coroutine runs on.
  *
  * @since 0.1.0
  * @see DistributedLock
  */
 public final class LockContext {
 
-	private static final ThreadLocal<Deque<List<LockLease>>> CALLS = new ThreadLocal<>();
+	/** The leases the thread runs under, the innermost first; never empty. */
+	private static final ThreadLocal<List<LockLease>> LEASES = new ThreadLocal<>();
 
 	private LockContext() {
 	}
@@ -33,12 +39,8 @@ public final class LockContext {
 	 * @return the lease, or empty outside a {@link DistributedLock} method
 	 */
 	public static Optional<LockLease> currentLease() {
-		Deque<List<LockLease>> calls = CALLS.get();
-		if (calls == null) {
-			return Optional.empty();
-		}
-		List<LockLease> call = calls.getFirst();
-		return Optional.of(call.get(call.size() - 1));
+		List<LockLease> leases = LEASES.get();
+		return (leases != null) ? Optional.of(leases.get(0)) : Optional.empty();
 	}
 
 	/**
@@ -64,17 +66,8 @@ public final class LockContext {
 	 * @return the leases, empty outside a {@link DistributedLock} method
 	 */
 	public static List<LockLease> leases() {
-		Deque<List<LockLease>> calls = CALLS.get();
-		if (calls == null) {
-			return List.of();
-		}
-		List<LockLease> leases = new ArrayList<>();
-		for (List<LockLease> call : calls) {
-			for (int i = call.size() - 1; i >= 0; i--) {
-				leases.add(call.get(i));
-			}
-		}
-		return leases;
+		List<LockLease> leases = LEASES.get();
+		return (leases != null) ? leases : List.of();
 	}
 
 	/**
@@ -88,19 +81,30 @@ public final class LockContext {
 		if (leases.isEmpty()) {
 			throw new IllegalArgumentException("A locked call runs under at least one lease");
 		}
-		Deque<List<LockLease>> calls = CALLS.get();
-		if (calls == null) {
-			calls = new ArrayDeque<>();
-			CALLS.set(calls);
+		List<LockLease> outer = LEASES.get();
+		List<LockLease> current = new ArrayList<>(leases.size() + ((outer != null) ? outer.size() : 0));
+		for (int i = leases.size() - 1; i >= 0; i--) {
+			current.add(leases.get(i));
 		}
-		calls.push(List.copyOf(leases));
-		Deque<List<LockLease>> bound = calls;
-		return () -> {
-			bound.pop();
-			if (bound.isEmpty()) {
-				CALLS.remove();
-			}
-		};
+		if (outer != null) {
+			current.addAll(outer);
+		}
+		set(Collections.unmodifiableList(current));
+		return () -> set(outer);
+	}
+
+	/**
+	 * Make the given leases, as {@link #leases()} returned them, the ones the thread runs
+	 * under.
+	 * @param leases the leases, the innermost first, or {@code null} or empty for none
+	 */
+	static void set(@Nullable List<LockLease> leases) {
+		if (leases == null || leases.isEmpty()) {
+			LEASES.remove();
+		}
+		else {
+			LEASES.set(leases);
+		}
 	}
 
 	/**

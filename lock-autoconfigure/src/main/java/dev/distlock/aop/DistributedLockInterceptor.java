@@ -28,10 +28,11 @@ import org.springframework.aop.support.AopUtils;
  * and, inside a caller's transaction, that transaction completes too. Methods returning a
  * reactive type that Spring's {@link org.springframework.core.ReactiveAdapterRegistry}
  * adapts, such as a {@code Mono}, a {@code Flux} or an RxJava {@code Single}, hold
- * owner-free leases for each subscription until it completes, fails or is cancelled. A
- * call whose lock names cannot be evaluated fails as its result kind fails: a synchronous
- * method throws, the others return a failed future or a reactive result that signals the
- * failure.
+ * owner-free leases for each subscription until it completes, fails or is cancelled; so
+ * do Kotlin {@code suspend} functions, which Spring's AOP runs as a {@code Mono} it
+ * awaits, until they complete. A call whose lock names cannot be evaluated fails as its
+ * result kind fails: a synchronous method throws, the others return a failed future or a
+ * reactive result that signals the failure.
  *
  * <p>
  * A lock found lost while the work runs stops it, unless the {@link LostLockPolicy} lets
@@ -87,8 +88,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return switch (spec.resultKind()) {
 			case SYNCHRONOUS -> invokeSynchronously(invocation, spec, lockNames);
 			case COMPLETION_STAGE -> invokeForStage(invocation, spec, lockNames);
-			case REACTIVE -> ReactiveResults.hold(() -> acquireLeases(spec, lockNames),
-					() -> proceedForSubscription(invocation), this.lostLockPolicy, spec);
+			case REACTIVE, SUSPENDING -> ReactiveResults.hold(() -> acquireLeases(spec, lockNames),
+					() -> proceedForSubscription(invocation, spec), this.lostLockPolicy, spec);
 		};
 	}
 
@@ -213,11 +214,16 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	/**
 	 * Run the rest of the advice chain and the method for one subscription, on a clone of
-	 * the invocation: a proceeded invocation would skip the advice after this one.
+	 * the invocation: a proceeded invocation would skip the advice after this one. A
+	 * suspend function's clone gets a continuation whose context carries the
+	 * subscription's leases into the function's coroutine.
 	 */
-	private static @Nullable Object proceedForSubscription(MethodInvocation invocation) {
-		MethodInvocation call = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
-				: invocation;
+	private static @Nullable Object proceedForSubscription(MethodInvocation invocation, LockSpec spec) {
+		MethodInvocation call = invocation;
+		if (invocation instanceof ProxyMethodInvocation proxied) {
+			call = (spec.resultKind() != ResultKind.SUSPENDING) ? proxied.invocableClone()
+					: proxied.invocableClone(SuspendingFunctions.inLockContext(proxied.getArguments()));
+		}
 		try {
 			return call.proceed();
 		}

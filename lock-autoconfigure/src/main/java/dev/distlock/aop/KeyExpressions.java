@@ -10,6 +10,7 @@ import dev.distlock.aop.LockKeyValues.Rejection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ResolvableType;
 import org.springframework.expression.Expression;
@@ -69,7 +70,7 @@ final class KeyExpressions {
 		if (names != null) {
 			known.addAll(Arrays.asList(names));
 		}
-		for (int i = 0; i < method.getParameterCount(); i++) {
+		for (int i = 0; i < parameterCount(method); i++) {
 			known.add("p" + i);
 			known.add("a" + i);
 		}
@@ -124,7 +125,15 @@ final class KeyExpressions {
 			return named;
 		}
 		int position = Integer.parseInt(variable.substring(1));
-		return (position < method.getParameterCount()) ? position : -1;
+		return (position < parameterCount(method)) ? position : -1;
+	}
+
+	/**
+	 * Return how many parameters the method declares: a suspend function's last, its
+	 * continuation, is not one of them.
+	 */
+	private static int parameterCount(Method method) {
+		return method.getParameterCount() - (KotlinDetector.isSuspendingFunction(method) ? 1 : 0);
 	}
 
 }

@@ -94,17 +94,33 @@ public class LockSpecResolver {
 		Duration minHoldTime = this.attributes.duration("minHoldTime", annotation.minHoldTime(), false, problems);
 		LockFailureAction onFailure = (annotation.onFailure() != LockFailureAction.DEFAULT) ? annotation.onFailure()
 				: this.defaults.onFailure();
-		if (onFailure == LockFailureAction.SKIP && method.getReturnType().isPrimitive()
-				&& method.getReturnType() != void.class) {
+		ResultKind resultKind = ResultKind.of(method);
+		if (onFailure == LockFailureAction.SKIP) {
+			checkSkippable(method, resultKind, problems);
+		}
+		problems.throwIfAny();
+		return new LockSpec(method, description, name, annotation.key(), key,
+				(waitTime != null) ? waitTime : this.defaults.waitTime(),
+				new LeaseOptions(leaseTime, minHoldTime, null), onFailure, resultKind);
+	}
+
+	/**
+	 * Check that a method that skips can return what a skipped call returns: nothing for
+	 * a primitive type, {@code null} for a suspend function's non-null result type.
+	 */
+	private static void checkSkippable(Method method, ResultKind resultKind, AnnotationProblems problems) {
+		if (method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
 			problems.add("onFailure", "SKIP cannot return a value of primitive type " + method.getReturnType(),
 					"use onFailure = THROW, or return a wrapper type such as "
 							+ ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType()).getSimpleName()
 							+ " or Optional");
 		}
-		problems.throwIfAny();
-		return new LockSpec(method, description, name, annotation.key(), key,
-				(waitTime != null) ? waitTime : this.defaults.waitTime(),
-				new LeaseOptions(leaseTime, minHoldTime, null), onFailure, ResultKind.of(method));
+		if (resultKind == ResultKind.SUSPENDING && !SuspendingFunctions.returnsNullWhenSkipped(method)) {
+			String type = SuspendingFunctions.resultType(method).getSimpleName();
+			problems.add("onFailure",
+					"SKIP returns null from a suspend function, and its result type " + type + " is not nullable",
+					"declare the result nullable (" + type + "?), or use onFailure = THROW");
+		}
 	}
 
 	/**

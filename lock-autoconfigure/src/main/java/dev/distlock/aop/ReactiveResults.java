@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import dev.distlock.LockContext;
+import dev.distlock.LockContextThreadLocalAccessor;
 import dev.distlock.LockLostException;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -11,7 +13,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.Context;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 
@@ -22,8 +26,11 @@ import org.springframework.core.ReactiveAdapterRegistry;
  * Streams publisher, locked on Reactor and turned back into the method's type.
  * Acquisition may wait, so it runs on the bounded elastic scheduler. A lock found lost
  * while the result runs cancels the method's publisher and fails the result with
- * {@link LockLostException}, unless the policy lets the work finish. Loaded only when
- * Reactor is on the classpath.
+ * {@link LockLostException}, unless the policy lets the work finish. The method's
+ * publisher carries its subscription's leases in its Reactor context, for
+ * {@link LockContext} on other threads. A Kotlin {@code suspend} function is held the
+ * same way, as the publisher Spring's AOP runs it as. Loaded only when Reactor is on the
+ * classpath.
  */
 final class ReactiveResults {
 
@@ -50,12 +57,12 @@ final class ReactiveResults {
 
 	/**
 	 * Return a result of the method's type that acquires the locks on subscription, then
-	 * calls the method (with the innermost lease in {@link dev.distlock.LockContext}),
-	 * subscribes to its result and releases the locks when it terminates or is cancelled.
-	 * Each subscription acquires its own locks, released whenever the subscription ends,
-	 * also while they are being acquired. A single-valued result delivers its value once
-	 * the locks were released. A lock found lost stops the subscription as the policy
-	 * says.
+	 * calls the method (with the innermost lease in {@link LockContext}, on that thread
+	 * and in the result's Reactor context), subscribes to its result and releases the
+	 * locks when it terminates or is cancelled. Each subscription acquires its own locks,
+	 * released whenever the subscription ends, also while they are being acquired. A
+	 * single-valued result delivers its value once the locks were released. A lock found
+	 * lost stops the subscription as the policy says.
 	 * @param acquire acquires the locks, returning {@code null} when they were not
 	 * acquired and the call is skipped
 	 * @param call runs the method and returns its result
@@ -69,7 +76,8 @@ final class ReactiveResults {
 			SubscriptionLocks locks = new SubscriptionLocks(spec);
 			return Flux
 				.usingWhen(acquisition(locks, acquire),
-						(held) -> stoppedOnLoss(held.run(() -> adapter.toPublisher(call.get())), held, policy),
+						(held) -> stoppedOnLoss(held.run(() -> withLockContext(adapter.toPublisher(call.get()))), held,
+								policy),
 						(held) -> release(held, policy, spec, null),
 						(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
 				.doFinally((signal) -> locks.end());
@@ -77,12 +85,27 @@ final class ReactiveResults {
 		return adapter.fromPublisher(adapter.isMultiValue() ? locked : locked.singleOrEmpty());
 	}
 
+	/**
+	 * Return the adapter of the method's result: of its return type or, for a suspend
+	 * function, of the publisher Spring's AOP runs it as.
+	 */
 	private static ReactiveAdapter adapter(Method method) {
-		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType());
+		Class<?> type = KotlinDetector.isSuspendingFunction(method) ? SuspendingFunctions.publisherType(method)
+				: method.getReturnType();
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
 		if (adapter == null) {
 			throw new IllegalStateException("No reactive adapter for the return type of " + method);
 		}
 		return adapter;
+	}
+
+	/**
+	 * Return the method's publisher with the leases the current thread runs under in its
+	 * Reactor context, where the context-propagation library finds them to restore
+	 * {@link LockContext} on the threads that run its operators.
+	 */
+	private static Publisher<?> withLockContext(Publisher<?> result) {
+		return Flux.from(result).contextWrite(Context.of(LockContextThreadLocalAccessor.KEY, LockContext.leases()));
 	}
 
 	/**

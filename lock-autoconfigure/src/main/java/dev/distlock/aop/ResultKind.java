@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -28,7 +29,14 @@ public enum ResultKind {
 	 * Streams publisher, such as a Reactor {@code Mono} or {@code Flux}, or an RxJava or
 	 * Mutiny type: the lock is held from subscription to termination.
 	 */
-	REACTIVE;
+	REACTIVE,
+
+	/**
+	 * A Kotlin {@code suspend} function, which Spring's AOP runs as a {@code Mono} (a
+	 * {@code Flux} for a {@code Flow} result) and awaits: the lock is held as for a
+	 * reactive result, until the function completes.
+	 */
+	SUSPENDING;
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			ResultKind.class.getClassLoader());
@@ -39,6 +47,9 @@ public enum ResultKind {
 	 * @return the result kind
 	 */
 	public static ResultKind of(Method method) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			return SUSPENDING;
+		}
 		Class<?> type = method.getReturnType();
 		if (CompletionStage.class.isAssignableFrom(type)) {
 			return COMPLETION_STAGE;
@@ -50,17 +61,19 @@ public enum ResultKind {
 	}
 
 	/**
-	 * Return what a call skipped for want of its lock returns. A reactive result is not
-	 * skipped at the call but per subscription, which then completes empty.
+	 * Return what a call skipped for want of its lock returns. A reactive result or
+	 * suspend function is not skipped at the call but per subscription, which then
+	 * completes empty.
 	 * @param method the method
 	 * @return nothing for {@code void}, an empty {@code Optional}, a completed future of
 	 * {@code null}, otherwise {@code null}
-	 * @throws IllegalStateException for a reactive result
+	 * @throws IllegalStateException for a reactive result or suspend function
 	 */
 	@Nullable Object skippedResult(Method method) {
 		return switch (this) {
 			case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-			case REACTIVE -> throw new IllegalStateException("A reactive result is skipped per subscription");
+			case REACTIVE, SUSPENDING ->
+				throw new IllegalStateException("A reactive result is skipped per subscription");
 			case SYNCHRONOUS -> (method.getReturnType() == Optional.class) ? Optional.empty() : null;
 		};
 	}
@@ -71,13 +84,14 @@ public enum ResultKind {
 	 * @param method the method
 	 * @param failure why the call failed
 	 * @return a future completed exceptionally with the failure, or a reactive result of
-	 * the method's type that signals it
+	 * the method's type (for a suspend function, the publisher its proxy awaits) that
+	 * signals it
 	 * @throws RuntimeException the failure itself, for a synchronous method
 	 */
 	Object failedResult(Method method, RuntimeException failure) {
 		return switch (this) {
 			case COMPLETION_STAGE -> CompletableFuture.failedFuture(failure);
-			case REACTIVE -> ReactiveResults.error(method, failure);
+			case REACTIVE, SUSPENDING -> ReactiveResults.error(method, failure);
 			case SYNCHRONOUS -> throw failure;
 		};
 	}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.LockContext;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
@@ -40,10 +43,14 @@ import static org.awaitility.Awaitility.await;
 /**
  * Each subscription to a {@code Mono} or {@code Flux} result of a {@link DistributedLock}
  * method holds its own locks, released however the subscription ends, and runs the rest
- * of the method's advice chain.
+ * of the method's advice chain; its operators see its lease in {@link LockContext} on any
+ * thread through the context-propagation library.
  */
 @Timeout(120)
 class ReactiveSubscriptionTests {
+
+	/** A lease that the watchdog renews in time however busy the machine is. */
+	private static final String LONG_LEASE = "distlock.lease-time=30s";
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -94,6 +101,46 @@ class ReactiveSubscriptionTests {
 			assertThat(service.currentLeaseNames("b").collectList().block(Duration.ofSeconds(10)))
 				.containsExactly("lease:b");
 			assertThat(LockContext.currentLease()).isEmpty();
+		});
+	}
+
+	@Test
+	void operatorsOnAnotherSchedulerSeeTheLeaseOnceAutomaticContextPropagationIsOn() {
+		withAutomaticContextPropagation((service) -> {
+			assertThat(service.leaseOnAnotherScheduler("c").block(Duration.ofSeconds(10))).isEqualTo("lease:c");
+			assertThat(service.leasesOnAnotherScheduler("d").collectList().block(Duration.ofSeconds(10)))
+				.containsExactly("lease:d", "lease:d");
+		});
+	}
+
+	@Test
+	void handleOnAnotherSchedulerSeesTheLeaseWithoutAutomaticContextPropagation() {
+		this.contextRunner.withPropertyValues(LONG_LEASE).run((context) -> {
+			ReactiveService service = context.getBean(ReactiveService.class);
+			assertThat(service.leaseInHandle("e").block(Duration.ofSeconds(10))).isEqualTo("lease:e");
+			assertThat(service.leaseOnAnotherScheduler("f").block(Duration.ofSeconds(10))).isEqualTo("none");
+		});
+	}
+
+	@Test
+	void pipelineBuiltInASynchronousMethodCapturesItsLeaseForOtherSchedulers() {
+		withAutomaticContextPropagation(
+				(service) -> assertThat(service.leaseCapturedForAnotherScheduler("g")).isEqualTo("captured:g"));
+	}
+
+	/**
+	 * Run a test on the service with Reactor's automatic context propagation on, a global
+	 * hook that it turns off again.
+	 */
+	private void withAutomaticContextPropagation(Consumer<ReactiveService> test) {
+		this.contextRunner.withPropertyValues(LONG_LEASE).run((context) -> {
+			Hooks.enableAutomaticContextPropagation();
+			try {
+				test.accept(context.getBean(ReactiveService.class));
+			}
+			finally {
+				Hooks.disableAutomaticContextPropagation();
+			}
 		});
 	}
 
@@ -159,6 +206,36 @@ class ReactiveSubscriptionTests {
 		@DistributedLock(name = "lease", key = "#id")
 		public Flux<String> currentLeaseNames(String id) {
 			return Flux.just(LockContext.currentLease().map(LockLease::name).orElse("none"));
+		}
+
+		@DistributedLock(name = "lease", key = "#id")
+		public Mono<String> leaseOnAnotherScheduler(String id) {
+			return Mono.just(id).publishOn(Schedulers.parallel()).map((value) -> currentLeaseName());
+		}
+
+		@DistributedLock(name = "lease", key = "#id")
+		public Flux<String> leasesOnAnotherScheduler(String id) {
+			return Flux.just(1, 2).publishOn(Schedulers.parallel()).map((value) -> currentLeaseName());
+		}
+
+		@DistributedLock(name = "lease", key = "#id")
+		public Mono<String> leaseInHandle(String id) {
+			return Mono.just(id)
+				.publishOn(Schedulers.parallel())
+				.handle((value, sink) -> sink.next(currentLeaseName()));
+		}
+
+		@DistributedLock(name = "captured", key = "#id")
+		public String leaseCapturedForAnotherScheduler(String id) {
+			return Mono.just(id)
+				.publishOn(Schedulers.parallel())
+				.map((value) -> currentLeaseName())
+				.contextCapture()
+				.block(Duration.ofSeconds(10));
+		}
+
+		private static String currentLeaseName() {
+			return LockContext.currentLease().map(LockLease::name).orElse("none");
 		}
 
 		@DistributedLock(name = "counted")
