@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.HeldLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
@@ -142,6 +144,16 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	public FencedLock obtain(String name, LeaseOptions options) {
 		Assert.notNull(options, "'options' must not be null");
 		return new RedisFencedLock(this, checked(name), options);
+	}
+
+	@Override
+	public FencedReadWriteLock readWriteLock(String name) {
+		throw new UnsupportedOperationException("Not built yet");
+	}
+
+	@Override
+	public DistributedSemaphore semaphore(String name, int permits) {
+		throw new UnsupportedOperationException("Not built yet");
 	}
 
 	@Override
