@@ -235,11 +235,7 @@ abstract class LockRegistryContract {
 		held.release();
 		LockLease firstHold = firstWaits.get(10, TimeUnit.SECONDS);
 		assertThat(firstHold.fencingToken()).isGreaterThan(held.fencingToken());
-		assertThat(secondWaits).as("the second waiter waits for the first").isNotDone();
-		firstHold.release();
-		LockLease secondHold = secondWaits.get(10, TimeUnit.SECONDS);
-		assertThat(secondHold.fencingToken()).isGreaterThan(firstHold.fencingToken());
-		secondHold.release();
+		assertTheSecondWaiterFollows(firstHold, secondWaits);
 		assertThat(this.keys.keys().exists("lock:order", queueKey("lock:order"), waitersKey("lock:order"))).isZero();
 	}
 
@@ -399,11 +395,7 @@ abstract class LockRegistryContract {
 		assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("woken by the release, not polling")
 			.isLessThan(Duration.ofMillis(RedisAcquirer.RECHECK_MILLIS / 2));
 		assertThat(firstHold.fencingToken()).isGreaterThan(held.fencingToken());
-		assertThat(secondWaits).as("the second waiter waits for the first").isNotDone();
-		firstHold.release();
-		LockLease secondHold = secondWaits.get(10, TimeUnit.SECONDS);
-		assertThat(secondHold.fencingToken()).isGreaterThan(firstHold.fencingToken());
-		secondHold.release();
+		assertTheSecondWaiterFollows(firstHold, secondWaits);
 		assertThat(this.keys.keys().exists(permitsKey("lock:pool"), queueKey("lock:pool"), waitersKey("lock:pool")))
 			.isZero();
 	}
@@ -494,6 +486,19 @@ abstract class LockRegistryContract {
 		assertThat(held.isValid()).isTrue();
 		held.release();
 		assertThat(holder.lostEvents()).isEmpty();
+	}
+
+	/**
+	 * Assert that the second waiter still waits while the first holds, and follows it
+	 * with a greater fencing token when the first releases.
+	 */
+	private static void assertTheSecondWaiterFollows(LockLease firstHold, CompletableFuture<LockLease> secondWaits)
+			throws Exception {
+		assertThat(secondWaits).as("the second waiter waits for the first").isNotDone();
+		firstHold.release();
+		LockLease secondHold = secondWaits.get(10, TimeUnit.SECONDS);
+		assertThat(secondHold.fencingToken()).isGreaterThan(firstHold.fencingToken());
+		secondHold.release();
 	}
 
 	private void assertInterruptible(Runnable waitForTheLock) throws Exception {
