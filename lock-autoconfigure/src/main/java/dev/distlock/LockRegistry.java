@@ -81,6 +81,26 @@ public interface LockRegistry {
 	Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options);
 
 	/**
+	 * Return the read/write lock of the given name. Its write side is the lock that
+	 * {@link #obtain(String)} returns for the name. Obtaining is free: nothing is sent to
+	 * Redis until a side is acquired.
+	 * @param name the lock's name
+	 * @return the read/write lock
+	 * @since 0.1.0
+	 */
+	FencedReadWriteLock readWriteLock(String name);
+
+	/**
+	 * Return the semaphore of the given name, giving at most the given number of permits
+	 * at once. Obtaining is free: nothing is sent to Redis until a permit is taken.
+	 * @param name the semaphore's name
+	 * @param permits how many permits it gives at most, at least 1
+	 * @return the semaphore
+	 * @since 0.1.0
+	 */
+	DistributedSemaphore semaphore(String name, int permits);
+
+	/**
 	 * Run a task holding the lock and return its result. The lock is released when the
 	 * task ends, also when it throws.
 	 * @param <T> the result type

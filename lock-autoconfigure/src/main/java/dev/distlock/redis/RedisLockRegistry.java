@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.HeldLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
@@ -48,6 +50,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	private final ReleaseSignals signals;
 
 	private final RedisAcquirer acquirer;
+
+	private final SharedAcquirer sharedAcquirer;
 
 	private final LockKeys keys;
 
@@ -117,6 +121,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.commands = new RedisLockCommands(connection, settings);
 		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
+		this.sharedAcquirer = new SharedAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener);
@@ -145,12 +150,31 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	@Override
+	public FencedReadWriteLock readWriteLock(String name) {
+		throw new UnsupportedOperationException("Not built yet");
+	}
+
+	/**
+	 * Return the semaphore of the given name, taking at most the given number of permits
+	 * at once. A semaphore is not a lock: give it a name that no lock and no read/write
+	 * lock uses, since they would share its wait queue.
+	 * @throws IllegalArgumentException if the name is not a valid lock name or the
+	 * permits are fewer than one
+	 */
+	@Override
+	public DistributedSemaphore semaphore(String name, int permits) {
+		LockId id = checked(name);
+		Assert.isTrue(permits >= 1,
+				() -> "Semaphore '" + name + "' must have at least 1 permit, but was given " + permits);
+		return new RedisSemaphore(this, id, permits);
+	}
+
+	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
 		LockId id = checked(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
-			RedisHold hold = acquireHold(id, waitTime, options);
-			return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
+			return leaseOf(acquireHold(id, waitTime, options));
 		}
 		catch (InterruptedException ex) {
 			throw interrupted(name, ex);
@@ -237,10 +261,43 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
+	 * Take a shared hold (a read share, a semaphore permit), tracked for renewal, listing
+	 * and loss reporting like a lock's, and told to the observer.
+	 * @param attempt the script that tries, and its arguments
+	 * @param waitTime how long to wait; zero tries once
+	 * @return the hold, to be given to {@link #release(RedisHold)}, or {@code null} if
+	 * not taken in time
+	 * @see SharedAcquirer
+	 */
+	@Nullable RedisHold acquireShared(SharedAttempt attempt, Duration waitTime) throws InterruptedException {
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of '" + attempt.id().name + "' must not be negative");
+		LockObserver.Wait wait = this.observer.waitStarted(attempt.id().name);
+		RedisHold hold;
+		try {
+			hold = this.sharedAcquirer.acquire(attempt, Deadline.after(waitTime));
+		}
+		catch (InterruptedException | RuntimeException | Error ex) {
+			wait.failed(ex);
+			throw ex;
+		}
+		track(hold, wait);
+		return hold;
+	}
+
+	/**
+	 * Return an owner-free lease of a hold, released through this registry.
+	 * @param hold the hold, or {@code null} when none was taken
+	 * @return the lease, or empty
+	 */
+	Optional<LockLease> leaseOf(@Nullable RedisHold hold) {
+		return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
+	}
+
+	/**
 	 * Return the lock of the given name, checked: a {@link LockName} whose key leaves
 	 * room for the lock's helper keys in its Cluster slot.
 	 */
-	private LockId checked(String name) {
+	LockId checked(String name) {
 		return new LockId(LockName.of(name), this.keys.lockKey(name));
 	}
 
@@ -255,6 +312,20 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	void release(RedisHold hold) {
 		this.release.release(hold);
+	}
+
+	/**
+	 * Start tracking a hold just taken, observed before the watchdog and the lease
+	 * expiries know it, or tell the wait's observation that it ended in vain.
+	 */
+	private void track(@Nullable RedisHold hold, LockObserver.Wait wait) {
+		if (hold != null) {
+			hold.observe(wait.acquired(hold.fencingToken));
+			this.active.add(hold);
+		}
+		else {
+			wait.notAcquired();
+		}
 	}
 
 	private @Nullable RedisHold acquireHold(LockId id, Duration waitTime, LeaseOptions options)
@@ -278,13 +349,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			}
 			if (hold != null) {
 				lock.holder.set(hold);
-				// Observed before the watchdog and the lease expiries know it
-				hold.observe(wait.acquired(hold.fencingToken));
-				this.active.add(hold);
 			}
-			else {
-				wait.notAcquired();
-			}
+			track(hold, wait);
 			return hold;
 		}
 		finally {

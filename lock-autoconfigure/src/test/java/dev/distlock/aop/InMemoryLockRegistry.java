@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
@@ -48,6 +50,16 @@ final class InMemoryLockRegistry implements LockRegistry {
 	public FencedLock obtain(String name, LeaseOptions options) {
 		Assert.hasLength(name, "'name' must not be empty");
 		return new OwnedLock(name);
+	}
+
+	@Override
+	public FencedReadWriteLock readWriteLock(String name) {
+		throw new UnsupportedOperationException("Not built yet");
+	}
+
+	@Override
+	public DistributedSemaphore semaphore(String name, int permits) {
+		throw new UnsupportedOperationException("Not built yet");
 	}
 
 	@Override

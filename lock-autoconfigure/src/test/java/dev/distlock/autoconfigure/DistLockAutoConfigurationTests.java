@@ -6,7 +6,9 @@ import java.util.function.LongSupplier;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.DistributedLockException;
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockLease;
@@ -443,6 +445,16 @@ class DistLockAutoConfigurationTests {
 
 		@Override
 		public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
+			throw new UnsupportedOperationException("Not used by these tests");
+		}
+
+		@Override
+		public FencedReadWriteLock readWriteLock(String name) {
+			throw new UnsupportedOperationException("Not used by these tests");
+		}
+
+		@Override
+		public DistributedSemaphore semaphore(String name, int permits) {
 			throw new UnsupportedOperationException("Not used by these tests");
 		}
 

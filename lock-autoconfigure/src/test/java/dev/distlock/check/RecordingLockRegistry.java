@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockRegistry;
@@ -49,6 +51,16 @@ final class RecordingLockRegistry implements LockRegistry {
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
 		return new RecordedLock(this.delegate.obtain(name, options), options, this);
+	}
+
+	@Override
+	public FencedReadWriteLock readWriteLock(String name) {
+		return this.delegate.readWriteLock(name);
+	}
+
+	@Override
+	public DistributedSemaphore semaphore(String name, int permits) {
+		return this.delegate.semaphore(name, permits);
 	}
 
 	@Override

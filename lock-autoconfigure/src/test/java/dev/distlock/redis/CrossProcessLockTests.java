@@ -235,13 +235,23 @@ class CrossProcessLockTests {
 	 * test's server, with the mode's further arguments.
 	 */
 	private RivalJvm startRival(String mode, TestDriver driver, Object... args) {
-		List<String> all = new ArrayList<>(List.of(mode, driver.name(), redis.server().uri()));
+		return startRival(this.closer, redis.server().uri(), mode, driver, args);
+	}
+
+	/**
+	 * Start a {@link LockWorkerMain} in the given mode, on the given driver, against the
+	 * server at the given URI, with the mode's further arguments.
+	 * @param closer stops the JVM after the test
+	 * @return the rival JVM
+	 */
+	static RivalJvm startRival(Closer closer, String uri, String mode, TestDriver driver, Object... args) {
+		List<String> all = new ArrayList<>(List.of(mode, driver.name(), uri));
 		List.of(args).forEach((arg) -> all.add(String.valueOf(arg)));
 		RivalJvm rival = RivalJvm.builder(LockWorkerMain.class)
 			.jvmOptions(RIVAL_JVM_OPTIONS)
 			.args(all.toArray(String[]::new))
 			.start();
-		this.closer.add(rival);
+		closer.add(rival);
 		return rival;
 	}
 

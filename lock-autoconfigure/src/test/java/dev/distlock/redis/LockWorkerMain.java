@@ -4,7 +4,11 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
@@ -14,7 +18,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 /**
  * A rival lock user that {@link CrossProcessLockTests} runs in its own JVM, driven
  * through standard input and output, whose registry talks to Redis through the given
- * {@link TestDriver} (its name). Two modes:
+ * {@link TestDriver} (its name). Four modes:
  * <ul>
  * <li>{@code increment <driver> <redis-uri> <threads> <iterations>}: prints
  * {@code READY}, waits for the line {@code go}, increments the {@link SharedCounter}
@@ -28,6 +32,14 @@ import io.lettuce.core.api.sync.RedisCommands;
  * {@value #FENCED_STORAGE}, with the lease's fencing token; answers
  * {@code WRITE <value> ACCEPTED} or {@code REJECTED}), {@code write-naive <value>} (a
  * plain {@code SET} of {@value #NAIVE_STORAGE}) and {@code release}.</li>
+ * <li>{@code permit <driver> <redis-uri> <semaphore-name> <permits> <lease-millis>}:
+ * takes a permit of the semaphore without waiting, in watchdog mode with that lease time,
+ * prints {@code ACQUIRED <fencing token>} and holds it until the JVM ends.</li>
+ * <li>{@code permits <driver> <redis-uri> <semaphore-name> <permits> <threads>
+ * <iterations>}: prints {@code READY}, waits for the line {@code go}, runs the threads,
+ * each taking a permit, holding it up to {@value #MAX_PERMIT_HOLD_MILLIS} ms and
+ * releasing it that many times, prints one {@link HoldIntervals#line} per hold, then
+ * {@code DONE}, and exits.</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -39,7 +51,12 @@ final class LockWorkerMain {
 	/** Key written without any check by {@code write-naive}. */
 	static final String NAIVE_STORAGE = "ledger:naive";
 
+	/** The longest a thread of {@code permits} holds its permit. */
+	static final long MAX_PERMIT_HOLD_MILLIS = 3;
+
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final Duration PERMIT_WAIT = Duration.ofSeconds(30);
 
 	private LockWorkerMain() {
 	}
@@ -51,6 +68,10 @@ final class LockWorkerMain {
 				case "increment" -> increment(driver, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
 				case "hold" -> hold(driver, args[2], args[3], args[4], Duration.ofMillis(Long.parseLong(args[5])),
 						millisOrZero(args, 6), millisOrZero(args, 7));
+				case "permit" -> permit(driver, args[2], args[3], Integer.parseInt(args[4]),
+						Duration.ofMillis(Long.parseLong(args[5])));
+				case "permits" -> permits(driver, args[2], args[3], Integer.parseInt(args[4]),
+						Integer.parseInt(args[5]), Integer.parseInt(args[6]));
 				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
 			}
 		}
@@ -67,13 +88,50 @@ final class LockWorkerMain {
 			locks.registry().acquire("warm-up", Duration.ofSeconds(10)).release();
 			SharedCounter counter = new SharedCounter(client.sync());
 			counter.value();
-			System.out.println("READY");
-			BufferedReader in = stdin();
-			if (!"go".equals(in.readLine())) {
-				throw new IllegalStateException("Expected 'go'");
-			}
+			awaitGo();
 			counter.incrementUnderLock(locks.registry(), threads, iterations);
 			System.out.println("DONE");
+		}
+	}
+
+	private static void permit(TestDriver driver, String uri, String name, int permits, Duration lease)
+			throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, lease)) {
+			LockLease permit = locks.registry().semaphore(name, permits).acquire(Duration.ZERO);
+			System.out.println("ACQUIRED " + permit.fencingToken());
+			BufferedReader in = stdin();
+			while (in.readLine() != null) {
+				// Held until the JVM ends
+			}
+		}
+	}
+
+	private static void permits(TestDriver driver, String uri, String name, int permits, int threads, int iterations)
+			throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, Duration.ofSeconds(30))) {
+			DistributedSemaphore semaphore = locks.registry().semaphore(name, permits);
+			semaphore.acquire(PERMIT_WAIT).release();
+			awaitGo();
+			SharedCounter.runConcurrently(threads, iterations, () -> {
+				LockLease permit = semaphore.acquire(PERMIT_WAIT);
+				long start = HoldIntervals.nowMicros();
+				LockSupport.parkNanos(
+						ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(MAX_PERMIT_HOLD_MILLIS)));
+				long end = HoldIntervals.nowMicros();
+				permit.release();
+				System.out.println(HoldIntervals.line(new HoldIntervals.Interval(start, end, permit.fencingToken())));
+			});
+			System.out.println("DONE");
+		}
+	}
+
+	/**
+	 * Print {@code READY} and wait for the line {@code go}.
+	 */
+	private static void awaitGo() throws Exception {
+		System.out.println("READY");
+		if (!"go".equals(stdin().readLine())) {
+			throw new IllegalStateException("Expected 'go'");
 		}
 	}
 

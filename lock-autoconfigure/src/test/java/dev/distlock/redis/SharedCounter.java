@@ -96,14 +96,22 @@ final class SharedCounter {
 		this.redis.set(COUNTER_KEY, Long.toString(value + 1));
 	}
 
-	private static void runConcurrently(int threads, int iterations, Runnable increment) throws Exception {
+	/**
+	 * Run the given number of threads, each running the task the given number of times,
+	 * and wait for them to finish.
+	 * @param threads how many threads
+	 * @param iterations runs per thread
+	 * @param task what each thread runs
+	 * @throws Exception if a thread failed or did not finish in time
+	 */
+	static void runConcurrently(int threads, int iterations, Runnable task) throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		try {
 			List<Future<?>> workers = new ArrayList<>();
 			for (int i = 0; i < threads; i++) {
 				workers.add(pool.submit(() -> {
 					for (int n = 0; n < iterations; n++) {
-						increment.run();
+						task.run();
 					}
 				}));
 			}
