@@ -13,7 +13,8 @@ import java.util.HexFormat;
  * digest that {@code EVALSHA} names it by. The scripts that issue fencing tokens start
  * with the text of {@code fencing-tokens.lua}; those that touch a lock's wait queue, with
  * the text of {@code wait-queue.lua}, which keeps the queue and grants the lock to its
- * first waiter.
+ * first waiter; those that must know whether readers hold the read/write lock whose write
+ * side a lock is, with the text of {@code readers.lua}.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -24,9 +25,15 @@ record LuaScript(String source, String sha1) {
 
 	private static final String WAIT_QUEUE = "wait-queue.lua";
 
-	static final LuaScript ACQUIRE = load(FENCING_TOKENS, WAIT_QUEUE, "acquire.lua");
+	private static final String READERS = "readers.lua";
 
-	static final LuaScript RELEASE = load(WAIT_QUEUE, "release.lua");
+	static final LuaScript ACQUIRE = load(FENCING_TOKENS, WAIT_QUEUE, READERS, "acquire.lua");
+
+	static final LuaScript RELEASE = load(WAIT_QUEUE, READERS, "release.lua");
+
+	static final LuaScript READ_ACQUIRE = load(FENCING_TOKENS, WAIT_QUEUE, READERS, "read-acquire.lua");
+
+	static final LuaScript READ_RELEASE = load(WAIT_QUEUE, READERS, "read-release.lua");
 
 	static final LuaScript RENEW = load("renew.lua");
 
