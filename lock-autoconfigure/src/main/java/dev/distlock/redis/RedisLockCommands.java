@@ -83,39 +83,6 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Send the read-acquire script for one read/write lock, and wait for replicas when
-	 * the settings ask for it. It admits the caller as a reader, or takes up as a read
-	 * share a grant of the lock that a release made to the caller; otherwise the caller
-	 * waits in the lock's queue or leaves it, as {@code queueing} says.
-	 * @param writeToken the token of the write lock that the caller's thread holds, which
-	 * admits it at once (a downgrade); empty when it holds none
-	 * @return the grant: the share's fencing token when admitted, otherwise minus the
-	 * remaining TTL of the write lock's key, or of the read shares when no writer holds
-	 * it
-	 */
-	CompletableFuture<Grant> acquireRead(LockId id, String token, LeaseTerms terms, Queueing queueing,
-			String writeToken) {
-		return grant(LuaScript.READ_ACQUIRE, id.grantKeys, token, Long.toString(terms.keyMillis()), fenceMillis(terms),
-				queueing.waits() ? "1" : "0", Long.toString(queueing.entryMillis()),
-				Long.toString(queueing.claimMillis()), queueing.channel(), writeToken);
-	}
-
-	/**
-	 * Send the read-release script: remove a read share while it is live (keeping it for
-	 * the rest of its life, unrenewable, when its lease is over and a lock delay
-	 * applies), and, when it was the last and no writer holds the lock, grant the lock to
-	 * the first waiter of its queue.
-	 * @param delayMillis the share's lock delay
-	 * @param leaseOver whether the caller knows the lease is over
-	 * @return whether the share was still held
-	 */
-	CompletableFuture<Boolean> releaseRead(LockId id, String token, long delayMillis, boolean leaseOver) {
-		return this.connection
-			.eval(LuaScript.READ_RELEASE, id.grantKeys, token, Long.toString(delayMillis), leaseOver ? "1" : "0")
-			.thenApply((Long result) -> result != 0L);
-	}
-
-	/**
 	 * Send the transfer script, handing a held lock to the next holder and taking that
 	 * one out of the lock's wait queue, and wait for replicas when the settings ask for
 	 * it.
@@ -167,24 +134,16 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @param kind which set of holders the token may be in
 	 */
 	void giveBack(LockId id, HoldKind kind, String token) {
-		giveBack(id.name, LuaScript.RELEASE_SHARE, SharedAttempt.keysOf(id, kind), token, "0", "0");
+		giveBack(id.name, kind.releaseScript, SharedAttempt.keysOf(id, kind), token, "0", "0");
 	}
 
 	/**
-	 * Give back a reader's token that no caller holds any more, like
-	 * {@link #giveBack(LockId, String)}: remove its read share, take it out of the lock's
-	 * wait queue and pass on a grant of the lock made to it.
-	 */
-	void giveBackRead(LockId id, String token) {
-		giveBack(id.name, LuaScript.READ_RELEASE, id.grantKeys, token, "0", "0");
-	}
-
-	/**
-	 * Send the release script of a shared hold, which takes its entry out of the set of
-	 * holders and wakes the first waiter of the queue. A hold whose lease is over (the
-	 * caller knows it lost or ran out, or Redis finds only the lock delay left) keeps its
-	 * place for the rest of its entry's life instead: the lock delay protects the work
-	 * that may still run under it.
+	 * Send the release script of a shared hold's kind, which takes its entry out of the
+	 * set of holders and wakes the first waiter of the queue (a read share: grants the
+	 * lock to it when the last reader leaves). A hold whose lease is over (the caller
+	 * knows it lost or ran out, or Redis finds only the lock delay left) keeps its place
+	 * for the rest of its entry's life instead: the lock delay protects the work that may
+	 * still run under it.
 	 * @param delayMillis the hold's lock delay
 	 * @param leaseOver whether the caller knows the lease is over
 	 * @return whether the set of holders still had the entry
@@ -192,7 +151,7 @@ final class RedisLockCommands implements AutoCloseable {
 	CompletableFuture<Boolean> releaseShare(LockId id, HoldKind kind, String token, long delayMillis,
 			boolean leaseOver) {
 		return this.connection
-			.eval(LuaScript.RELEASE_SHARE, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
+			.eval(kind.releaseScript, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
 					leaseOver ? "1" : "0")
 			.thenApply((Long result) -> result != 0L);
 	}

@@ -1,6 +1,6 @@
 -- Acquires a lock, takes up a grant of it, or waits for it in its queue, in one round
--- trip (issue_tokens, the queue functions and has_readers come from fencing-tokens.lua,
--- wait-queue.lua and readers.lua, which precede this text).
+-- trip (issue_tokens, the queue functions and the shared-hold functions come from
+-- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which precede this text).
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[5]: the read shares of the read/write lock whose write side the lock is, helper
 -- keys in the lock key's Cluster slot, which no lock key can be
@@ -28,7 +28,7 @@ if holder == ARGV[1] then
 	return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
 end
 local now = server_micros()
-local read = not holder and has_readers(now)
+local read = not holder and live_holders(millis_of(now)) > 0
 if not holder and not read then
 	local first, claim, channel = first_live(now)
 	if not first or first == ARGV[1] then
@@ -45,4 +45,10 @@ else
 		wake_first()
 	end
 end
-return -remaining_millis(ARGV[2])
+local ttl = redis.call('pttl', read and KEYS[5] or KEYS[1])
+if ttl == -1 then
+	ttl = tonumber(ARGV[2])
+elseif ttl < 0 then
+	ttl = 0
+end
+return -ttl

@@ -4,8 +4,8 @@
 -- lock is (its holder took the read lock too: a downgrade), it grants nothing and wakes
 -- the first waiter, which comes in if it reads; so does a waiter that gives up while
 -- readers hold the lock, since it may have kept readers behind it out. The queue
--- functions and has_readers come from wait-queue.lua and readers.lua, which precede this
--- text.
+-- functions and the shared-hold functions come from wait-queue.lua and shared-holds.lua,
+-- which precede this text.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[5]: the read shares
 -- ARGV[1]: the caller's token, ARGV[2]: milliseconds the lock must still be kept (0:
@@ -20,7 +20,7 @@
 local queued = redis.call('exists', KEYS[3]) == 1
 local left = queued and leave(ARGV[1])
 if redis.call('get', KEYS[1]) ~= ARGV[1] then
-	if left and has_readers(server_micros()) then
+	if left and live_holders(millis_of(server_micros())) > 0 then
 		wake_first()
 	end
 	return 0
@@ -41,7 +41,7 @@ if keep > 0 then
 	end
 elseif not queued then
 	redis.call('del', KEYS[1])
-elseif has_readers(server_micros()) then
+elseif live_holders(millis_of(server_micros())) > 0 then
 	redis.call('del', KEYS[1])
 	wake_first()
 elseif not grant_next() then

@@ -80,14 +80,14 @@ class ReadWriteScriptTests {
 		long first = read("reader-1", waiting());
 		long second = read("reader-2", waiting());
 		assertThat(second).isGreaterThan(first);
-		assertThat(write("writer", waiting())).as("a writer waits for the readers").isNegative();
-		assertThat(read("reader-3", waiting())).as("a reader behind the queued writer").isNegative();
+		assertThat(write("writer", waiting())).as("a writer waits for the readers").isNotPositive();
+		assertThat(read("reader-3", waiting())).as("a reader behind the queued writer").isNotPositive();
 		assertThat(releaseRead("reader-1")).isTrue();
 		assertThat(this.redisCommands.exists(CATALOGUE.key)).as("granted while a reader is left").isZero();
 		assertThat(releaseRead("reader-2")).isTrue();
 		assertThat(this.redisCommands.get(CATALOGUE.key)).as("granted by the last reader").isEqualTo("writer");
 		assertThat(write("writer", waiting())).as("the grant taken up").isGreaterThan(second);
-		assertThat(read("reader-3", waiting())).as("a reader while the writer holds the lock").isNegative();
+		assertThat(read("reader-3", waiting())).as("a reader while the writer holds the lock").isNotPositive();
 	}
 
 	@Test
@@ -96,7 +96,7 @@ class ReadWriteScriptTests {
 		write("writer", waiting());
 		read("reader-2", waiting());
 		this.published.clear();
-		assertThat(write("writer", RedisLockCommands.Queueing.NONE)).isNegative();
+		assertThat(write("writer", RedisLockCommands.Queueing.NONE)).isNotPositive();
 		assertThat(this.published.poll(5, TimeUnit.SECONDS)).isEqualTo(CATALOGUE.key);
 		assertThat(read("reader-2", waiting())).isPositive();
 		assertThat(TestLockRegistry.waitersOf(this.redisCommands, CATALOGUE.key)).isZero();
@@ -116,34 +116,30 @@ class ReadWriteScriptTests {
 		assertThat(this.published.poll(5, TimeUnit.SECONDS)).as("the reader behind woken").isEqualTo(CATALOGUE.key);
 		assertThat(read("reader-2", waiting())).isPositive();
 		assertThat(this.redisCommands.zcard(readersKey())).isEqualTo(2);
-		assertThat(write("next-writer", waiting())).as("the writer behind the readers").isNegative();
+		assertThat(write("next-writer", waiting())).as("the writer behind the readers").isNotPositive();
 	}
 
 	@Test
 	void theWriteHoldersOwnThreadReadsAtOnceAndItsWriteReleaseGrantsNothingWhileItReads() throws Exception {
 		long write = write("writer", waiting());
 		write("next-writer", waiting());
-		long read = this.commands
-			.await(this.commands.acquireRead(CATALOGUE, "downgrade", TERMS, waiting(), "writer"), "read")
-			.reply();
+		long read = read("downgrade", TERMS, "writer");
 		assertThat(read).as("admitted past the queued writer").isGreaterThan(write);
-		assertThat(read("other-reader", RedisLockCommands.Queueing.NONE)).isNegative();
+		assertThat(read("other-reader", RedisLockCommands.Queueing.NONE)).isNotPositive();
 		this.published.clear();
 		assertThat(release("writer")).isTrue();
 		assertThat(this.redisCommands.exists(CATALOGUE.key)).as("nothing granted").isZero();
 		assertThat(this.published.poll(5, TimeUnit.SECONDS)).as("the first waiter woken").isEqualTo(CATALOGUE.key);
-		assertThat(write("next-writer", waiting())).isNegative();
+		assertThat(write("next-writer", waiting())).isNotPositive();
 		assertThat(releaseRead("downgrade")).isTrue();
 		assertThat(this.redisCommands.get(CATALOGUE.key)).isEqualTo("next-writer");
 	}
 
 	@Test
 	void theShareOfADeadReaderKeepsWritersOutUntilItExpires() throws Exception {
-		long read = this.commands
-			.await(this.commands.acquireRead(CATALOGUE, "dead-reader", new LeaseTerms(200, 0), waiting(), ""), "read")
-			.reply();
+		long read = read("dead-reader", new LeaseTerms(200, 0), "");
 		assertThat(read).isPositive();
-		assertThat(write("writer", waiting())).isNegative();
+		assertThat(write("writer", waiting())).isNotPositive();
 		Thread.sleep(250);
 		assertThat(write("writer", waiting())).isGreaterThan(read);
 		assertThat(this.redisCommands.exists(readersKey())).as("the expired share dropped").isZero();
@@ -152,16 +148,18 @@ class ReadWriteScriptTests {
 	@Test
 	void aShareReleasedAfterItsLeaseKeepsWritersOutForItsLockDelayAndCannotBeRenewed() throws Exception {
 		LeaseTerms terms = new LeaseTerms(200, 400);
-		read("reader", waiting(), terms);
+		read("reader", terms, "");
 		Thread.sleep(250);
-		assertThat(this.commands.await(this.commands.releaseRead(CATALOGUE, "reader", 400, false), "release"))
+		assertThat(this.commands.await(this.commands.releaseShare(CATALOGUE, HoldKind.READ_SHARE, "reader", 400, false),
+				"release"))
 			.as("released within the lock delay")
 			.isTrue();
+		assertThat(this.redisCommands.pttl(readersKey())).as("the kept share's life").isBetween(1L, 400L);
 		assertThat(this.commands.await(this.commands
 			.renew(List
 				.of(new RedisLockCommands.Renewal(HoldKind.READ_SHARE, List.of(CATALOGUE), List.of("reader"), terms)))
 			.get(0), "renew")).containsExactly(0L);
-		assertThat(write("writer", RedisLockCommands.Queueing.NONE)).isNegative();
+		assertThat(write("writer", RedisLockCommands.Queueing.NONE)).isNotPositive();
 		await().atMost(Duration.ofSeconds(5))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> write("writer", RedisLockCommands.Queueing.NONE) > 0);
@@ -175,21 +173,27 @@ class ReadWriteScriptTests {
 		write("next-writer", waiting());
 		release("writer");
 		assertThat(this.redisCommands.get(CATALOGUE.key)).isEqualTo("reader");
-		this.commands.giveBackRead(CATALOGUE, "reader");
-		assertThat(this.commands.await(this.commands.releaseRead(CATALOGUE, "absent", 0, false), "release")).isFalse();
+		this.commands.giveBack(CATALOGUE, HoldKind.READ_SHARE, "reader");
+		assertThat(releaseRead("absent")).isFalse();
 		assertThat(this.redisCommands.get(CATALOGUE.key)).isEqualTo("next-writer");
 	}
 
 	private long read(String token, RedisLockCommands.Queueing queueing) {
-		return read(token, queueing, TERMS);
+		return this.commands
+			.await(this.commands.acquireShare(SharedAttempt.read(CATALOGUE, ""), token, TERMS, queueing), "read")
+			.reply();
 	}
 
-	private long read(String token, RedisLockCommands.Queueing queueing, LeaseTerms terms) {
-		return this.commands.await(this.commands.acquireRead(CATALOGUE, token, terms, queueing, ""), "read").reply();
+	private long read(String token, LeaseTerms terms, String writeToken) {
+		return this.commands
+			.await(this.commands.acquireShare(SharedAttempt.read(CATALOGUE, writeToken), token, terms, waiting()),
+					"read")
+			.reply();
 	}
 
 	private boolean releaseRead(String token) {
-		return this.commands.await(this.commands.releaseRead(CATALOGUE, token, 0, false), "release");
+		return this.commands.await(this.commands.releaseShare(CATALOGUE, HoldKind.READ_SHARE, token, 0, false),
+				"release");
 	}
 
 	private long write(String token, RedisLockCommands.Queueing queueing) {
