@@ -163,9 +163,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		return new RedisReadWriteLock(this, checked(name));
 	}
 
+	/**
+	 * Return the semaphore of the given name, taking at most the given number of permits
+	 * at once. A semaphore is not a lock: give it a name that no lock and no read/write
+	 * lock uses, since they would share its wait queue.
+	 * @throws IllegalArgumentException if the name is not a valid lock name or the
+	 * permits are fewer than one
+	 */
 	@Override
 	public DistributedSemaphore semaphore(String name, int permits) {
-		throw new UnsupportedOperationException("Not built yet");
+		LockId id = checked(name);
+		Assert.isTrue(permits >= 1,
+				() -> "Semaphore '" + name + "' must have at least 1 permit, but was given " + permits);
+		return new RedisSemaphore(this, id, permits);
 	}
 
 	@Override
