@@ -99,6 +99,7 @@ class CheckRandomFaultScheduleTests {
 		for (String key : WorkerOps.KEYS) {
 			registerLogs.put("c:" + key, register.log("c:" + key));
 		}
+		registerLogs.put(WorkerOps.READ_WRITE, register.log(WorkerOps.READ_WRITE));
 		new SafetyChecks(history, violations).run(registerLogs);
 		new PromiseChecks(history, violations).run();
 		LivenessChecks liveness = new LivenessChecks(history, violations);
