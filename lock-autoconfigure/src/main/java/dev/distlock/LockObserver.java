@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * Told what a lock registry does, for metrics. Called on the thread that acquired,
- * released, or noticed the loss or the failed renewal; implementations must be quick and
- * must not throw.
+ * released, or noticed the loss or the failed renewal, or on a leadership's thread;
+ * implementations must be quick and must not throw.
  *
  * @since 0.1.0
  */
@@ -53,6 +53,22 @@ public interface LockObserver {
 	 * @param event which hold, why, and how much of its lease is left
 	 */
 	default void renewalFailed(LockName name, LockRenewalFailedEvent event) {
+	}
+
+	/**
+	 * A leadership's term began: this instance is leader.
+	 * @param name the leadership's name
+	 * @param event which term
+	 */
+	default void leadershipGranted(LockName name, LeadershipGrantedEvent event) {
+	}
+
+	/**
+	 * A leadership's term ended: this instance is no longer leader.
+	 * @param name the leadership's name
+	 * @param event which term, and why it ended
+	 */
+	default void leadershipRevoked(LockName name, LeadershipRevokedEvent event) {
 	}
 
 }

@@ -5,10 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 import dev.distlock.HeldLock;
-import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
@@ -33,15 +31,14 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 
 	private final LeaseExpiries expiries;
 
-	private final Consumer<? super LockEvent> eventListener;
+	private final LockEventPublisher events;
 
 	private final LockObserver observer;
 
-	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<? super LockEvent> eventListener,
-			LockObserver observer) {
+	ActiveHolds(RedisLockCommands commands, Duration leaseTime, LockEventPublisher events, LockObserver observer) {
 		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
 		this.expiries = new LeaseExpiries(this);
-		this.eventListener = eventListener;
+		this.events = events;
 		this.observer = observer;
 	}
 
@@ -97,7 +94,7 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
 				reason, left);
 		this.observer.renewalFailed(hold.id.name, event);
-		publish(event);
+		this.events.publish(event);
 	}
 
 	/**
@@ -107,16 +104,7 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		logger.warn("Lock '" + hold.id.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
 		LockLostEvent event = new LockLostEvent(hold.id.name.value(), hold.id.key, hold.fencingToken, reason);
 		this.observer.lost(hold.id.name, event);
-		publish(event);
-	}
-
-	private void publish(LockEvent event) {
-		try {
-			this.eventListener.accept(event);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Lock event listener failed for lock '" + event.name() + "'", ex);
-		}
+		this.events.publish(event);
 	}
 
 	/**
