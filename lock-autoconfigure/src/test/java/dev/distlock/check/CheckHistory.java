@@ -65,8 +65,38 @@ final class CheckHistory {
 	 */
 	void readWorker(String incarnation, Path file) {
 		Map<String, Map<String, String>> waitingByThread = new HashMap<>();
+		Map<String, Long> campaigningSince = new HashMap<>();
 		for (Map<String, String> line : lines(file)) {
 			switch (line.get("kind")) {
+				case "CANDIDATE" -> campaigningSince.put(line.get("name"), num(line, "start"));
+				case "WITHDRAW" -> {
+					Long start = campaigningSince.remove(line.get("name"));
+					if (start != null) {
+						this.waits.add(candidacy(incarnation, line.get("name"), start, num(line, "at")));
+					}
+				}
+				case "GRANTED" -> {
+					long at = num(line, "at");
+					Hold term = new Hold(termId(incarnation, num(line, "token")), incarnation, line.get("name"),
+							num(line, "token"), WorkerOps.TERM, at, at, 0);
+					term.confirmedUntil = at;
+					this.holds.put(term.id, term);
+				}
+				case "LEADER" -> {
+					Hold term = this.holds.get(termId(incarnation, num(line, "token")));
+					if (term != null) {
+						term.confirmedUntil = Math.max(term.confirmedUntil, num(line, "before"));
+					}
+				}
+				case "REVOKED" -> {
+					Hold term = this.holds.get(termId(incarnation, num(line, "token")));
+					if (term != null) {
+						term.releaseStart = num(line, "at");
+						term.releaseEnd = term.releaseStart;
+						term.releaseOutcome = "REVOKED";
+						term.confirmedUntil = Math.max(term.confirmedUntil, term.releaseStart);
+					}
+				}
 				case "DRIVER" -> this.drivers.put(incarnation, line.get("driver"));
 				case "ACQ" -> {
 					Hold hold = new Hold(line.get("hold"), incarnation, line.get("name"), num(line, "token"),
@@ -136,6 +166,14 @@ final class CheckHistory {
 				default -> throw new IllegalStateException("Unknown history line " + line.get("line"));
 			}
 		}
+		Long killedAt = this.killedAt.get(incarnation);
+		if (killedAt != null) {
+			campaigningSince.forEach((name, start) -> {
+				this.waits.add(candidacy(incarnation, name, start, killedAt));
+				this.unfinishedWaits
+					.add(new Wait(incarnation, name, WorkerOps.CANDIDACY, 0, killedAt, killedAt, "unfinished"));
+			});
+		}
 		waitingByThread.values()
 			.forEach((line) -> this.unfinishedWaits.add(new Wait(incarnation, line.get("name"), line.get("api"), 0,
 					num(line, "start"), num(line, "start"), "unfinished")));
@@ -155,6 +193,18 @@ final class CheckHistory {
 						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
 			}
 		}
+	}
+
+	/**
+	 * Return a leadership's candidacy as a wait for its lock that lasted as long, and
+	 * that its term, if granted, does not end.
+	 */
+	private static Wait candidacy(String incarnation, String name, long start, long end) {
+		return new Wait(incarnation, name, WorkerOps.CANDIDACY, (end - start) / 1000 + 1, start, end, "candidacy");
+	}
+
+	private static String termId(String incarnation, long token) {
+		return incarnation + "-term-" + token;
 	}
 
 	/**
@@ -290,6 +340,15 @@ final class CheckHistory {
 		 */
 		boolean isShared() {
 			return this.api.equals(WorkerOps.READ);
+		}
+
+		/**
+		 * Return whether this is a term of a leadership: believed from its grant until
+		 * its revocation, and its last look at {@code isLeader()} if later.
+		 * @return whether it was told by leadership events
+		 */
+		boolean isTerm() {
+			return this.api.equals(WorkerOps.TERM);
 		}
 
 		/**

@@ -21,7 +21,11 @@ import dev.distlock.check.CheckHistory.Wait;
  * reserved for nobody, such as a grant sent to a waiter that is gone and kept until a
  * lease passes, or waiters that are not woken when it is freed. A read/write lock is free
  * when no side of it is held, a semaphore when fewer of its permits are held than it
- * gives ({@code permit-unserved}).
+ * gives ({@code permit-unserved}). A leadership is wanted while some worker campaigns for
+ * it and held during its terms: no leader for that long while a standby campaigns is
+ * {@code leader-missing}; a term whose leader was killed may be held for
+ * {@link #UNRENEWED_KEY_LIFE} after the kill, so a standby must take over within that and
+ * the bound.
  * <p>
  * A waiting writer must not be starved by readers: the checker takes the times it was
  * waiting, and removes those a fault may have held it up and those some hold may have
@@ -270,10 +274,18 @@ final class LivenessChecks {
 		List<Wait> waiting = waits.stream()
 			.filter((wait) -> wait.start() < free.end() && wait.end() > free.start())
 			.toList();
-		this.violations.add(this.history.permits.containsKey(name) ? "permit-unserved" : "lock-unserved",
+		this.violations.add(unservedKind(name, waits),
 				name + " was free and wanted for " + TimeUnit.MICROSECONDS.toMillis(free.length()) + " ms from "
 						+ free.start() + " to " + free.end() + ", after " + before + ", before " + after + "; waiting: "
 						+ waiting);
+	}
+
+	private String unservedKind(String name, List<Wait> waits) {
+		if (this.history.permits.containsKey(name)) {
+			return "permit-unserved";
+		}
+		boolean leadership = waits.stream().anyMatch((wait) -> wait.api().equals(WorkerOps.CANDIDACY));
+		return leadership ? "leader-missing" : "lock-unserved";
 	}
 
 	private Interval mayBeHeld(Hold hold) {

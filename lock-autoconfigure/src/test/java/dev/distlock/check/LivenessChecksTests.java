@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tests for {@link LivenessChecks} on made-up histories: a lock released while another
  * worker waits, then left free for {@code freeSeconds} before the next hold; a semaphore
- * with a permit left free while wanted; a writer behind a stream of readers.
+ * with a permit left free while wanted; a writer behind a stream of readers; a leader
+ * killed before a standby takes over.
  */
 @Timeout(30)
 class LivenessChecksTests {
@@ -134,6 +135,36 @@ class LivenessChecksTests {
 			released(new Hold("w2.1-" + i, "w2.1", name, acquired, WorkerOps.READ, Math.min(readersStart, acquired),
 					acquired, 0), acquired + 2 * SECOND);
 		}
+		return check();
+	}
+
+	@Test
+	void noStandbyTakingOverFromAKilledLeaderIsAViolation() {
+		Violations violations = leaderKilledAtOneSecondThenStandbyGrantedAt(8 * SECOND);
+		assertThat(violations.counts()).isEqualTo("{leader-missing=1}");
+		assertThat(violations.report()).contains(WorkerOps.LEADERSHIP + " was free and wanted for 4000 ms");
+	}
+
+	@Test
+	void standbyTakingOverWithinTheBoundIsNoViolation() {
+		assertThat(leaderKilledAtOneSecondThenStandbyGrantedAt(5 * SECOND).isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record a term of {@code w0.1} from 0.1 s until its worker was killed at 1 s, a
+	 * candidacy of {@code w1.1} from 0.5 s to 10 s and its term granted at the given
+	 * time; then run the check.
+	 */
+	private Violations leaderKilledAtOneSecondThenStandbyGrantedAt(long grantedAt) {
+		String name = WorkerOps.LEADERSHIP;
+		this.history.killedAt.put("w0.1", SECOND);
+		Hold killed = new Hold("w0.1-term-1", "w0.1", name, 100_000, WorkerOps.TERM, 100_000, 100_000, 0);
+		this.history.holds.put(killed.id, killed);
+		this.history.waits.add(new Wait("w1.1", name, WorkerOps.CANDIDACY, 9501, 500_000, 10 * SECOND, "candidacy"));
+		Hold standby = new Hold("w1.1-term-2", "w1.1", name, grantedAt, WorkerOps.TERM, grantedAt, grantedAt, 0);
+		standby.releaseStart = 10 * SECOND;
+		standby.releaseOutcome = "REVOKED";
+		this.history.holds.put(standby.id, standby);
 		return check();
 	}
 

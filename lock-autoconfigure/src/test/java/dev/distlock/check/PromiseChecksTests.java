@@ -1,5 +1,6 @@
 package dev.distlock.check;
 
+import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.SideChange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -8,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link PromiseChecks} on made-up upgrades and downgrades of a read/write
- * lock.
+ * lock, and a leadership's term.
  */
 @Timeout(30)
 class PromiseChecksTests {
@@ -39,6 +40,16 @@ class PromiseChecksTests {
 		this.history.sideChanges.add(new SideChange("w0.1", "w0.1-2", "downgrade", true, "acquired"));
 		this.history.sideChanges.add(new SideChange("w0.1", "w0.1-3", "downgrade", false, "refused"));
 		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void leaderSayingItLeadsAfterItsTermWasRevokedIsAViolation() {
+		Hold term = new Hold("w0.1-term-7", "w0.1", WorkerOps.LEADERSHIP, 7, WorkerOps.TERM, 1000, 1000, 0);
+		term.releaseStart = 5000;
+		term.releaseOutcome = "REVOKED";
+		term.confirmedUntil = 6000;
+		this.history.holds.put(term.id, term);
+		assertThat(check().counts()).isEqualTo("{leader-after-revoke=1}");
 	}
 
 	private Violations check() {

@@ -5,8 +5,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.distlock.DistributedSemaphore;
@@ -20,8 +23,9 @@ import dev.distlock.LockRegistry;
  * A {@link LockRegistry} in front of the real one that records every hold it hands out in
  * a {@link History}, whoever asked: the workers' own code or the {@code @DistributedLock}
  * interceptor, through a lock, either side of a read/write lock or a semaphore, every
- * acquisition with its outcome ({@link RecordedWaits}), and a {@code LOSS} line each time
- * a hold's loss action runs.
+ * acquisition with its outcome ({@link RecordedWaits}), a {@code LOSS} line each time a
+ * hold's loss action runs, and the candidacies of its leaderships
+ * ({@link RecordedLeadership}).
  */
 final class RecordingLockRegistry implements LockRegistry {
 
@@ -34,6 +38,8 @@ final class RecordingLockRegistry implements LockRegistry {
 	private final AtomicLong sequence = new AtomicLong();
 
 	private final RecordedWaits waits;
+
+	private final Map<String, RecordedLeadership> leaderships = new ConcurrentHashMap<>();
 
 	/**
 	 * The hold of each name acquired last by each thread: the interceptor acquires a
@@ -63,6 +69,24 @@ final class RecordingLockRegistry implements LockRegistry {
 		return new RecordedReadWriteLock(lock.name(),
 				new RecordedLock(lock.readLock(), LeaseOptions.WATCHDOG, WorkerOps.READ, this),
 				new RecordedLock(lock.writeLock(), LeaseOptions.WATCHDOG, WorkerOps.WRITE, this));
+	}
+
+	@Override
+	public RecordedLeadership leadership(String name) {
+		return this.leaderships.computeIfAbsent(name,
+				(key) -> new RecordedLeadership(this.delegate.leadership(key), this.history));
+	}
+
+	/**
+	 * Return the names of the leaderships this JVM campaigns for without leading.
+	 * @return the names
+	 */
+	Set<String> standbys() {
+		return this.leaderships.values()
+			.stream()
+			.filter(RecordedLeadership::isStandby)
+			.map(RecordedLeadership::name)
+			.collect(Collectors.toSet());
 	}
 
 	@Override

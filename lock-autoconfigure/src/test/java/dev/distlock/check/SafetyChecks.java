@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
@@ -41,6 +42,8 @@ final class SafetyChecks {
 	 * reported lost.
 	 */
 	private static final long RESERVED_TOKEN_WINDOW = 3_000_000;
+
+	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause");
 
 	private final CheckHistory history;
 
@@ -92,7 +95,8 @@ final class SafetyChecks {
 		for (Hold earlier : active) {
 			long overlapEnd = Math.min(earlier.confirmedUntil, later.confirmedUntil);
 			if (later.acquired + TOLERANCE < overlapEnd && !mayShare(earlier, later)
-					&& !this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)) {
+					&& !this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)
+					&& !(earlier.isTerm() && frozenBetween(earlier.incarnation, earlier.acquired, later.acquired))) {
 				this.violations.add("overlap", "both believed valid for " + (overlapEnd - later.acquired) + " us: "
 						+ earlier + " and " + later);
 			}
@@ -107,6 +111,17 @@ final class SafetyChecks {
 		boolean downgrade = !earlier.isShared() && earlier.incarnation.equals(later.incarnation)
 				&& earlier.thread.equals(later.thread);
 		return later.isShared() && (earlier.isShared() || downgrade);
+	}
+
+	/**
+	 * Return whether a worker was frozen ({@code SIGSTOP}) at some moment between the
+	 * given times: a leader frozen when its lease ran out tells its revocation only once
+	 * thawed, after another leader may have been granted.
+	 */
+	private boolean frozenBetween(String incarnation, long from, long to) {
+		return this.history.faults.stream()
+			.anyMatch((fault) -> FREEZES.contains(fault.kind()) && incarnation.equals(fault.worker())
+					&& fault.start() <= to && fault.end() >= from);
 	}
 
 	private void checkPermitCount(String name, Hold later, List<Hold> active) {

@@ -58,16 +58,14 @@ class SafetyChecksTests {
 
 	@Test
 	void writerOverlappingAReaderIsAViolation() {
-		hold("w0.1", WorkerOps.READ, WorkerOps.READ_WRITE, 1, 4);
-		hold("w1.1", WorkerOps.WRITE, WorkerOps.READ_WRITE, 3, 5);
-		assertThat(check().counts()).isEqualTo("{overlap=1}");
+		assertThat(overlapping(WorkerOps.READ, WorkerOps.WRITE, WorkerOps.READ_WRITE).counts())
+			.isEqualTo("{overlap=1}");
 	}
 
 	@Test
 	void readerOverlappingAWriterIsAViolation() {
-		hold("w0.1", WorkerOps.WRITE, WorkerOps.READ_WRITE, 1, 4);
-		hold("w1.1", WorkerOps.READ, WorkerOps.READ_WRITE, 3, 5);
-		assertThat(check().counts()).isEqualTo("{overlap=1}");
+		assertThat(overlapping(WorkerOps.WRITE, WorkerOps.READ, WorkerOps.READ_WRITE).counts())
+			.isEqualTo("{overlap=1}");
 	}
 
 	@Test
@@ -106,6 +104,44 @@ class SafetyChecksTests {
 		this.history.reads.add(new Read(reader.id, reader.name, "7", "8", 2 * SECOND, 3 * SECOND, true, false));
 		this.history.reads.add(new Read(reader.id, reader.name, "8", "8", 3 * SECOND, 3 * SECOND, true, true));
 		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void leadersWhoseTermsOverlapIsAViolation() {
+		Violations violations = overlapping(WorkerOps.TERM, WorkerOps.TERM, WorkerOps.LEADERSHIP);
+		assertThat(violations.counts()).isEqualTo("{overlap=1}");
+		assertThat(violations.report()).contains("both believed valid for 1000000 us");
+	}
+
+	@Test
+	void leaderFrozenWhenItsTermShouldHaveEndedIsExcused() {
+		this.history.faults
+			.add(new Fault("holder-pause", 2 * SECOND, 3 * SECOND + 500_000, false, "w0.1:" + WorkerOps.LEADERSHIP));
+		assertThat(overlapping(WorkerOps.TERM, WorkerOps.TERM, WorkerOps.LEADERSHIP).isEmpty()).isTrue();
+	}
+
+	@Test
+	void leaderFrozenBeforeItsTermIsNotExcused() {
+		this.history.faults.add(new Fault("jvm-pause", 0, 500_000, false, "w0.1"));
+		assertThat(overlapping(WorkerOps.TERM, WorkerOps.TERM, WorkerOps.LEADERSHIP).counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void termsOneAfterTheOtherAreNoViolation() {
+		hold("w0.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 1, 3);
+		hold("w1.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 3, 5);
+		hold("w0.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 6, 7);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record a hold of {@code w0.1} from 1 s to 4 s and one of {@code w1.1} from 3 s to 5
+	 * s, taken through the given APIs; then run the check.
+	 */
+	private Violations overlapping(String earlierApi, String laterApi, String name) {
+		hold("w0.1", earlierApi, name, 1, 4);
+		hold("w1.1", laterApi, name, 3, 5);
+		return check();
 	}
 
 	/**

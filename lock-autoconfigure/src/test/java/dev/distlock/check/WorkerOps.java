@@ -49,6 +49,15 @@ final class WorkerOps implements Runnable {
 	/** The names of the semaphores, by how many permits each gives. */
 	static final Map<String, Integer> SEMAPHORES = Map.of("s:0", 2, "s:1", 3);
 
+	/** The name of the leadership every worker JVM campaigns for. */
+	static final String LEADERSHIP = "l:0";
+
+	/** The {@code api} of a leadership's terms. */
+	static final String TERM = "term";
+
+	/** The {@code api} of a leadership's candidacies. */
+	static final String CANDIDACY = "candidacy";
+
 	/** The {@code api} of holds and acquisitions of a thread-owned lock. */
 	static final String LOCK = "lock";
 
