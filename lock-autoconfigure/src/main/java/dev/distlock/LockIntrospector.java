@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What operations tools may ask a lock registry: the locks it holds, whether its store
- * answers, and whether its leases are renewed on time. The Actuator endpoint and health
- * indicator depend on this interface only, so a registry of any kind that implements it
- * gets them.
+ * What operations tools may ask a lock registry: the locks it holds, the leaderships it
+ * campaigns for, whether its store answers, and whether its leases are renewed on time.
+ * The Actuator endpoint and health indicator depend on this interface only, so a registry
+ * of any kind that implements it gets them.
  *
  * @since 0.1.0
  */
@@ -37,5 +37,13 @@ public interface LockIntrospector {
 	 * @return the renewal delay
 	 */
 	Duration renewalDelay();
+
+	/**
+	 * Return the leaderships this registry campaigns for: started and not stopped.
+	 * @return the leaderships, by name
+	 */
+	default List<Leadership> leaderships() {
+		return List.of();
+	}
 
 }

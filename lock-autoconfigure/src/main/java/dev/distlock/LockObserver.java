@@ -4,7 +4,8 @@ package dev.distlock;
  * Told what a lock registry does, for metrics and traces: when a caller starts to wait
  * for a lock, how the wait ends, and what becomes of the hold it got, so that both can be
  * timed from start to end. Called on the thread that waits, releases, or notices the loss
- * or the failed renewal; implementations must be quick and must not throw.
+ * or the failed renewal, or on a leadership's thread; implementations must be quick and
+ * must not throw.
  *
  * <p>
  * {@link #NONE} and the {@link Wait#NONE} and {@link Hold#NONE} it hands out keep no
@@ -91,6 +92,22 @@ public interface LockObserver {
 		default void released() {
 		}
 
+	}
+
+	/**
+	 * A leadership's term began: this instance is leader.
+	 * @param name the leadership's name
+	 * @param event which term
+	 */
+	default void leadershipGranted(LockName name, LeadershipGrantedEvent event) {
+	}
+
+	/**
+	 * A leadership's term ended: this instance is no longer leader.
+	 * @param name the leadership's name
+	 * @param event which term, and why it ended
+	 */
+	default void leadershipRevoked(LockName name, LeadershipRevokedEvent event) {
 	}
 
 }

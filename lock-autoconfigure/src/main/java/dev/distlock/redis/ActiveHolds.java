@@ -5,10 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 import dev.distlock.HeldLock;
-import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockRenewalFailedEvent;
@@ -32,12 +30,12 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 
 	private final LeaseExpiries expiries;
 
-	private final Consumer<? super LockEvent> eventListener;
+	private final LockEventPublisher events;
 
-	ActiveHolds(RedisLockCommands commands, Duration leaseTime, Consumer<? super LockEvent> eventListener) {
+	ActiveHolds(RedisLockCommands commands, Duration leaseTime, LockEventPublisher events) {
 		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
 		this.expiries = new LeaseExpiries(this);
-		this.eventListener = eventListener;
+		this.events = events;
 	}
 
 	/**
@@ -92,7 +90,7 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
 				reason, left);
 		hold.observation().renewalFailed(event);
-		publish(event);
+		this.events.publish(event);
 	}
 
 	/**
@@ -102,16 +100,7 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		logger.warn("Lock '" + hold.id.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);
 		LockLostEvent event = new LockLostEvent(hold.id.name.value(), hold.id.key, hold.fencingToken, reason);
 		hold.observeLoss(event);
-		publish(event);
-	}
-
-	private void publish(LockEvent event) {
-		try {
-			this.eventListener.accept(event);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Lock event listener failed for lock '" + event.name() + "'", ex);
-		}
+		this.events.publish(event);
 	}
 
 	/**

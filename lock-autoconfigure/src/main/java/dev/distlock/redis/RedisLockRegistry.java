@@ -1,8 +1,11 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -12,6 +15,7 @@ import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.HeldLock;
 import dev.distlock.LeaseOptions;
+import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockEvent;
@@ -73,6 +77,10 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	private final OwnedHolds ownedReads = new OwnedHolds("Read lock");
 
+	private final LeadershipReports leadershipReports;
+
+	private final Map<LockName, RedisLeadership> leaderships = new ConcurrentHashMap<>();
+
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	/**
@@ -132,7 +140,9 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.sharedAcquirer = new SharedAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
-		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener);
+		LockEventPublisher events = new LockEventPublisher(eventListener);
+		this.active = new ActiveHolds(this.commands, settings.leaseTime(), events);
+		this.leadershipReports = new LeadershipReports(events, observer);
 		this.release = new HoldRelease(this.commands,
 				new HandOver(this.commands, this.signals, this.active, this.ownedReads), this.signals, this.locks,
 				this.active);
@@ -191,8 +201,25 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	@Override
+	public Leadership leadership(String name) {
+		LockId id = checked(name);
+		return this.leaderships.computeIfAbsent(id.name,
+				(key) -> new RedisLeadership(this, id, this.leadershipReports));
+	}
+
+	@Override
 	public List<HeldLock> heldLocks() {
 		return this.active.list();
+	}
+
+	@Override
+	public List<Leadership> leaderships() {
+		return this.leaderships.values()
+			.stream()
+			.filter(RedisLeadership::isRunning)
+			.sorted(Comparator.comparing(Leadership::name))
+			.map(Leadership.class::cast)
+			.toList();
 	}
 
 	@Override
@@ -222,12 +249,14 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Stop renewing and watching leases and close the connections; calls after the first
-	 * do nothing. Held locks expire with their lease.
+	 * Stop the leaderships, releasing their locks; stop renewing and watching leases and
+	 * close the connections; calls after the first do nothing. Held locks expire with
+	 * their lease.
 	 */
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
+			this.leaderships.values().forEach(RedisLeadership::stop);
 			this.active.close();
 			this.signals.close();
 			this.commands.close();
@@ -369,8 +398,12 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		}
 	}
 
-	private @Nullable RedisHold acquireHold(LockId id, Duration waitTime, LeaseOptions options)
-			throws InterruptedException {
+	/**
+	 * Acquire a hold, waiting for the lock at most the given time; the hold is renewed or
+	 * watched as its options say and told to the observer.
+	 * @return the hold, or {@code null} if the lock was not acquired in time
+	 */
+	@Nullable RedisHold acquireHold(LockId id, Duration waitTime, LeaseOptions options) throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + id.name + "' must not be negative");
 		Deadline deadline = Deadline.after(waitTime);
 		LockObserver.Wait wait = this.observer.waitStarted(id.name);

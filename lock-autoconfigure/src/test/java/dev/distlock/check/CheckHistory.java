@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The histories of every worker incarnation and of the nemesis, read back for the checks:
- * the driver of each incarnation, acquisitions, holds with their validity checks,
- * releases, loss actions and commits, operations, lost events, faults and the workers'
- * own reports.
+ * the driver of each incarnation, acquisitions, holds (of locks, read/write locks and
+ * semaphores) with their validity checks, releases, loss actions and commits, operations,
+ * reads under read holds, upgrade attempts, lost events, faults and the workers' own
+ * reports.
  */
 final class CheckHistory {
 
@@ -28,6 +29,15 @@ final class CheckHistory {
 	final Map<String, Hold> holds = new LinkedHashMap<>();
 
 	final List<Op> ops = new ArrayList<>();
+
+	/** What readers saw under their read holds. */
+	final List<Read> reads = new ArrayList<>();
+
+	/** Attempts to take the other side of a read/write lock holding one. */
+	final List<SideChange> sideChanges = new ArrayList<>();
+
+	/** How many permits each semaphore gives, by name; a lock gives one. */
+	final Map<String, Integer> permits = new HashMap<>();
 
 	final List<Wait> waits = new ArrayList<>();
 
@@ -55,16 +65,53 @@ final class CheckHistory {
 	 */
 	void readWorker(String incarnation, Path file) {
 		Map<String, Map<String, String>> waitingByThread = new HashMap<>();
+		Map<String, Long> campaigningSince = new HashMap<>();
 		for (Map<String, String> line : lines(file)) {
 			switch (line.get("kind")) {
+				case "CANDIDATE" -> campaigningSince.put(line.get("name"), num(line, "start"));
+				case "WITHDRAW" -> {
+					Long start = campaigningSince.remove(line.get("name"));
+					if (start != null) {
+						this.waits.add(candidacy(incarnation, line.get("name"), start, num(line, "at")));
+					}
+				}
+				case "GRANTED" -> {
+					long at = num(line, "at");
+					Hold term = new Hold(termId(incarnation, num(line, "token")), incarnation, line.get("name"),
+							num(line, "token"), WorkerOps.TERM, at, at, 0);
+					term.confirmedUntil = at;
+					this.holds.put(term.id, term);
+				}
+				case "LEADER" -> {
+					Hold term = this.holds.get(termId(incarnation, num(line, "token")));
+					if (term != null) {
+						term.confirmedUntil = Math.max(term.confirmedUntil, num(line, "before"));
+					}
+				}
+				case "REVOKED" -> {
+					Hold term = this.holds.get(termId(incarnation, num(line, "token")));
+					if (term != null) {
+						term.releaseStart = num(line, "at");
+						term.releaseEnd = term.releaseStart;
+						term.releaseOutcome = "REVOKED";
+						term.confirmedUntil = Math.max(term.confirmedUntil, term.releaseStart);
+					}
+				}
 				case "DRIVER" -> this.drivers.put(incarnation, line.get("driver"));
-				case "ACQ" -> this.holds.put(line.get("hold"), new Hold(line.get("hold"), incarnation, line.get("name"),
-						num(line, "token"), line.get("api"), num(line, "start"), num(line, "end"), num(line, "lease")));
+				case "ACQ" -> {
+					Hold hold = new Hold(line.get("hold"), incarnation, line.get("name"), num(line, "token"),
+							line.get("api"), num(line, "start"), num(line, "end"), num(line, "lease"));
+					hold.thread = line.get("thread");
+					this.holds.put(hold.id, hold);
+					if (line.containsKey("permits")) {
+						this.permits.put(hold.name, Integer.parseInt(line.get("permits")));
+					}
+				}
 				case "WAITING" -> waitingByThread.put(line.get("thread"), line);
 				case "WAIT" -> {
 					waitingByThread.remove(line.get("thread"));
-					this.waits.add(new Wait(incarnation, line.get("name"), num(line, "wait"), num(line, "start"),
-							num(line, "end"), line.get("outcome")));
+					this.waits.add(new Wait(incarnation, line.get("name"), line.get("api"), num(line, "wait"),
+							num(line, "start"), num(line, "end"), line.get("outcome")));
 				}
 				case "VALID" -> {
 					Hold hold = this.holds.get(line.get("hold"));
@@ -90,6 +137,11 @@ final class CheckHistory {
 				case "OP" -> this.ops.add(new Op(line.get("op"), line.get("hold"), line.get("name"), num(line, "token"),
 						line.get("fenced"), line.get("plain"), line.get("pred"), num(line, "start"), num(line, "end"),
 						Boolean.parseBoolean(line.get("validBefore")), Boolean.parseBoolean(line.get("validAfter"))));
+				case "READ" -> this.reads.add(new Read(line.get("hold"), line.get("name"), line.get("first"),
+						line.get("last"), num(line, "start"), num(line, "end"),
+						Boolean.parseBoolean(line.get("validBefore")), Boolean.parseBoolean(line.get("validAfter"))));
+				case "SIDE" -> this.sideChanges.add(new SideChange(incarnation, line.get("hold"), line.get("change"),
+						Boolean.parseBoolean(line.get("valid")), line.get("outcome")));
 				case "LOST" -> this.lostEvents.putIfAbsent(lostKey(incarnation, line.get("name"), num(line, "token")),
 						num(line, "at"));
 				case "LOSS" -> {
@@ -114,9 +166,17 @@ final class CheckHistory {
 				default -> throw new IllegalStateException("Unknown history line " + line.get("line"));
 			}
 		}
+		Long killedAt = this.killedAt.get(incarnation);
+		if (killedAt != null) {
+			campaigningSince.forEach((name, start) -> {
+				this.waits.add(candidacy(incarnation, name, start, killedAt));
+				this.unfinishedWaits
+					.add(new Wait(incarnation, name, WorkerOps.CANDIDACY, 0, killedAt, killedAt, "unfinished"));
+			});
+		}
 		waitingByThread.values()
-			.forEach((line) -> this.unfinishedWaits
-				.add(new Wait(incarnation, line.get("name"), 0, num(line, "start"), num(line, "start"), "unfinished")));
+			.forEach((line) -> this.unfinishedWaits.add(new Wait(incarnation, line.get("name"), line.get("api"), 0,
+					num(line, "start"), num(line, "start"), "unfinished")));
 	}
 
 	/**
@@ -133,6 +193,27 @@ final class CheckHistory {
 						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
 			}
 		}
+	}
+
+	/**
+	 * Return a leadership's candidacy as a wait for its lock that lasted as long, and
+	 * that its term, if granted, does not end.
+	 */
+	private static Wait candidacy(String incarnation, String name, long start, long end) {
+		return new Wait(incarnation, name, WorkerOps.CANDIDACY, (end - start) / 1000 + 1, start, end, "candidacy");
+	}
+
+	private static String termId(String incarnation, long token) {
+		return incarnation + "-term-" + token;
+	}
+
+	/**
+	 * Return how many holders the named lock or semaphore admits at once.
+	 * @param name its name
+	 * @return the semaphore's permits, or 1
+	 */
+	int capacity(String name) {
+		return this.permits.getOrDefault(name, 1);
 	}
 
 	static String lostKey(String incarnation, String name, long token) {
@@ -213,6 +294,9 @@ final class CheckHistory {
 		/** The fixed lease in milliseconds; 0 for a lease the watchdog renews. */
 		final long leaseMillis;
 
+		/** The thread that acquired it. */
+		String thread = "";
+
 		long confirmedUntil;
 
 		long releaseStart;
@@ -249,6 +333,32 @@ final class CheckHistory {
 			return this.confirmedUntil >= this.acquired;
 		}
 
+		/**
+		 * Return whether this is a read share, which other read shares of its name may
+		 * overlap.
+		 * @return whether it was taken through a read lock
+		 */
+		boolean isShared() {
+			return this.api.equals(WorkerOps.READ);
+		}
+
+		/**
+		 * Return whether this is a term of a leadership: believed from its grant until
+		 * its revocation, and its last look at {@code isLeader()} if later.
+		 * @return whether it was told by leadership events
+		 */
+		boolean isTerm() {
+			return this.api.equals(WorkerOps.TERM);
+		}
+
+		/**
+		 * Return whether this is a permit of a semaphore.
+		 * @return whether it was taken through a semaphore
+		 */
+		boolean isPermit() {
+			return this.api.equals(WorkerOps.PERMIT);
+		}
+
 		@Override
 		public String toString() {
 			return this.id + "(" + this.api + " " + this.name + " #" + this.token + " acquired@" + this.acquired
@@ -270,22 +380,72 @@ final class CheckHistory {
 	}
 
 	/**
+	 * What a reader saw of the fenced counter of its read/write lock's name, once when
+	 * its read hold began and once before it ended; a writer in between changes it.
+	 *
+	 * @param hold the read hold
+	 * @param name the lock's name
+	 * @param first the counter first read, {@code ERROR} if it could not be
+	 * @param last the same read last
+	 * @param start before the first read (microseconds)
+	 * @param end after the last read (microseconds)
+	 * @param validBefore whether the hold said valid before the first read
+	 * @param validAfter whether the hold said valid after the last read
+	 */
+	record Read(String hold, String name, String first, String last, long start, long end, boolean validBefore,
+			boolean validAfter) {
+
+		boolean confirmed() {
+			return this.validBefore && this.validAfter;
+		}
+
+	}
+
+	/**
+	 * An attempt to take the other side of a read/write lock while holding one.
+	 *
+	 * @param incarnation the worker incarnation that made it
+	 * @param hold the hold it started from
+	 * @param change {@code upgrade} (the write lock under a read hold) or
+	 * {@code downgrade} (the read lock under a write hold)
+	 * @param valid whether that hold said valid just before
+	 * @param outcome {@code acquired}, {@code timeout} or {@code refused}
+	 */
+	record SideChange(String incarnation, String hold, String change, boolean valid, String outcome) {
+
+	}
+
+	/**
 	 * One acquisition, from before the call to after it returned.
 	 *
 	 * @param incarnation the worker incarnation that made it
 	 * @param name the lock's name
+	 * @param api how it was made: {@link WorkerOps#WRITE} for a write lock
 	 * @param waitMillis the wait time it was given
 	 * @param start before the call (microseconds)
 	 * @param end after it returned or threw (microseconds)
 	 * @param outcome {@code acquired}, {@code timeout} or the type of the exception
 	 * thrown
 	 */
-	record Wait(String incarnation, String name, long waitMillis, long start, long end, String outcome) {
+	record Wait(String incarnation, String name, String api, long waitMillis, long start, long end, String outcome) {
+
+		boolean isWriter() {
+			return this.api.equals(WorkerOps.WRITE);
+		}
+
+		/**
+		 * Return whether it waited in the queue of a read/write lock or a semaphore,
+		 * whose releases wake the first waiter instead of granting to it.
+		 * @return whether it acquired a side of a read/write lock or a permit
+		 */
+		boolean queuesForShares() {
+			return this.isWriter() || this.api.equals(WorkerOps.READ) || this.api.equals(WorkerOps.PERMIT);
+		}
 
 		@Override
 		public String toString() {
-			return this.incarnation + "(" + this.name + " wait=" + this.waitMillis + "ms " + this.start + ".."
-					+ this.end + " " + this.outcome + ")";
+			return this.incarnation + "(" + this.api + " " + this.name + " wait=" + this.waitMillis + "ms " + this.start
+					+ ".." + this.end + " " + this.outcome + ")";
 		}
 
 	}

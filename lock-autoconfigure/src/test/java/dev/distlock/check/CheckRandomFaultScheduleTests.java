@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -31,12 +32,13 @@ import static org.awaitility.Awaitility.await;
  * Redis on Lettuce and on Jedis, in an order the seed picks), lock four names through
  * every API (thread-owned locks, leases, annotated plain, transactional,
  * {@code CompletableFuture}, {@code Mono} and multi-key methods) and, holding them,
- * increment a fenced and a plain counter, while a {@link Nemesis} pauses and kills
- * workers (some of them while they wait for a lock, some while they hold one), pauses,
- * restarts and flushes Redis, stalls, cuts and slows the workers' connections and
- * interrupts their threads (some of them while they wait) on a seeded schedule. Waiters
- * also give up on their own: wait times that run out, cancelled {@code Mono}s. The
- * recorded history must show no broken promise ({@link SafetyChecks},
+ * increment a fenced and a plain counter, take a read/write lock (reading or writing its
+ * counters) and permits of two semaphores, and campaign for a leadership, while a
+ * {@link Nemesis} pauses and kills workers (some of them while they wait for a lock, some
+ * while they hold one), pauses, restarts and flushes Redis, stalls, cuts and slows the
+ * workers' connections and interrupts their threads (some of them while they wait) on a
+ * seeded schedule. Waiters also give up on their own: wait times that run out, cancelled
+ * {@code Mono}s. The recorded history must show no broken promise ({@link SafetyChecks},
  * {@link PromiseChecks}), no free lock left unserved while wanted
  * ({@link LivenessChecks}), no lock key left in Redis, and no thread or connection left
  * once the workers closed.
@@ -99,6 +101,7 @@ class CheckRandomFaultScheduleTests {
 		for (String key : WorkerOps.KEYS) {
 			registerLogs.put("c:" + key, register.log("c:" + key));
 		}
+		registerLogs.put(WorkerOps.READ_WRITE, register.log(WorkerOps.READ_WRITE));
 		new SafetyChecks(history, violations).run(registerLogs);
 		new PromiseChecks(history, violations).run();
 		LivenessChecks liveness = new LivenessChecks(history, violations);
@@ -108,7 +111,9 @@ class CheckRandomFaultScheduleTests {
 				+ nemesis.injectedCount() + " " + nemesis.injected() + " cancellations="
 				+ history.calls.getOrDefault("monoCancel:OK", 0L) + " waits=" + waitsByOutcome(history) + " liveness="
 				+ liveness.summary() + " operations=" + operations + " holds=" + history.holds.size() + " "
-				+ holdsByDriver(history) + " criticalSections=" + history.ops.size() + " lossActions="
+				+ countHolds(history, (hold) -> history.drivers.getOrDefault(hold.incarnation, "?")) + " "
+				+ countHolds(history, (hold) -> hold.api) + " reads=" + history.reads.size() + " criticalSections="
+				+ history.ops.size() + " lossActions="
 				+ history.holds.values().stream().mapToInt((hold) -> hold.lossActions).sum() + " commits="
 				+ history.holds.values().stream().mapToInt((hold) -> hold.commitStarts.size()).sum() + " violations="
 				+ violations.count() + " " + violations.counts());
@@ -128,11 +133,8 @@ class CheckRandomFaultScheduleTests {
 			.collect(Collectors.groupingBy(CheckHistory.Wait::outcome, TreeMap::new, Collectors.counting()));
 	}
 
-	private static Map<String, Long> holdsByDriver(CheckHistory history) {
-		return history.holds.values()
-			.stream()
-			.collect(Collectors.groupingBy((hold) -> history.drivers.getOrDefault(hold.incarnation, "?"), TreeMap::new,
-					Collectors.counting()));
+	private static Map<String, Long> countHolds(CheckHistory history, Function<CheckHistory.Hold, String> by) {
+		return history.holds.values().stream().collect(Collectors.groupingBy(by, TreeMap::new, Collectors.counting()));
 	}
 
 	private static Path freshDirectory(Path directory) throws IOException {

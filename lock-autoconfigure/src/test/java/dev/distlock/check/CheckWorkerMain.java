@@ -16,10 +16,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.distlock.HeldLock;
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
@@ -47,16 +50,19 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * Builds a Spring context whose {@code @DistributedLock} methods ({@link CheckedService})
  * lock through a {@link RecordingLockRegistry} on a registry that talks to Redis through
  * the given {@link TestDriver} (with a lock delay when the seed is odd), records the
- * driver as {@code DRIVER}, prints {@code READY} and runs {@link WorkerOps} threads at
- * once. Commands on standard input: {@code interrupt} (interrupts one worker thread),
- * {@code interrupt-waiter} (interrupts one worker thread that is acquiring a lock, if
- * any), {@code status <n>} (prints {@code STATUS <n> waiting=<names> holding=<names>}:
- * the locks this JVM waits for in Redis, being acquired by one of its threads while none
- * holds them, and those it holds), {@code stop} (stops the threads within a bound,
- * records every thread that did not finish as {@code HUNG} and every hold the registry
- * still has as {@code HELD}, prints {@code STOPPED}), {@code close} (closes the context,
- * the registry, its client or connection factory and the store's client, records the
- * threads that outlived them as {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
+ * driver as {@code DRIVER}, prints {@code READY} and runs {@link WorkerOps} threads and a
+ * {@link LeaderOps} thread at once, recording the terms of its leadership as
+ * {@code GRANTED} and {@code REVOKED}. Commands on standard input: {@code interrupt}
+ * (interrupts one worker thread), {@code interrupt-waiter} (interrupts one worker thread
+ * that is acquiring a lock, if any), {@code status <n>} (prints
+ * {@code STATUS <n> waiting=<names> holding=<names>}: the locks this JVM waits for in
+ * Redis, being acquired by one of its threads while none holds them or campaigned for by
+ * its leadership as a standby, and those it holds), {@code stop} (stops the threads
+ * within a bound, records every thread that did not finish as {@code HUNG}, stops the
+ * leadership, records every hold the registry still has as {@code HELD}, prints
+ * {@code STOPPED}), {@code close} (closes the context, the registry, its client or
+ * connection factory and the store's client, records the threads that outlived them as
+ * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
 final class CheckWorkerMain {
 
@@ -103,6 +109,14 @@ final class CheckWorkerMain {
 						history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
 								event.reason(), "at", History.now());
 					}
+					else if (event instanceof LeadershipGrantedEvent granted) {
+						history.record("GRANTED", "name", granted.name(), "token", granted.fencingToken(), "at",
+								History.now());
+					}
+					else if (event instanceof LeadershipRevokedEvent revoked) {
+						history.record("REVOKED", "name", revoked.name(), "token", revoked.fencingToken(), "reason",
+								revoked.reason(), "at", History.now());
+					}
 				});
 		RedisLockRegistry engine = lockRegistry.registry();
 		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);
@@ -119,7 +133,11 @@ final class CheckWorkerMain {
 			Thread worker = new Thread(ops, "check-worker-" + t);
 			workers.add(worker);
 		}
+		Thread leader = new Thread(
+				new LeaderOps(recorder.leadership(WorkerOps.LEADERSHIP), history, random.nextLong(), stopping::get),
+				"check-leader");
 		workers.forEach(Thread::start);
+		leader.start();
 		System.out.println("READY");
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		for (String line = in.readLine(); line != null && !line.equals("exit"); line = in.readLine()) {
@@ -135,7 +153,7 @@ final class CheckWorkerMain {
 				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine));
 				case "stop" -> {
 					stopping.set(true);
-					stop(workers, engine, history);
+					stop(workers, leader, recorder, engine, history);
 					System.out.println("STOPPED");
 				}
 				case "close" -> {
@@ -163,14 +181,15 @@ final class CheckWorkerMain {
 			.map(HeldLock::name)
 			.collect(Collectors.toCollection(TreeSet::new));
 		Set<String> waiting = recorder.waits().names();
+		waiting.addAll(recorder.standbys());
 		waiting.removeAll(holding);
 		return "waiting=" + String.join(",", waiting) + " holding=" + String.join(",", holding);
 	}
 
-	private static void stop(List<Thread> workers, RedisLockRegistry engine, History history)
-			throws InterruptedException {
+	private static void stop(List<Thread> workers, Thread leader, RecordingLockRegistry recorder,
+			RedisLockRegistry engine, History history) throws InterruptedException {
 		long deadline = System.nanoTime() + STOP_BOUND.toNanos();
-		for (Thread worker : workers) {
+		for (Thread worker : Stream.concat(workers.stream(), Stream.of(leader)).toList()) {
 			worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
 			if (worker.isAlive()) {
 				history.record("HUNG", "api", "thread", "thread", worker.getName(), "stack",
@@ -180,6 +199,7 @@ final class CheckWorkerMain {
 							.collect(Collectors.joining("<")));
 			}
 		}
+		recorder.leadership(WorkerOps.LEADERSHIP).stop();
 		for (HeldLock held : engine.heldLocks()) {
 			history.record("HELD", "name", held.name(), "token", held.fencingToken(), "owner", held.owner());
 		}

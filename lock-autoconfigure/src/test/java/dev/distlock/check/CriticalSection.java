@@ -8,7 +8,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * What a worker does while it holds locks: for each hold, look at its validity, increment
  * the fenced counter and the plain counter of its name with a short stall in between, and
- * look at its validity again; one {@code OP} line records it all.
+ * look at its validity again; one {@code OP} line records it all. A reader, which shares
+ * its lock, reads the fenced counter instead, stalls, reads it again and records what it
+ * saw in a {@code READ} line: no writer may change it meanwhile (the plain counter, which
+ * a writer that lost its lock still writes, proves nothing here).
  */
 final class CriticalSection {
 
@@ -31,6 +34,28 @@ final class CriticalSection {
 			runUnder(hold);
 		}
 		return holds.size();
+	}
+
+	/**
+	 * Read under a read hold.
+	 * @param hold the read hold
+	 */
+	void read(RecordedHold hold) {
+		long start = History.now();
+		boolean validBefore = hold.checkValid();
+		String first = "ERROR";
+		String last = "ERROR";
+		try {
+			first = Long.toString(this.register.readShared(hold.name(), hold.token()));
+			stall();
+			last = Long.toString(this.register.readShared(hold.name(), hold.token()));
+		}
+		catch (RuntimeException ex) {
+			// Interrupted or the store unreachable: nothing to compare
+		}
+		boolean validAfter = hold.checkValid();
+		this.history.record("READ", "hold", hold.id(), "name", hold.name(), "first", first, "last", last, "start",
+				start, "end", History.now(), "validBefore", validBefore, "validAfter", validAfter);
 	}
 
 	private void runUnder(RecordedHold hold) {

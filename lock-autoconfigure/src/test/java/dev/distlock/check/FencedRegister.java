@@ -10,10 +10,11 @@ import io.lettuce.core.api.sync.RedisCommands;
  * name a fenced counter and a plain counter.
  * <p>
  * The fenced counter is a register that remembers the highest fencing token it has seen,
- * on reads as well as writes, and refuses a lower one: a read-modify-write through it
- * never loses an update between holders with different tokens. Every accepted write is
- * appended to a log ({@code w <op> <token> <old> <new>}). Fencing tokens keep increasing
- * when the lock Redis loses its data, so the register is never reset.
+ * on reads as well as writes, and refuses a lower one (readers, who share a lock, raise
+ * it but are never refused): a read-modify-write through it never loses an update between
+ * holders with different tokens. Every accepted write is appended to a log
+ * ({@code w <op> <token> <old> <new>}). Fencing tokens keep increasing when the lock
+ * Redis loses its data, so the register is never reset.
  * <p>
  * The plain counter is read with {@code GET} and written with {@code SET}, unfenced; its
  * value names the operation that wrote it, so the checker can tell which operations read
@@ -28,6 +29,14 @@ final class FencedRegister {
 			end
 			redis.call('hset', KEYS[1], 'highest', ARGV[1])
 			return {1, tonumber(redis.call('hget', KEYS[1], 'value') or '0')}
+			""";
+
+	private static final String READ_SHARED = """
+			local highest = tonumber(redis.call('hget', KEYS[1], 'highest') or '0')
+			if tonumber(ARGV[1]) > highest then
+				redis.call('hset', KEYS[1], 'highest', ARGV[1])
+			end
+			return tonumber(redis.call('hget', KEYS[1], 'value') or '0')
 			""";
 
 	private static final String WRITE = """
@@ -96,6 +105,21 @@ final class FencedRegister {
 	 */
 	void writePlain(String name, long count, String op) {
 		this.store.set(plainKey(name), count + " " + op);
+	}
+
+	/**
+	 * Read the fenced counter of a lock name under a read share: raise the register's
+	 * token to the reader's if it is lower, but never refuse, since readers with greater
+	 * tokens share the lock. Once read, the register refuses every writer whose token is
+	 * lower than the reader's, so that only a writer granted after the reader can change
+	 * it.
+	 * @param name the lock's name
+	 * @param token the reader's fencing token
+	 * @return the counter's value
+	 */
+	long readShared(String name, long token) {
+		return this.store.eval(READ_SHARED, ScriptOutputType.INTEGER, new String[] { registerKey(name) },
+				Long.toString(token));
 	}
 
 	/**

@@ -1,8 +1,9 @@
 package dev.distlock.check;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -19,19 +20,36 @@ record Interval(long start, long end) {
 	 * @return the union
 	 */
 	static List<Interval> union(Stream<Interval> intervals) {
-		List<Interval> union = new ArrayList<>();
-		intervals.filter((interval) -> interval.end > interval.start)
-			.sorted(Comparator.comparingLong(Interval::start))
-			.forEach((next) -> {
-				Interval last = union.isEmpty() ? null : union.get(union.size() - 1);
-				if (last != null && next.start <= last.end) {
-					union.set(union.size() - 1, new Interval(last.start, Math.max(last.end, next.end)));
-				}
-				else {
-					union.add(next);
-				}
-			});
-		return union;
+		return coveredAtLeast(intervals, 1);
+	}
+
+	/**
+	 * Return when at least the given number of the given intervals overlap, as disjoint
+	 * intervals in order; for one, their union.
+	 * @param intervals the intervals
+	 * @param count how many must overlap
+	 * @return the times covered that many times or more
+	 */
+	static List<Interval> coveredAtLeast(Stream<Interval> intervals, int count) {
+		TreeMap<Long, Integer> changes = new TreeMap<>();
+		intervals.filter((interval) -> interval.end > interval.start).forEach((interval) -> {
+			changes.merge(interval.start, 1, Integer::sum);
+			changes.merge(interval.end, -1, Integer::sum);
+		});
+		List<Interval> covered = new ArrayList<>();
+		int depth = 0;
+		long from = 0;
+		for (Map.Entry<Long, Integer> change : changes.entrySet()) {
+			int next = depth + change.getValue();
+			if (depth < count && next >= count) {
+				from = change.getKey();
+			}
+			else if (depth >= count && next < count) {
+				covered.add(new Interval(from, change.getKey()));
+			}
+			depth = next;
+		}
+		return covered;
 	}
 
 	/**

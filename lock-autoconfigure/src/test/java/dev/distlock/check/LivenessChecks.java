@@ -19,7 +19,19 @@ import dev.distlock.check.CheckHistory.Wait;
  * those a fault may have held up its grant. What is left is time the lock was certainly
  * free while wanted; no stretch of it may last {@link #BOUND}. This catches a lock
  * reserved for nobody, such as a grant sent to a waiter that is gone and kept until a
- * lease passes, or waiters that are not woken when it is freed.
+ * lease passes, or waiters that are not woken when it is freed. A read/write lock is free
+ * when no side of it is held, a semaphore when fewer of its permits are held than it
+ * gives ({@code permit-unserved}). A leadership is wanted while some worker campaigns for
+ * it and held during its terms: no leader for that long while a standby campaigns is
+ * {@code leader-missing}; a term whose leader was killed may be held for
+ * {@link #UNRENEWED_KEY_LIFE} after the kill, so a standby must take over within that and
+ * the bound.
+ * <p>
+ * A waiting writer must not be starved by readers: the checker takes the times it was
+ * waiting, and removes those a fault may have held it up and those some hold may have
+ * kept it out: a write hold, or a read share whose acquisition began before the writer's,
+ * or within {@link #READER_HEAD_START} after it, before the writer could join the queue.
+ * No stretch of what is left may last {@link #BOUND} ({@code writer-starved}).
  * <p>
  * The lock may be held, for all the checker knows:
  * <ul>
@@ -76,6 +88,12 @@ final class LivenessChecks {
 	/** How long after a fault ended it may still hold up a grant. */
 	static final long AFTERMATH = UNRENEWED_KEY_LIFE;
 
+	/**
+	 * How long after a writer began to acquire a reader may still come first: the
+	 * writer's first attempt, which queues it, may take a command timeout.
+	 */
+	static final long READER_HEAD_START = micros(CheckWorkerMain.COMMAND_TIMEOUT.toMillis());
+
 	private static final Set<String> DELAYING_FAULTS = Set.of("redis-pause", "redis-restart", "redis-flush",
 			"proxy-stall", "proxy-cut", "proxy-latency", "jvm-pause", "waiter-pause", "holder-pause");
 
@@ -131,9 +149,12 @@ final class LivenessChecks {
 			List<Interval> excused = new ArrayList<>(this.everyLockExcused);
 			waits.forEach((wait) -> excused.addAll(unrecordedGrants(wait)));
 			excused.addAll(killedDuring(name));
+			if (waits.stream().anyMatch(Wait::queuesForShares)) {
+				waits.forEach((wait) -> excused.addAll(queueHeldUpBy(wait)));
+			}
 			List<Interval> notExcused = Interval.union(excused.stream());
-			List<Interval> held = Interval
-				.union(holds.stream().map((hold) -> new Interval(grantedAt(hold), mayBeHeldUntil(hold))));
+			List<Interval> held = Interval.coveredAtLeast(holds.stream().map(this::mayBeHeld),
+					this.history.capacity(name));
 			for (Interval wanted : Interval.union(waits.stream().flatMap((wait) -> wanting(wait).stream()))) {
 				for (Interval watched : wanted.minus(notExcused)) {
 					this.watchedMicros += watched.length();
@@ -142,7 +163,41 @@ final class LivenessChecks {
 					}
 				}
 			}
+			waits.stream().filter(Wait::isWriter).forEach((writer) -> checkWriter(writer, holds, notExcused));
 		});
+	}
+
+	/**
+	 * Check that a writer was not kept waiting by read shares that came after it.
+	 */
+	private void checkWriter(Wait writer, List<Hold> holds, List<Interval> notExcused) {
+		List<Interval> keptOut = Interval.union(holds.stream()
+			.filter((hold) -> !hold.isShared() || hold.start <= writer.start() + READER_HEAD_START)
+			.map(this::mayBeHeld));
+		for (Interval waiting : wanting(writer)) {
+			for (Interval watched : waiting.minus(notExcused)) {
+				for (Interval starved : watched.minus(keptOut)) {
+					if (starved.length() >= BOUND) {
+						this.violations.add("writer-starved",
+								writer + " was kept out for " + TimeUnit.MICROSECONDS.toMillis(starved.length())
+										+ " ms from " + starved.start() + " to " + starved.end()
+										+ " by no write hold nor read share that came before it");
+					}
+				}
+			}
+		}
+	}
+
+	/**
+	 * Return when a fault on a worker that waited for a read/write lock or a semaphore
+	 * may have held up every waiter of its name: its place at the head of the queue is
+	 * kept until it expires.
+	 */
+	private List<Interval> queueHeldUpBy(Wait wait) {
+		return faultsOn(wait.incarnation()).stream()
+			.filter((fault) -> fault.start() <= wait.end() && fault.end() >= wait.start())
+			.map((fault) -> new Interval(fault.start(), fault.end() + AFTERMATH))
+			.toList();
 	}
 
 	/**
@@ -219,10 +274,22 @@ final class LivenessChecks {
 		List<Wait> waiting = waits.stream()
 			.filter((wait) -> wait.start() < free.end() && wait.end() > free.start())
 			.toList();
-		this.violations.add("lock-unserved",
+		this.violations.add(unservedKind(name, waits),
 				name + " was free and wanted for " + TimeUnit.MICROSECONDS.toMillis(free.length()) + " ms from "
 						+ free.start() + " to " + free.end() + ", after " + before + ", before " + after + "; waiting: "
 						+ waiting);
+	}
+
+	private String unservedKind(String name, List<Wait> waits) {
+		if (this.history.permits.containsKey(name)) {
+			return "permit-unserved";
+		}
+		boolean leadership = waits.stream().anyMatch((wait) -> wait.api().equals(WorkerOps.CANDIDACY));
+		return leadership ? "leader-missing" : "lock-unserved";
+	}
+
+	private Interval mayBeHeld(Hold hold) {
+		return new Interval(grantedAt(hold), mayBeHeldUntil(hold));
 	}
 
 	/**

@@ -10,19 +10,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LivenessChecks} on made-up histories: a lock released while another
- * worker waits, then left free for {@code freeSeconds} before the next hold.
+ * worker waits, then left free for {@code freeSeconds} before the next hold; a semaphore
+ * with a permit left free while wanted; a writer behind a stream of readers; a leader
+ * killed before a standby takes over.
  */
 @Timeout(30)
 class LivenessChecksTests {
 
 	private static final String NAME = "c:r0";
 
+	private static final String SEMAPHORE = "s:0";
+
 	private static final long SECOND = 1_000_000;
 
 	private final CheckHistory history = new CheckHistory();
 
 	LivenessChecksTests() {
-		this.history.waits.add(new Wait("w1.1", NAME, 0, 100_000, 110_000, "timeout"));
+		this.history.waits.add(new Wait("w1.1", NAME, "lock", 0, 100_000, 110_000, "timeout"));
 	}
 
 	@Test
@@ -57,7 +61,7 @@ class LivenessChecksTests {
 
 	@Test
 	void killDuringAnAcquisitionExcusesTheGrantItMayHaveGot() {
-		this.history.unfinishedWaits.add(new Wait("w2.1", NAME, 0, 1_400_000, 1_400_000, "unfinished"));
+		this.history.unfinishedWaits.add(new Wait("w2.1", NAME, "lock", 0, 1_400_000, 1_400_000, "unfinished"));
 		this.history.killedAt.put("w2.1", 1_500_000L);
 		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
 	}
@@ -81,6 +85,96 @@ class LivenessChecksTests {
 		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
 	}
 
+	@Test
+	void semaphoreWithAFreePermitLeftUnservedWhileWantedIsAViolation() {
+		this.history.permits.put(SEMAPHORE, 2);
+		released(new Hold("w0.1-2", "w0.1", SEMAPHORE, 100_000, WorkerOps.PERMIT, 0, 100_000, 0), 10 * SECOND);
+		this.history.waits.add(new Wait("w1.1", SEMAPHORE, WorkerOps.PERMIT, 5000, SECOND, 5 * SECOND, "acquired"));
+		released(new Hold("w1.1-2", "w1.1", SEMAPHORE, 5 * SECOND, WorkerOps.PERMIT, SECOND, 5 * SECOND, 0),
+				6 * SECOND);
+		Violations violations = check();
+		assertThat(violations.counts()).isEqualTo("{permit-unserved=1}");
+		assertThat(violations.report()).contains(SEMAPHORE + " was free and wanted for 4000 ms");
+	}
+
+	@Test
+	void semaphoreWithEveryPermitHeldIsNoViolation() {
+		this.history.permits.put(SEMAPHORE, 2);
+		released(new Hold("w0.1-2", "w0.1", SEMAPHORE, 100_000, WorkerOps.PERMIT, 0, 100_000, 0), 10 * SECOND);
+		released(new Hold("w2.1-2", "w2.1", SEMAPHORE, 200_000, WorkerOps.PERMIT, 0, 200_000, 0), 4 * SECOND);
+		this.history.waits.add(new Wait("w1.1", SEMAPHORE, WorkerOps.PERMIT, 5000, SECOND, 5 * SECOND, "acquired"));
+		released(new Hold("w1.1-2", "w1.1", SEMAPHORE, 5 * SECOND, WorkerOps.PERMIT, SECOND, 5 * SECOND, 0),
+				6 * SECOND);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void writerKeptOutByReadersThatCameAfterItIsStarved() {
+		Violations violations = writerWaitingFromOneSecondBehindReadersStartedAt(2_100_000);
+		assertThat(violations.counts()).isEqualTo("{writer-starved=1}");
+		assertThat(violations.report()).contains("kept out for 3500 ms");
+	}
+
+	@Test
+	void writerKeptOutByReadersThatCameBeforeItIsNotStarved() {
+		assertThat(writerWaitingFromOneSecondBehindReadersStartedAt(900_000).isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record a read share of {@code w0.1} from 0.1 s to 2 s, a writer of {@code w1.1}
+	 * waiting from 1 s with five seconds to wait, and read shares of {@code w2.1} that
+	 * overlap each other until the writer's wait ran out, the first acquired at 2.2 s and
+	 * all begun at the given time; then run the check.
+	 */
+	private Violations writerWaitingFromOneSecondBehindReadersStartedAt(long readersStart) {
+		String name = WorkerOps.READ_WRITE;
+		released(new Hold("w0.1-2", "w0.1", name, 100_000, WorkerOps.READ, 0, 100_000, 0), 2 * SECOND);
+		this.history.waits.add(new Wait("w1.1", name, WorkerOps.WRITE, 5000, SECOND, 6 * SECOND, "timeout"));
+		for (int i = 0; i < 4; i++) {
+			long acquired = 2_200_000 + i * 1_500_000L;
+			released(new Hold("w2.1-" + i, "w2.1", name, acquired, WorkerOps.READ, Math.min(readersStart, acquired),
+					acquired, 0), acquired + 2 * SECOND);
+		}
+		return check();
+	}
+
+	@Test
+	void noStandbyTakingOverFromAKilledLeaderIsAViolation() {
+		Violations violations = leaderKilledAtOneSecondThenStandbyGrantedAt(8 * SECOND);
+		assertThat(violations.counts()).isEqualTo("{leader-missing=1}");
+		assertThat(violations.report()).contains(WorkerOps.LEADERSHIP + " was free and wanted for 4000 ms");
+	}
+
+	@Test
+	void standbyTakingOverWithinTheBoundIsNoViolation() {
+		assertThat(leaderKilledAtOneSecondThenStandbyGrantedAt(5 * SECOND).isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record a term of {@code w0.1} from 0.1 s until its worker was killed at 1 s, a
+	 * candidacy of {@code w1.1} from 0.5 s to 10 s and its term granted at the given
+	 * time; then run the check.
+	 */
+	private Violations leaderKilledAtOneSecondThenStandbyGrantedAt(long grantedAt) {
+		String name = WorkerOps.LEADERSHIP;
+		this.history.killedAt.put("w0.1", SECOND);
+		Hold killed = new Hold("w0.1-term-1", "w0.1", name, 100_000, WorkerOps.TERM, 100_000, 100_000, 0);
+		this.history.holds.put(killed.id, killed);
+		this.history.waits.add(new Wait("w1.1", name, WorkerOps.CANDIDACY, 9501, 500_000, 10 * SECOND, "candidacy"));
+		Hold standby = new Hold("w1.1-term-2", "w1.1", name, grantedAt, WorkerOps.TERM, grantedAt, grantedAt, 0);
+		standby.releaseStart = 10 * SECOND;
+		standby.releaseOutcome = "REVOKED";
+		this.history.holds.put(standby.id, standby);
+		return check();
+	}
+
+	private void released(Hold hold, long releasedAt) {
+		hold.releaseStart = releasedAt - 10_000;
+		hold.releaseEnd = releasedAt;
+		hold.releaseOutcome = "OK";
+		this.history.holds.put(hold.id, hold);
+	}
+
 	/**
 	 * Record a hold of {@code w0.1} released at one second, a wait of {@code w1.1} from
 	 * half a second with five seconds to wait (after an attempt answered at once), and
@@ -94,7 +188,7 @@ class LivenessChecksTests {
 		released.releaseOutcome = "OK";
 		this.history.holds.put(released.id, released);
 		long servedAt = SECOND + freeSeconds * SECOND;
-		this.history.waits.add(new Wait("w1.1", NAME, 5000, 500_000, servedAt, "acquired"));
+		this.history.waits.add(new Wait("w1.1", NAME, "lock", 5000, 500_000, servedAt, "acquired"));
 		this.history.holds.putIfAbsent("w1.1-1",
 				new Hold("w1.1-1", "w1.1", NAME, servedAt, "lock", 500_000, servedAt, 0));
 		return check();

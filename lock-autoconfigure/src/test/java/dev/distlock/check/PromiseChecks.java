@@ -5,14 +5,18 @@ import java.util.stream.Collectors;
 
 import dev.distlock.check.CheckHistory.Fault;
 import dev.distlock.check.CheckHistory.Hold;
+import dev.distlock.check.CheckHistory.SideChange;
 
 /**
  * The checks of what every call promises besides exclusion: each hold ends in a release
  * or a reported loss, an interrupt never fails a release, a successful release never
  * hides a loss, a hold's loss action runs once for a loss found while it was held and
  * never for a hold released first, no transaction commits once its hold was reported
- * lost, every call returns within its bound, and nothing (hold, thread) outlives the
- * work.
+ * lost, every call returns within its bound, nothing (hold, thread) outlives the work, a
+ * leadership's term ends in a revocation (its loss action) after which the leadership
+ * never says it leads, and a read/write lock refuses an upgrade (the write lock taken
+ * under a read hold) by throwing and grants a downgrade (the read lock taken under a
+ * write hold) at once, both from a hold that said valid just before.
  */
 final class PromiseChecks {
 
@@ -44,8 +48,18 @@ final class PromiseChecks {
 			if (hold.releaseOutcome.equals("OK") && lostAt == null && dataLostDuring(hold)) {
 				this.violations.add("loss-hidden", "released OK although Redis lost its data while held: " + hold);
 			}
-			if (holdsByKey.get(lostKey(hold)) == 1) {
+			if (holdsByKey.get(lostKey(hold)) == 1 && !hold.isTerm()) {
 				checkLossActions(hold, lostAt);
+			}
+			if (hold.isTerm() && !hold.releaseOutcome.isEmpty() && hold.confirmedUntil > hold.releaseStart) {
+				this.violations.add("leader-after-revoke", "isLeader() said true at " + hold.confirmedUntil
+						+ " after the term was revoked at " + hold.releaseStart + ": " + hold);
+			}
+		}
+		for (SideChange change : this.history.sideChanges) {
+			String expected = change.change().equals("upgrade") ? "refused" : "acquired";
+			if (change.valid() && !change.outcome().equals(expected)) {
+				this.violations.add(change.change() + "-" + change.outcome(), change.toString());
 			}
 		}
 		for (String report : this.history.reports) {

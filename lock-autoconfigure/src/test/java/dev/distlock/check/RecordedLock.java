@@ -8,9 +8,9 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 
 /**
- * A {@link FencedLock} that records every hold of the current thread through its
- * {@link RecordingLockRegistry}. Only the bounded acquisitions are offered: a checker
- * must never wait without a bound.
+ * A {@link FencedLock}, or a side of a read/write lock, that records every hold of the
+ * current thread through its {@link RecordingLockRegistry}; a reentry is no new hold.
+ * Only the bounded acquisitions are offered: a checker must never wait without a bound.
  */
 final class RecordedLock implements FencedLock {
 
@@ -18,11 +18,14 @@ final class RecordedLock implements FencedLock {
 
 	private final LeaseOptions options;
 
+	private final String api;
+
 	private final RecordingLockRegistry registry;
 
-	RecordedLock(FencedLock delegate, LeaseOptions options, RecordingLockRegistry registry) {
+	RecordedLock(FencedLock delegate, LeaseOptions options, String api, RecordingLockRegistry registry) {
 		this.delegate = delegate;
 		this.options = options;
+		this.api = api;
 		this.registry = registry;
 	}
 
@@ -36,7 +39,7 @@ final class RecordedLock implements FencedLock {
 		if (this.delegate.isHeldByCurrentThread()) {
 			return this.delegate.tryLock(waitTime);
 		}
-		return this.registry.tryLockOwned(this.delegate, this.options, waitTime);
+		return this.registry.tryLockOwned(this.delegate, this.options, this.api, waitTime);
 	}
 
 	@Override
@@ -61,7 +64,7 @@ final class RecordedLock implements FencedLock {
 
 	@Override
 	public void unlock() {
-		this.registry.ownedReleased(this.delegate, this.delegate::unlock);
+		this.registry.ownedReleased(this.delegate, this.api, this.delegate::unlock);
 	}
 
 	@Override
@@ -76,7 +79,7 @@ final class RecordedLock implements FencedLock {
 
 	@Override
 	public LockLease currentHold() {
-		return new RecordedLease(this.delegate.currentHold(), this.registry.owned(this.delegate));
+		return new RecordedLease(this.delegate.currentHold(), this.registry.owned(this.delegate, this.api));
 	}
 
 }

@@ -29,15 +29,16 @@ final class RecordedWaits {
 	 * Run one acquisition of a lock on the current thread and record it.
 	 * @param <T> what the acquisition returns
 	 * @param name the lock's name
+	 * @param api how it acquires, such as {@link WorkerOps#WRITE}
 	 * @param waitTime how long it may wait
 	 * @param acquisition the acquisition
 	 * @param acquired whether what it returned is a hold
 	 * @return what the acquisition returned
 	 */
-	<T> T record(String name, Duration waitTime, Supplier<T> acquisition, Predicate<T> acquired) {
+	<T> T record(String name, String api, Duration waitTime, Supplier<T> acquisition, Predicate<T> acquired) {
 		String thread = Thread.currentThread().getName();
 		long start = History.now();
-		this.history.record("WAITING", "name", name, "thread", thread, "start", start);
+		this.history.record("WAITING", "name", name, "api", api, "thread", thread, "start", start);
 		String outcome = "timeout";
 		this.inProgress.put(Thread.currentThread(), name);
 		try {
@@ -53,8 +54,8 @@ final class RecordedWaits {
 		}
 		finally {
 			this.inProgress.remove(Thread.currentThread());
-			this.history.record("WAIT", "name", name, "thread", thread, "wait", waitTime.toMillis(), "start", start,
-					"end", History.now(), "outcome", outcome);
+			this.history.record("WAIT", "name", name, "api", api, "thread", thread, "wait", waitTime.toMillis(),
+					"start", start, "end", History.now(), "outcome", outcome);
 		}
 	}
 

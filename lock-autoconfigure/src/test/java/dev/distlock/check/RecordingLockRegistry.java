@@ -1,10 +1,16 @@
 package dev.distlock.check;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
@@ -16,8 +22,10 @@ import dev.distlock.LockRegistry;
 /**
  * A {@link LockRegistry} in front of the real one that records every hold it hands out in
  * a {@link History}, whoever asked: the workers' own code or the {@code @DistributedLock}
- * interceptor, every acquisition with its outcome ({@link RecordedWaits}), and a
- * {@code LOSS} line each time a hold's loss action runs.
+ * interceptor, through a lock, either side of a read/write lock or a semaphore, every
+ * acquisition with its outcome ({@link RecordedWaits}), a {@code LOSS} line each time a
+ * hold's loss action runs, and the candidacies of its leaderships
+ * ({@link RecordedLeadership}).
  */
 final class RecordingLockRegistry implements LockRegistry {
 
@@ -30,6 +38,8 @@ final class RecordingLockRegistry implements LockRegistry {
 	private final AtomicLong sequence = new AtomicLong();
 
 	private final RecordedWaits waits;
+
+	private final Map<String, RecordedLeadership> leaderships = new ConcurrentHashMap<>();
 
 	/**
 	 * The hold of each name acquired last by each thread: the interceptor acquires a
@@ -50,25 +60,61 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
-		return new RecordedLock(this.delegate.obtain(name, options), options, this);
+		return new RecordedLock(this.delegate.obtain(name, options), options, WorkerOps.LOCK, this);
 	}
 
 	@Override
 	public FencedReadWriteLock readWriteLock(String name) {
-		return this.delegate.readWriteLock(name);
+		FencedReadWriteLock lock = this.delegate.readWriteLock(name);
+		return new RecordedReadWriteLock(lock.name(),
+				new RecordedLock(lock.readLock(), LeaseOptions.WATCHDOG, WorkerOps.READ, this),
+				new RecordedLock(lock.writeLock(), LeaseOptions.WATCHDOG, WorkerOps.WRITE, this));
+	}
+
+	@Override
+	public RecordedLeadership leadership(String name) {
+		return this.leaderships.computeIfAbsent(name,
+				(key) -> new RecordedLeadership(this.delegate.leadership(key), this.history));
+	}
+
+	/**
+	 * Return the names of the leaderships this JVM campaigns for without leading.
+	 * @return the names
+	 */
+	Set<String> standbys() {
+		return this.leaderships.values()
+			.stream()
+			.filter(RecordedLeadership::isStandby)
+			.map(RecordedLeadership::name)
+			.collect(Collectors.toSet());
 	}
 
 	@Override
 	public DistributedSemaphore semaphore(String name, int permits) {
-		return this.delegate.semaphore(name, permits);
+		return new RecordedSemaphore(this.delegate.semaphore(name, permits), this);
 	}
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
+		return recordLease(name, "lease", waitTime, options, () -> this.delegate.tryAcquire(name, waitTime, options));
+	}
+
+	/**
+	 * Try to take a permit of a semaphore, and record the acquisition and the permit.
+	 * @param semaphore the engine's semaphore
+	 * @param waitTime how long to wait
+	 * @return the permit, or empty if none was taken in time
+	 */
+	Optional<LockLease> tryAcquirePermit(DistributedSemaphore semaphore, Duration waitTime) {
+		return recordLease(semaphore.name(), WorkerOps.PERMIT, waitTime, LeaseOptions.WATCHDOG,
+				() -> semaphore.tryAcquire(waitTime), "permits", semaphore.permits());
+	}
+
+	private Optional<LockLease> recordLease(String name, String api, Duration waitTime, LeaseOptions options,
+			Supplier<Optional<LockLease>> acquisition, Object... fields) {
 		long start = History.now();
-		Optional<LockLease> lease = this.waits.record(name, waitTime,
-				() -> this.delegate.tryAcquire(name, waitTime, options), Optional::isPresent);
-		return lease.map((held) -> new RecordedLease(held, acquired(name, held, options, start, "lease")));
+		Optional<LockLease> lease = this.waits.record(name, api, waitTime, acquisition, Optional::isPresent);
+		return lease.map((held) -> new RecordedLease(held, acquired(name, held, options, start, api, fields)));
 	}
 
 	/**
@@ -94,32 +140,35 @@ final class RecordingLockRegistry implements LockRegistry {
 	}
 
 	/**
-	 * Try to acquire a thread-owned lock that the current thread does not hold yet, and
-	 * record the acquisition and the hold.
+	 * Try to acquire a thread-owned lock, or a side of a read/write lock, that the
+	 * current thread does not hold yet, and record the acquisition and the hold.
 	 * @param lock the engine's lock
 	 * @param options the options it was obtained with
+	 * @param api which lock it is: {@link WorkerOps#LOCK}, {@link WorkerOps#READ} or
+	 * {@link WorkerOps#WRITE}
 	 * @param waitTime how long to wait
 	 * @return whether it was acquired
 	 */
-	boolean tryLockOwned(FencedLock lock, LeaseOptions options, Duration waitTime) {
+	boolean tryLockOwned(FencedLock lock, LeaseOptions options, String api, Duration waitTime) {
 		long start = History.now();
-		if (!this.waits.record(lock.name(), waitTime, () -> lock.tryLock(waitTime), Boolean::booleanValue)) {
+		if (!this.waits.record(lock.name(), api, waitTime, () -> lock.tryLock(waitTime), Boolean::booleanValue)) {
 			return false;
 		}
-		this.ownedByThread.get().put(lock.name(), acquired(lock.name(), lock.currentHold(), options, start, "lock"));
+		this.ownedByThread.get()
+			.put(ownedKey(lock, api), acquired(lock.name(), lock.currentHold(), options, start, api));
 		return true;
 	}
 
-	RecordedHold owned(FencedLock lock) {
-		RecordedHold hold = this.ownedByThread.get().get(lock.name());
+	RecordedHold owned(FencedLock lock, String api) {
+		RecordedHold hold = this.ownedByThread.get().get(ownedKey(lock, api));
 		if (hold == null) {
 			throw new IllegalMonitorStateException("Lock '" + lock.name() + "' is not held by this thread");
 		}
 		return hold;
 	}
 
-	void ownedReleased(FencedLock lock, Runnable unlock) {
-		RecordedHold hold = this.ownedByThread.get().get(lock.name());
+	void ownedReleased(FencedLock lock, String api, Runnable unlock) {
+		RecordedHold hold = this.ownedByThread.get().get(ownedKey(lock, api));
 		if (hold == null) {
 			unlock.run();
 			return;
@@ -129,21 +178,31 @@ final class RecordingLockRegistry implements LockRegistry {
 		}
 		finally {
 			if (!lock.isHeldByCurrentThread()) {
-				this.ownedByThread.get().remove(lock.name());
+				this.ownedByThread.get().remove(ownedKey(lock, api));
 			}
 		}
 	}
 
 	/**
-	 * Record a hold: {@code lease} is its fixed lease in milliseconds, 0 for a lease the
-	 * watchdog renews.
+	 * Return the key of a thread's hold of a lock: a thread may hold both sides of a
+	 * read/write lock, which have the same name.
 	 */
-	private RecordedHold acquired(String name, LockLease view, LeaseOptions options, long start, String api) {
+	private static String ownedKey(FencedLock lock, String api) {
+		return api + " " + lock.name();
+	}
+
+	/**
+	 * Record a hold: {@code lease} is its fixed lease in milliseconds, 0 for a lease the
+	 * watchdog renews; the given fields follow, such as a semaphore's {@code permits}.
+	 */
+	private RecordedHold acquired(String name, LockLease view, LeaseOptions options, long start, String api,
+			Object... fields) {
 		String id = this.incarnation + "-" + this.sequence.incrementAndGet();
 		RecordedHold hold = new RecordedHold(this.history, id, name, view.fencingToken(), view);
 		long leaseMillis = (options.leaseTime() != null) ? options.leaseTime().toMillis() : 0;
-		this.history.record("ACQ", "hold", id, "name", name, "token", view.fencingToken(), "api", api, "start", start,
-				"end", History.now(), "thread", Thread.currentThread().getName(), "lease", leaseMillis);
+		Object[] line = { "hold", id, "name", name, "token", view.fencingToken(), "api", api, "start", start, "end",
+				History.now(), "thread", Thread.currentThread().getName(), "lease", leaseMillis };
+		this.history.record("ACQ", Stream.concat(Arrays.stream(line), Arrays.stream(fields)).toArray());
 		view.onLoss((lost) -> this.history.record("LOSS", "hold", id, "at", History.now()));
 		this.latestByThread.get().put(name, hold);
 		return hold;

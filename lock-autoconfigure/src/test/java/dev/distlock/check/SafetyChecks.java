@@ -5,22 +5,29 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Op;
+import dev.distlock.check.CheckHistory.Read;
 
 /**
- * The safety checks: no two holds of a name believed valid at once, no lost update, and
- * fencing tokens that order the holds, across everything, Redis losing its data included.
- * Redis losing its data (restart, flush) is the documented limit that excuses the first
- * two: it can grant a lock twice, but the later holder's token is greater, so the fenced
- * register still loses no update. The only token out of order it excuses is one reserved
- * before the loss and handed over within a JVM just after it, which the engine reports
- * lost. A holder paused past its lease needs no excuse because it is only counted while
- * its own lease check said valid. A fenced write refused while its holder believed it
- * valid is excused by an earlier data loss: the later holder of a double grant wrote with
- * a greater token.
+ * The safety checks: no two holds of a name believed valid at once (but read shares of a
+ * read/write lock, and the read share its writer takes to downgrade), no more holders of
+ * a semaphore believing they hold a permit at once than it gives, no lost update, no
+ * writer's update seen by a reader during its read share, and fencing tokens that order
+ * the holds of each name (locks, both sides of a read/write lock, permits of a
+ * semaphore), across everything, Redis losing its data included. Redis losing its data
+ * (restart, flush) is the documented limit that excuses the exclusion checks: it can
+ * grant a lock twice, but the later holder's token is greater, so the fenced register
+ * still loses no update. The only token out of order it excuses is one reserved before
+ * the loss and handed over within a JVM just after it, which the engine reports lost. A
+ * holder paused past its lease needs no excuse because it is only counted while its own
+ * lease check said valid. A fenced write refused while its holder believed it valid is
+ * excused by an earlier data loss: the later holder of a double grant wrote with a
+ * greater token.
  */
 final class SafetyChecks {
 
@@ -36,6 +43,8 @@ final class SafetyChecks {
 	 */
 	private static final long RESERVED_TOKEN_WINDOW = 3_000_000;
 
+	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause");
+
 	private final CheckHistory history;
 
 	private final Violations violations;
@@ -49,16 +58,27 @@ final class SafetyChecks {
 		Map<String, List<Hold>> byName = this.history.holds.values()
 			.stream()
 			.collect(Collectors.groupingBy((hold) -> hold.name));
-		byName.values().forEach((holds) -> {
-			checkOverlaps(holds);
+		byName.forEach((name, holds) -> {
+			if (holds.stream().anyMatch(Hold::isPermit)) {
+				forEachConfirmedOverlap(holds, (later, active) -> checkPermitCount(name, later, active));
+			}
+			else {
+				forEachConfirmedOverlap(holds, this::checkOverlaps);
+			}
 			checkTokenOrder(holds);
 		});
 		checkPlainCounters();
 		checkRefusedWhileValid();
+		checkReads();
 		registerLogs.forEach(this::checkRegisterLog);
 	}
 
-	private void checkOverlaps(List<Hold> holds) {
+	/**
+	 * Tell the given action, for each hold believed valid at some moment, which holds
+	 * acquired before it were still believed valid then: confirmed beyond its acquisition
+	 * and the tolerance.
+	 */
+	private static void forEachConfirmedOverlap(List<Hold> holds, BiConsumer<Hold, List<Hold>> action) {
 		List<Hold> confirmed = holds.stream()
 			.filter(Hold::isConfirmed)
 			.sorted(Comparator.comparingLong((Hold hold) -> hold.acquired))
@@ -66,15 +86,51 @@ final class SafetyChecks {
 		List<Hold> active = new ArrayList<>();
 		for (Hold later : confirmed) {
 			active.removeIf((earlier) -> earlier.confirmedUntil <= later.acquired + TOLERANCE);
-			for (Hold earlier : active) {
-				long overlapEnd = Math.min(earlier.confirmedUntil, later.confirmedUntil);
-				if (later.acquired + TOLERANCE < overlapEnd
-						&& !this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)) {
-					this.violations.add("overlap", "both believed valid for " + (overlapEnd - later.acquired) + " us: "
-							+ earlier + " and " + later);
-				}
-			}
+			action.accept(later, active);
 			active.add(later);
+		}
+	}
+
+	private void checkOverlaps(Hold later, List<Hold> active) {
+		for (Hold earlier : active) {
+			long overlapEnd = Math.min(earlier.confirmedUntil, later.confirmedUntil);
+			if (later.acquired + TOLERANCE < overlapEnd && !mayShare(earlier, later)
+					&& !this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)
+					&& !(earlier.isTerm() && frozenBetween(earlier.incarnation, earlier.acquired, later.acquired))) {
+				this.violations.add("overlap", "both believed valid for " + (overlapEnd - later.acquired) + " us: "
+						+ earlier + " and " + later);
+			}
+		}
+	}
+
+	/**
+	 * Return whether two holds of a name may be believed valid at once: both read shares,
+	 * or a write hold and the read share its own thread took under it (a downgrade).
+	 */
+	private static boolean mayShare(Hold earlier, Hold later) {
+		boolean downgrade = !earlier.isShared() && earlier.incarnation.equals(later.incarnation)
+				&& earlier.thread.equals(later.thread);
+		return later.isShared() && (earlier.isShared() || downgrade);
+	}
+
+	/**
+	 * Return whether a worker was frozen ({@code SIGSTOP}) at some moment between the
+	 * given times: a leader frozen when its lease ran out tells its revocation only once
+	 * thawed, after another leader may have been granted.
+	 */
+	private boolean frozenBetween(String incarnation, long from, long to) {
+		return this.history.faults.stream()
+			.anyMatch((fault) -> FREEZES.contains(fault.kind()) && incarnation.equals(fault.worker())
+					&& fault.start() <= to && fault.end() >= from);
+	}
+
+	private void checkPermitCount(String name, Hold later, List<Hold> active) {
+		int permits = this.history.capacity(name);
+		long earliestStart = active.stream().mapToLong((hold) -> hold.start).min().orElse(later.start);
+		if (active.size() >= permits && later.acquired + TOLERANCE < later.confirmedUntil
+				&& !this.history.dataLossBetween(Math.min(earliestStart, later.start), later.acquired)) {
+			this.violations.add("permits-exceeded", (active.size() + 1) + " holders of " + permits
+					+ " permits believed valid at once: " + later + " acquired while " + active);
 		}
 	}
 
@@ -137,6 +193,22 @@ final class SafetyChecks {
 		for (Op op : this.history.ops) {
 			if (op.fenced().startsWith("REFUSED") && op.confirmed() && this.history.dataLossesBefore(op.end()) == 0) {
 				this.violations.add("refused-while-valid", op.toString());
+			}
+		}
+	}
+
+	/**
+	 * Check that no reader saw the fenced counter change while it believed its read share
+	 * valid: the register refuses every writer whose token is below the reader's once the
+	 * reader read, so a change means a writer granted after the reader wrote meanwhile.
+	 */
+	private void checkReads() {
+		for (Read read : this.history.reads) {
+			Hold hold = this.history.holds.get(read.hold());
+			if (read.confirmed() && !read.first().equals("ERROR") && !read.last().equals("ERROR")
+					&& !read.first().equals(read.last()) && hold != null
+					&& !this.history.dataLossBetween(hold.start, read.end())) {
+				this.violations.add("read-changed", read + " under " + hold);
 			}
 		}
 	}

@@ -3,26 +3,37 @@ package dev.distlock.check;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LockLease;
 import reactor.core.Disposable;
 
 /**
- * One worker thread's loop: random operations through every API on a few lock names, each
- * bounded in time, with its outcome recorded as a {@code CALL} line. A call still
- * unanswered after {@link #BOUND} is recorded as {@code HUNG}.
+ * One worker thread's loop: random operations through every API on a few lock names, a
+ * read/write lock and two semaphores, each bounded in time, with its outcome recorded as
+ * a {@code CALL} line. A call still unanswered after {@link #BOUND} is recorded as
+ * {@code HUNG}.
  * <p>
  * Waiters give up while queued: wait times range from none to longer than a lease, some
- * holds last beyond a lease ({@code longHold}) so that short waits run out behind them,
- * and a {@code Mono} is cancelled either while it acquires or after it may have queued
- * ({@code monoCancel}).
+ * holds last beyond a lease ({@code longHold}, and as often as not a read share, a write
+ * hold or a permit) so that short waits run out behind them, and a {@code Mono} is
+ * cancelled either while it acquires or after it may have queued ({@code monoCancel}).
+ * <p>
+ * Readers read the counters of the read/write lock's name twice
+ * ({@link CriticalSection}), some take their read lock again (a reentry) or try to take
+ * the write lock (an upgrade, which must throw); writers increment them, and a downgrade
+ * takes the read lock under the write lock, releases the write lock and reads. Each
+ * upgrade and downgrade is recorded as a {@code SIDE} line with the validity of the hold
+ * it started from.
  */
 final class WorkerOps implements Runnable {
 
@@ -31,6 +42,33 @@ final class WorkerOps implements Runnable {
 
 	/** Keys of the locks; lock names are {@code c:<key>}. */
 	static final List<String> KEYS = List.of("r0", "r1", "r2", "r3");
+
+	/** The name of the read/write lock. */
+	static final String READ_WRITE = "rw:0";
+
+	/** The names of the semaphores, by how many permits each gives. */
+	static final Map<String, Integer> SEMAPHORES = Map.of("s:0", 2, "s:1", 3);
+
+	/** The name of the leadership every worker JVM campaigns for. */
+	static final String LEADERSHIP = "l:0";
+
+	/** The {@code api} of a leadership's terms. */
+	static final String TERM = "term";
+
+	/** The {@code api} of a leadership's candidacies. */
+	static final String CANDIDACY = "candidacy";
+
+	/** The {@code api} of holds and acquisitions of a thread-owned lock. */
+	static final String LOCK = "lock";
+
+	/** The {@code api} of holds and acquisitions of a read lock. */
+	static final String READ = "read";
+
+	/** The {@code api} of holds and acquisitions of a write lock. */
+	static final String WRITE = "write";
+
+	/** The {@code api} of permits and their acquisitions. */
+	static final String PERMIT = "permit";
 
 	/**
 	 * The wait times of the workers' own acquisitions; the longest outlasts the liveness
@@ -86,7 +124,8 @@ final class WorkerOps implements Runnable {
 
 	private String pickApi() {
 		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "sync", "fixedLease", "minHold",
-				"transactional", "multi", "future", "mono", "monoCancel" };
+				"transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read", "write",
+				"downgrade" };
 		return apis[this.random.nextInt(apis.length)];
 	}
 
@@ -104,6 +143,10 @@ final class WorkerOps implements Runnable {
 			case "future" -> this.service.future(twoKeys(key)).get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
 			case "mono" -> this.service.mono(key).block(BOUND);
 			case "monoCancel" -> monoCancel(key);
+			case "permit" -> permit();
+			case "read" -> read();
+			case "write" -> write();
+			case "downgrade" -> downgrade();
 			default -> throw new IllegalArgumentException(api);
 		}
 	}
@@ -124,6 +167,127 @@ final class WorkerOps implements Runnable {
 		finally {
 			lock.unlock();
 		}
+	}
+
+	private void permit() {
+		List<String> names = List.copyOf(new TreeSet<>(SEMAPHORES.keySet()));
+		String name = names.get(this.random.nextInt(names.size()));
+		Optional<LockLease> permit = this.registry.semaphore(name, SEMAPHORES.get(name)).tryAcquire(waitTime());
+		if (permit.isEmpty()) {
+			return;
+		}
+		RecordedHold hold = ((RecordedLease) permit.get()).hold();
+		try {
+			hold.checkValid();
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis()));
+			hold.checkValid();
+		}
+		finally {
+			permit.get().release();
+		}
+	}
+
+	private void read() {
+		FencedReadWriteLock lock = this.registry.readWriteLock(READ_WRITE);
+		if (!lock.readLock().tryLock(waitTime())) {
+			return;
+		}
+		try {
+			RecordedHold hold = ((RecordedLease) lock.readLock().currentHold()).hold();
+			this.critical.read(hold);
+			if (this.random.nextInt(4) == 0 && lock.readLock().tryLock(Duration.ZERO)) {
+				lock.readLock().unlock();
+			}
+			if (this.random.nextInt(4) == 0) {
+				upgrade(lock, hold);
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis()));
+		}
+		finally {
+			lock.readLock().unlock();
+		}
+	}
+
+	/**
+	 * Try to take the write lock while holding only the read lock: it must throw rather
+	 * than wait for its own share.
+	 */
+	private void upgrade(FencedReadWriteLock lock, RecordedHold read) {
+		boolean valid = read.checkValid();
+		String outcome = "refused";
+		try {
+			if (lock.writeLock().tryLock(Duration.ofMillis(200))) {
+				outcome = "acquired";
+				lock.writeLock().unlock();
+			}
+			else {
+				outcome = "timeout";
+			}
+		}
+		catch (IllegalMonitorStateException ex) {
+			// What an upgrade must do
+		}
+		this.history.record("SIDE", "hold", read.id(), "change", "upgrade", "valid", valid, "outcome", outcome);
+	}
+
+	private void write() {
+		FencedLock lock = this.registry.readWriteLock(READ_WRITE).writeLock();
+		if (!lock.tryLock(waitTime())) {
+			return;
+		}
+		try {
+			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis()));
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	/**
+	 * Write, take the read lock under the write lock, release the write lock and read.
+	 */
+	private void downgrade() {
+		FencedReadWriteLock lock = this.registry.readWriteLock(READ_WRITE);
+		if (!lock.writeLock().tryLock(waitTime())) {
+			return;
+		}
+		boolean reading = false;
+		try {
+			RecordedHold write = ((RecordedLease) lock.writeLock().currentHold()).hold();
+			this.critical.run(List.of(write));
+			boolean valid = write.checkValid();
+			reading = lock.readLock().tryLock(Duration.ZERO);
+			this.history.record("SIDE", "hold", write.id(), "change", "downgrade", "valid", valid, "outcome",
+					reading ? "acquired" : "refused");
+		}
+		finally {
+			try {
+				lock.writeLock().unlock();
+			}
+			catch (RuntimeException ex) {
+				if (reading) {
+					lock.readLock().unlock();
+				}
+				throw ex;
+			}
+		}
+		if (reading) {
+			try {
+				this.critical.read(((RecordedLease) lock.readLock().currentHold()).hold());
+			}
+			finally {
+				lock.readLock().unlock();
+			}
+		}
+	}
+
+	/**
+	 * Return how long to keep a read share, a write hold or a permit after working under
+	 * it: none half the time, otherwise up to beyond a lease.
+	 */
+	private int keepMillis() {
+		return this.random.nextBoolean() ? 0 : 300 + this.random.nextInt(2200);
 	}
 
 	private void lease(String key) {

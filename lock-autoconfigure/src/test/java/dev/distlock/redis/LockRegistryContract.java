@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
+import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
@@ -349,6 +350,26 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 			.withMessage(message);
 		assertThatIllegalArgumentException().isThrownBy(() -> registry.acquire("orders!eu", Duration.ZERO))
 			.withMessage(message);
+	}
+
+	@Test
+	void leadershipPassesAtOnceToTheStandbyWhenTheLeaderYieldsOrStops() {
+		Leadership first = registry(LEASE).leadership("scheduler");
+		Leadership second = registry(LEASE).leadership("scheduler");
+		first.start();
+		await().atMost(WAIT).until(first::isLeader);
+		long firstTerm = first.fencingToken().orElseThrow();
+		second.start();
+		await().atMost(WAIT).until(() -> this.keys.keys().exists(queueKey("lock:scheduler")) == 1);
+		first.yieldLeadership();
+		assertThat(first.isLeader()).isFalse();
+		await().atMost(WAIT).until(second::isLeader);
+		long secondTerm = second.fencingToken().orElseThrow();
+		assertThat(secondTerm).isGreaterThan(firstTerm);
+		await().atMost(WAIT).until(() -> this.keys.keys().exists(queueKey("lock:scheduler")) == 1);
+		second.stop();
+		await().atMost(WAIT).until(first::isLeader);
+		assertThat(first.fencingToken().orElseThrow()).isGreaterThan(secondTerm);
 	}
 
 	@Test

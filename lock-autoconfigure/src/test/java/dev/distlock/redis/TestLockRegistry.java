@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockObserver;
@@ -21,7 +23,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * A {@link RedisLockRegistry} on its own Lettuce client or Spring Data Redis connection
  * factory, as one application instance would have it, recording the
- * {@link LockLostEvent}s and {@link LockRenewalFailedEvent}s it publishes.
+ * {@link LockLostEvent}s, {@link LockRenewalFailedEvent}s,
+ * {@link LeadershipGrantedEvent}s and {@link LeadershipRevokedEvent}s it publishes.
  */
 public final class TestLockRegistry implements AutoCloseable {
 
@@ -40,6 +43,8 @@ public final class TestLockRegistry implements AutoCloseable {
 	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
 
 	private final List<LockRenewalFailedEvent> renewalFailures = new CopyOnWriteArrayList<>();
+
+	private final List<LockEvent> leadershipEvents = new CopyOnWriteArrayList<>();
 
 	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings, Consumer<LockEvent> listener,
 			LockObserver observer) {
@@ -228,6 +233,15 @@ public final class TestLockRegistry implements AutoCloseable {
 		return this.renewalFailures;
 	}
 
+	/**
+	 * Return the leadership events published so far, granted and revoked, in the order
+	 * they were published.
+	 * @return the events
+	 */
+	public List<LockEvent> leadershipEvents() {
+		return this.leadershipEvents;
+	}
+
 	private Consumer<LockEvent> recordAndTell(Consumer<LockEvent> listener) {
 		return (event) -> {
 			if (event instanceof LockLostEvent lost) {
@@ -235,6 +249,9 @@ public final class TestLockRegistry implements AutoCloseable {
 			}
 			else if (event instanceof LockRenewalFailedEvent failed) {
 				this.renewalFailures.add(failed);
+			}
+			else {
+				this.leadershipEvents.add(event);
 			}
 			listener.accept(event);
 		};

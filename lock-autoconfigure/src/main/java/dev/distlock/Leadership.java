@@ -1,0 +1,77 @@
+package dev.distlock;
+
+import java.util.OptionalLong;
+
+/**
+ * This instance's candidacy for the leadership of one name: of all the instances that
+ * campaign for the same name on the same Redis, at most one is leader at a time. Obtained
+ * from {@link LockRegistry#leadership(String)}; the names in
+ * {@code distlock.leader.names} are started with the application context and stopped with
+ * it.
+ *
+ * <p>
+ * A started leadership waits, on a daemon thread of its own, for the exclusive lock of
+ * its name, in the lock's fair queue in Redis, and is leader while it holds it: from when
+ * it acquired the lock until it yields, stops, or finds the lock lost (a renewal found it
+ * gone or taken, renewals failed until its lease would run out, or its lease ran out with
+ * no renewal confirmed). Then it campaigns again, at the back of the queue. Each term is
+ * one hold of the lock, with the hold's fencing token, renewed by the watchdog like any
+ * lock. A standby takes over within about a lease after the leader dies, and at once
+ * after it yields or stops.
+ *
+ * <p>
+ * The terms are told as events, on the registry's event listener (the application's event
+ * publisher in a Spring application), from the leadership's own thread and in order:
+ * {@link LeadershipGrantedEvent} when a term begins, {@link LeadershipRevokedEvent} when
+ * it ends, before its lock is released. Listeners must be quick.
+ *
+ * @since 0.1.0
+ * @see LeaderOnly
+ */
+public interface Leadership {
+
+	/**
+	 * Return the name this leadership is for: the name of its lock.
+	 * @return the name given to the registry
+	 */
+	String name();
+
+	/**
+	 * Start campaigning for the leadership. Does nothing while it campaigns already.
+	 */
+	void start();
+
+	/**
+	 * Stop campaigning: end the term if this instance is leader, publishing
+	 * {@link LeadershipRevokedEvent}, and release the lock so that a standby takes over
+	 * at once; or leave the lock's queue. Returns once the lock was released, which
+	 * Redis' command timeout bounds. Does nothing when not started.
+	 */
+	void stop();
+
+	/**
+	 * Return whether this instance is leader now: it holds the lock and its lease is
+	 * valid by this JVM's clock. A term whose lease ran out is revoked first, so that
+	 * {@link LeadershipRevokedEvent} is published before this method answers
+	 * {@code false} for it.
+	 * @return whether this instance is leader
+	 */
+	boolean isLeader();
+
+	/**
+	 * Give the leadership up if this instance is leader: end the term, publishing
+	 * {@link LeadershipRevokedEvent}, release the lock, which goes to the standby that
+	 * waited longest, and campaign again behind it. With no standby waiting this instance
+	 * is elected again at once, for a new term with a new fencing token. Returns once the
+	 * lock was released. Does nothing when this instance is not leader.
+	 */
+	void yieldLeadership();
+
+	/**
+	 * Return the fencing token of the current term, for the resources that a leader
+	 * writes to check.
+	 * @return the token while this instance is leader, otherwise empty
+	 */
+	OptionalLong fencingToken();
+
+}

@@ -1,0 +1,46 @@
+package dev.distlock.redis;
+
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
+import dev.distlock.LockObserver;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Tells of the terms of a registry's leaderships: logs each, tells the observer and
+ * publishes its event.
+ */
+final class LeadershipReports {
+
+	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
+
+	private final LockEventPublisher events;
+
+	private final LockObserver observer;
+
+	LeadershipReports(LockEventPublisher events, LockObserver observer) {
+		this.events = events;
+		this.observer = observer;
+	}
+
+	/**
+	 * Report that a term began: this instance holds the lock.
+	 */
+	void granted(LockId id, long fencingToken) {
+		logger.info("Leadership '" + id.name + "' was granted to this instance (fencing token " + fencingToken + ")");
+		LeadershipGrantedEvent event = new LeadershipGrantedEvent(id.name.value(), id.key, fencingToken);
+		this.observer.leadershipGranted(id.name, event);
+		this.events.publish(event);
+	}
+
+	/**
+	 * Report that a term ended, before its lock is released.
+	 */
+	void revoked(LockId id, long fencingToken, String reason) {
+		logger.info("Leadership '" + id.name + "' (fencing token " + fencingToken + ") was revoked: " + reason);
+		LeadershipRevokedEvent event = new LeadershipRevokedEvent(id.name.value(), id.key, fencingToken, reason);
+		this.observer.leadershipRevoked(id.name, event);
+		this.events.publish(event);
+	}
+
+}

@@ -1,0 +1,497 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.LeaseOptions;
+import dev.distlock.Leadership;
+import dev.distlock.LockLostException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link Leadership} of a {@link RedisLockRegistry}. One daemon thread, the candidate,
+ * does everything that waits or calls out: it waits for the lock without end (in the
+ * lock's queue in Redis), holds it in watchdog mode while leader, publishes the events,
+ * releases the lock when the term ends and waits for it again. Other threads only end a
+ * term and wake the candidate: the watchdog that found the lock lost, a caller that
+ * yields or stops, a caller of {@link #isLeader()} that found the lease run out. So the
+ * events come in order, from one thread, and the watchdog never waits for a listener.
+ *
+ * <p>
+ * While leader the candidate sleeps until the hold's validity ends (the send time of the
+ * last renewal confirmed plus the lease), and ends the term then if no renewal moved it:
+ * a term is revoked at the latest when its lease may have run out in Redis, even when
+ * Redis stalls and no renewal answers. Acquisitions that Redis fails are tried again
+ * after a back-off from {@value #MIN_BACKOFF_MILLIS} ms, doubling up to
+ * {@value #MAX_BACKOFF_MILLIS} ms.
+ */
+final class RedisLeadership implements Leadership {
+
+	/** The back-off after the first acquisition that Redis failed, in milliseconds. */
+	static final long MIN_BACKOFF_MILLIS = 100;
+
+	/** The longest back-off between acquisitions that Redis failed, in milliseconds. */
+	static final long MAX_BACKOFF_MILLIS = 2000;
+
+	private static final Log logger = LogFactory.getLog(RedisLeadership.class);
+
+	private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
+
+	private final RedisLockRegistry registry;
+
+	private final LockId id;
+
+	private final LeadershipReports reports;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/**
+	 * Signalled when a term ends or is over, when stopped and when the candidate ends.
+	 */
+	private final Condition changed = this.lock.newCondition();
+
+	/** Whether to campaign; guarded by {@link #lock}. */
+	private boolean running;
+
+	/** The thread that campaigns, or {@code null}; guarded by {@link #lock}. */
+	private @Nullable Thread candidate;
+
+	/**
+	 * Whether the candidate waits for the lock, which an interrupt ends; guarded by
+	 * {@link #lock}.
+	 */
+	private boolean acquiring;
+
+	/** The current term, from its grant until its lock was released. */
+	private volatile @Nullable Term term;
+
+	RedisLeadership(RedisLockRegistry registry, LockId id, LeadershipReports reports) {
+		this.registry = registry;
+		this.id = id;
+		this.reports = reports;
+	}
+
+	@Override
+	public String name() {
+		return this.id.name.value();
+	}
+
+	@Override
+	public void start() {
+		this.lock.lock();
+		try {
+			this.running = true;
+			if (this.candidate == null) {
+				Thread thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
+				this.candidate = thread;
+				thread.start();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.lock.lock();
+		try {
+			this.running = false;
+			Term current = this.term;
+			if (current != null) {
+				end(current, "it stopped");
+			}
+			Thread thread = this.candidate;
+			if (thread != null && this.acquiring) {
+				thread.interrupt();
+			}
+			this.changed.signalAll();
+			if (thread != Thread.currentThread()) {
+				while (thread != null && this.candidate == thread && !this.running) {
+					this.changed.awaitUninterruptibly();
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public boolean isLeader() {
+		return leading() != null;
+	}
+
+	@Override
+	public void yieldLeadership() {
+		Term current = leading();
+		if (current == null) {
+			return;
+		}
+		this.lock.lock();
+		try {
+			end(current, "it yielded");
+			if (Thread.currentThread() != this.candidate) {
+				while (!current.released) {
+					this.changed.awaitUninterruptibly();
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public OptionalLong fencingToken() {
+		Term current = leading();
+		return (current != null) ? OptionalLong.of(current.hold.fencingToken) : OptionalLong.empty();
+	}
+
+	/**
+	 * Return whether the leadership campaigns: started and not stopped.
+	 */
+	boolean isRunning() {
+		this.lock.lock();
+		try {
+			return this.running;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "Leadership '" + name() + "'";
+	}
+
+	/**
+	 * Return the current term while it is valid. A term found no longer valid is ended
+	 * (when its lease ran out; a lost lock ends it through its loss action) and its
+	 * revocation awaited, unless on the candidate, which publishes it: so no caller
+	 * learns that the term is over before the revocation was published.
+	 */
+	private @Nullable Term leading() {
+		Term current = this.term;
+		if (current == null) {
+			return null;
+		}
+		if (current.isValid()) {
+			return current;
+		}
+		this.lock.lock();
+		try {
+			if (!current.hold.hasTimeLeft()) {
+				end(current, leaseRanOut(current));
+			}
+			if (Thread.currentThread() != this.candidate) {
+				while (!current.revoked) {
+					this.changed.awaitUninterruptibly();
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return null;
+	}
+
+	/**
+	 * Campaign until stopped: wait for the lock, serve a term, and again.
+	 */
+	private void campaign() {
+		try {
+			RedisHold hold = awaitLock();
+			while (hold != null) {
+				serve(hold);
+				hold = awaitLock();
+			}
+		}
+		catch (RuntimeException | Error ex) {
+			logger.error(this + " stopped campaigning", ex);
+			this.lock.lock();
+			try {
+				this.candidate = null;
+				this.changed.signalAll();
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+	}
+
+	/**
+	 * Wait for the lock without end, trying again after a back-off while Redis fails.
+	 * @return the hold, or {@code null} once stopped, when the candidate ends
+	 */
+	private @Nullable RedisHold awaitLock() {
+		long backoffMillis = MIN_BACKOFF_MILLIS;
+		boolean failing = false;
+		while (beginAcquiring()) {
+			RedisHold hold = null;
+			DistributedLockException failure = null;
+			try {
+				hold = this.registry.acquireHold(this.id, FOREVER, LeaseOptions.WATCHDOG);
+			}
+			catch (InterruptedException ex) {
+				// Stopped: seen through running
+			}
+			catch (DistributedLockException ex) {
+				failure = ex;
+			}
+			finally {
+				endAcquiring();
+			}
+			if (hold != null) {
+				return hold;
+			}
+			if (failure != null) {
+				if (!failing) {
+					logger.warn(this + " cannot campaign while Redis fails; trying again: " + failure.getMessage());
+					failing = true;
+				}
+				sleepUnlessStopped(backoffMillis);
+				backoffMillis = Math.min(2 * backoffMillis, MAX_BACKOFF_MILLIS);
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Mark the candidate acquiring, so that a stop interrupts it, unless stopped; the
+	 * candidate ends then.
+	 * @return whether to acquire
+	 */
+	private boolean beginAcquiring() {
+		this.lock.lock();
+		try {
+			if (!this.running) {
+				this.candidate = null;
+				this.changed.signalAll();
+				return false;
+			}
+			this.acquiring = true;
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Mark the candidate no longer acquiring, and clear an interrupt of a stop that came
+	 * as the acquisition ended: it is seen through {@link #running}.
+	 */
+	private void endAcquiring() {
+		this.lock.lock();
+		try {
+			this.acquiring = false;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		Thread.interrupted();
+	}
+
+	private void sleepUnlessStopped(long millis) {
+		long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
+		this.lock.lock();
+		try {
+			while (this.running && nanos > 0) {
+				nanos = this.changed.awaitNanos(nanos);
+			}
+		}
+		catch (InterruptedException ex) {
+			// Only a stop interrupts the candidate
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Serve one term: publish its grant, wait for its end, publish its revocation, and
+	 * release its lock. A hold acquired after a stop is released at once.
+	 */
+	private void serve(RedisHold hold) {
+		Term current = new Term(hold);
+		if (!begin(current)) {
+			releaseQuietly(hold);
+			return;
+		}
+		try {
+			hold.lossActions.add((lost) -> endFromAnotherThread(current, lost.getMessage()));
+			this.reports.granted(this.id, hold.fencingToken);
+			this.reports.revoked(this.id, hold.fencingToken, awaitEnd(current));
+		}
+		finally {
+			revoked(current);
+			releaseQuietly(hold);
+			released(current);
+		}
+	}
+
+	/**
+	 * Make the term current, unless stopped.
+	 * @return whether it is current
+	 */
+	private boolean begin(Term current) {
+		this.lock.lock();
+		try {
+			if (this.running) {
+				this.term = current;
+			}
+			return this.running;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Wait until the term ends, ending it when its lease ran out with no renewal moving
+	 * its validity on.
+	 * @return why it ended
+	 */
+	private String awaitEnd(Term current) {
+		this.lock.lock();
+		try {
+			String reason = current.endReason;
+			while (reason == null) {
+				long left = current.hold.validUntilNanos() - System.nanoTime();
+				if (left <= 0) {
+					end(current, leaseRanOut(current));
+				}
+				else {
+					awaitQuietly(left);
+				}
+				reason = current.endReason;
+			}
+			return reason;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void awaitQuietly(long nanos) {
+		try {
+			this.changed.awaitNanos(nanos);
+		}
+		catch (InterruptedException ex) {
+			// Only a stop interrupts the candidate, and the term's end is seen through it
+		}
+	}
+
+	private static String leaseRanOut(Term current) {
+		return "its lease of " + current.hold.terms.leaseMillis() + " ms ran out with no renewal confirmed";
+	}
+
+	/**
+	 * End a term from a thread that holds no lock of this leadership.
+	 */
+	private void endFromAnotherThread(Term current, String reason) {
+		this.lock.lock();
+		try {
+			end(current, reason);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * End a term for the given reason, unless it ended already, and wake the candidate.
+	 * Called holding {@link #lock}.
+	 */
+	private void end(Term current, String reason) {
+		if (current.endReason == null) {
+			current.endReason = reason;
+			this.changed.signalAll();
+		}
+	}
+
+	/**
+	 * Record that a term's revocation was published, or that the candidate failed to
+	 * publish it: either way the term is over.
+	 */
+	private void revoked(Term current) {
+		this.lock.lock();
+		try {
+			end(current, "its leadership thread failed");
+			current.revoked = true;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Record that a term's lock was released: it is no longer the current term.
+	 */
+	private void released(Term current) {
+		this.lock.lock();
+		try {
+			current.released = true;
+			if (this.term == current) {
+				this.term = null;
+			}
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Release a term's lock. A lock found lost was reported by the engine, and one that
+	 * Redis could not release expires with its lease.
+	 */
+	private void releaseQuietly(RedisHold hold) {
+		try {
+			this.registry.release(hold);
+		}
+		catch (LockLostException ex) {
+			// Reported with a LockLostEvent
+		}
+		catch (DistributedLockException ex) {
+			logger.warn(this + " could not release its lock, which expires with its lease: " + ex.getMessage());
+		}
+	}
+
+	/**
+	 * One hold of the leadership's lock, from its grant until its lock was released.
+	 */
+	private static final class Term {
+
+		final RedisHold hold;
+
+		/** Why the term ended, or {@code null} while it lasts; written under the lock. */
+		volatile @Nullable String endReason;
+
+		/** Whether its revocation was published; guarded by the leadership's lock. */
+		boolean revoked;
+
+		/** Whether its lock was released; guarded by the leadership's lock. */
+		boolean released;
+
+		Term(RedisHold hold) {
+			this.hold = hold;
+		}
+
+		boolean isValid() {
+			return this.endReason == null && this.hold.isValid();
+		}
+
+	}
+
+}

@@ -1,0 +1,182 @@
+package dev.distlock.check;
+
+import java.util.Map;
+
+import dev.distlock.check.CheckHistory.Fault;
+import dev.distlock.check.CheckHistory.Hold;
+import dev.distlock.check.CheckHistory.Read;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link SafetyChecks} on made-up histories of read/write locks and semaphores:
+ * holds believed valid from their acquisition to their release, each given as the seconds
+ * it spans.
+ */
+@Timeout(30)
+class SafetyChecksTests {
+
+	private static final String SEMAPHORE = "s:0";
+
+	private static final long SECOND = 1_000_000;
+
+	private final CheckHistory history = new CheckHistory();
+
+	private int holds;
+
+	@Test
+	void morePermitHoldersThanPermitsIsAViolation() {
+		Violations violations = threePermitsOfTwoWithTheThirdAcquiredAt(3);
+		assertThat(violations.counts()).isEqualTo("{permits-exceeded=1}");
+		assertThat(violations.report()).contains("3 holders of 2 permits believed valid at once");
+	}
+
+	@Test
+	void asManyPermitHoldersAsPermitsIsNoViolation() {
+		assertThat(threePermitsOfTwoWithTheThirdAcquiredAt(4).isEmpty()).isTrue();
+	}
+
+	@Test
+	void permitHoldersBeyondPermitsAfterADataLossAreExcused() {
+		this.history.permits.put(SEMAPHORE, 1);
+		this.history.faults.add(new Fault("redis-flush", 2 * SECOND, 2 * SECOND + 1000, true, "redis"));
+		hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 4);
+		hold("w1.1", WorkerOps.PERMIT, SEMAPHORE, 3, 5);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void permitTokensOutOfGrantOrderAreAViolation() {
+		this.history.permits.put(SEMAPHORE, 2);
+		hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 2);
+		Hold later = new Hold("w1.1-9", "w1.1", SEMAPHORE, 500_000, WorkerOps.PERMIT, 3 * SECOND, 3 * SECOND, 0);
+		this.history.holds.put(later.id, later);
+		assertThat(check().counts()).isEqualTo("{token-order=1}");
+	}
+
+	@Test
+	void writerOverlappingAReaderIsAViolation() {
+		assertThat(overlapping(WorkerOps.READ, WorkerOps.WRITE, WorkerOps.READ_WRITE).counts())
+			.isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void readerOverlappingAWriterIsAViolation() {
+		assertThat(overlapping(WorkerOps.WRITE, WorkerOps.READ, WorkerOps.READ_WRITE).counts())
+			.isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void readersOverlappingEachOtherIsNoViolation() {
+		hold("w0.1", WorkerOps.READ, WorkerOps.READ_WRITE, 1, 4);
+		hold("w1.1", WorkerOps.READ, WorkerOps.READ_WRITE, 2, 5);
+		hold("w0.1", WorkerOps.READ, WorkerOps.READ_WRITE, 3, 6);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void readShareTakenByTheWritersOwnThreadIsADowngrade() {
+		hold("w0.1", WorkerOps.WRITE, WorkerOps.READ_WRITE, 1, 3);
+		hold("w0.1", WorkerOps.READ, WorkerOps.READ_WRITE, 2, 4);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void readShareTakenByAnotherThreadOfTheWritersJvmIsAViolation() {
+		hold("w0.1", WorkerOps.WRITE, WorkerOps.READ_WRITE, 1, 3);
+		Hold other = hold("w0.1", WorkerOps.READ, WorkerOps.READ_WRITE, 2, 4);
+		other.thread = "check-worker-1";
+		assertThat(check().counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void counterChangedUnderAReadShareIsAViolation() {
+		Hold reader = hold("w0.1", WorkerOps.READ, WorkerOps.READ_WRITE, 1, 4);
+		this.history.reads.add(new Read(reader.id, reader.name, "7", "8", 2 * SECOND, 3 * SECOND, true, true));
+		assertThat(check().counts()).isEqualTo("{read-changed=1}");
+	}
+
+	@Test
+	void counterChangedUnderAReadShareFoundInvalidIsNoViolation() {
+		Hold reader = hold("w0.1", WorkerOps.READ, WorkerOps.READ_WRITE, 1, 4);
+		this.history.reads.add(new Read(reader.id, reader.name, "7", "8", 2 * SECOND, 3 * SECOND, true, false));
+		this.history.reads.add(new Read(reader.id, reader.name, "8", "8", 3 * SECOND, 3 * SECOND, true, true));
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void leadersWhoseTermsOverlapIsAViolation() {
+		Violations violations = overlapping(WorkerOps.TERM, WorkerOps.TERM, WorkerOps.LEADERSHIP);
+		assertThat(violations.counts()).isEqualTo("{overlap=1}");
+		assertThat(violations.report()).contains("both believed valid for 1000000 us");
+	}
+
+	@Test
+	void leaderFrozenWhenItsTermShouldHaveEndedIsExcused() {
+		this.history.faults
+			.add(new Fault("holder-pause", 2 * SECOND, 3 * SECOND + 500_000, false, "w0.1:" + WorkerOps.LEADERSHIP));
+		assertThat(overlapping(WorkerOps.TERM, WorkerOps.TERM, WorkerOps.LEADERSHIP).isEmpty()).isTrue();
+	}
+
+	@Test
+	void leaderFrozenBeforeItsTermIsNotExcused() {
+		this.history.faults.add(new Fault("jvm-pause", 0, 500_000, false, "w0.1"));
+		assertThat(overlapping(WorkerOps.TERM, WorkerOps.TERM, WorkerOps.LEADERSHIP).counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void termsOneAfterTheOtherAreNoViolation() {
+		hold("w0.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 1, 3);
+		hold("w1.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 3, 5);
+		hold("w0.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 6, 7);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record a hold of {@code w0.1} from 1 s to 4 s and one of {@code w1.1} from 3 s to 5
+	 * s, taken through the given APIs; then run the check.
+	 */
+	private Violations overlapping(String earlierApi, String laterApi, String name) {
+		hold("w0.1", earlierApi, name, 1, 4);
+		hold("w1.1", laterApi, name, 3, 5);
+		return check();
+	}
+
+	/**
+	 * Record permits of a semaphore of two held from 1 s to 4 s, from 2 s to 5 s and from
+	 * the given second to 6 s; then run the check.
+	 */
+	private Violations threePermitsOfTwoWithTheThirdAcquiredAt(long thirdAcquiredSecond) {
+		this.history.permits.put(SEMAPHORE, 2);
+		hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 4);
+		hold("w1.1", WorkerOps.PERMIT, SEMAPHORE, 2, 5);
+		hold("w2.1", WorkerOps.PERMIT, SEMAPHORE, thirdAcquiredSecond, 6);
+		return check();
+	}
+
+	/**
+	 * Record a hold on thread {@code check-worker-0} of the given incarnation, acquired
+	 * and released at the given seconds, its fencing token the time of its acquisition.
+	 */
+	private Hold hold(String incarnation, String api, String name, long acquiredSecond, long releasedSecond) {
+		String id = incarnation + "-" + (++this.holds);
+		Hold hold = new Hold(id, incarnation, name, acquiredSecond * SECOND, api, acquiredSecond * SECOND - 1000,
+				acquiredSecond * SECOND, 0);
+		hold.thread = "check-worker-0";
+		hold.releaseStart = releasedSecond * SECOND;
+		hold.releaseEnd = releasedSecond * SECOND + 1000;
+		hold.releaseOutcome = "OK";
+		hold.confirmedUntil = hold.releaseStart;
+		this.history.holds.put(id, hold);
+		return hold;
+	}
+
+	private Violations check() {
+		Violations violations = new Violations();
+		new SafetyChecks(this.history, violations).run(Map.of());
+		return violations;
+	}
+
+}

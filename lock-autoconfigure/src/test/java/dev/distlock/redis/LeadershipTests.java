@@ -1,0 +1,279 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+
+import dev.distlock.HeldLock;
+import dev.distlock.Leadership;
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
+import dev.distlock.LockEvent;
+import dev.distlock.LockLostEvent;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link Leadership}s of {@link RedisLockRegistry}s on a real {@code redis-server}, each
+ * registry one application instance: who is leader, the events of each term, the
+ * hand-over when the leader yields or stops, and the revocation when the leader's lock is
+ * lost, when Redis stalls past the lease and when it restarts empty.
+ */
+@Timeout(60)
+class LeadershipTests {
+
+	/** A lease long enough that a hand-over well within it cannot be an expiry. */
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration SHORT_LEASE = Duration.ofSeconds(1);
+
+	/** A bound well under {@link #LEASE} for what must happen at once. */
+	private static final Duration AT_ONCE = Duration.ofSeconds(5);
+
+	/**
+	 * Slack for scheduling on a busy machine, added to every bound that follows a lease.
+	 */
+	private static final Duration MARGIN = Duration.ofSeconds(2);
+
+	/** How long Lettuce may take to reconnect once Redis answers (its backoff grows). */
+	private static final Duration RECONNECT = Duration.ofSeconds(20);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final Closer closer = new Closer();
+
+	private RedisCommands<String, String> commands;
+
+	@BeforeEach
+	void connect() {
+		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))).sync();
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	@Test
+	void startedLeadershipIsLeaderForATermWithItsLocksFencingToken() {
+		TestLockRegistry instance = instance(LEASE);
+		Leadership leadership = instance.registry().leadership("report");
+		assertThat(leadership.isLeader()).isFalse();
+		assertThat(instance.registry().leaderships()).isEmpty();
+		leadership.start();
+		await().atMost(AT_ONCE).until(leadership::isLeader);
+		long token = leadership.fencingToken().orElseThrow();
+		assertThat(instance.leadershipEvents())
+			.containsExactly(new LeadershipGrantedEvent("report", "lock:report", token));
+		assertThat(instance.registry().heldLocks()).extracting(HeldLock::key, HeldLock::fencingToken)
+			.containsExactly(tuple("lock:report", token));
+		assertThat(instance.registry().leaderships()).containsExactly(leadership);
+		assertThat(instance.registry().leadership("report")).isSameAs(leadership);
+	}
+
+	@Test
+	void leadershipNameFollowsTheRulesOfLockNames() {
+		assertThatIllegalArgumentException().isThrownBy(() -> instance(LEASE).registry().leadership("report!"))
+			.withMessageContaining("reserved");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(TestDriver.class)
+	void standbyTakesOverAtOnceWhenTheLeaderYieldsAndTheLeaderCampaignsAgainBehindIt(TestDriver driver) {
+		TestLockRegistry first = instance(driver, LEASE);
+		TestLockRegistry second = instance(driver, LEASE);
+		Leadership leader = startedLeader(first);
+		long firstTerm = leader.fencingToken().orElseThrow();
+		Leadership standby = startedStandby(second);
+		leader.yieldLeadership();
+		assertThat(leader.isLeader()).isFalse();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+		long secondTerm = standby.fencingToken().orElseThrow();
+		assertThat(secondTerm).isGreaterThan(firstTerm);
+		assertThat(first.leadershipEvents()).containsExactly(
+				new LeadershipGrantedEvent("report", "lock:report", firstTerm),
+				new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"));
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
+		standby.yieldLeadership();
+		await().atMost(AT_ONCE).until(leader::isLeader);
+		assertThat(leader.fencingToken().orElseThrow()).isGreaterThan(secondTerm);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(TestDriver.class)
+	void standbyTakesOverAtOnceWhenTheLeaderStops(TestDriver driver) {
+		TestLockRegistry first = instance(driver, LEASE);
+		Leadership leader = startedLeader(first);
+		long firstTerm = leader.fencingToken().orElseThrow();
+		Leadership standby = startedStandby(instance(driver, LEASE));
+		leader.stop();
+		assertThat(first.leadershipEvents()).last()
+			.isEqualTo(new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it stopped"));
+		await().atMost(AT_ONCE).until(standby::isLeader);
+		assertThat(standby.fencingToken().orElseThrow()).isGreaterThan(firstTerm);
+		assertThat(first.registry().leaderships()).isEmpty();
+		assertThat(TestLockRegistry.waitersOf(this.commands, "lock:report")).as("the stopped one campaigns no more")
+			.isZero();
+	}
+
+	@Test
+	void stoppedStandbyLeavesTheQueueAndCampaignsAgainWhenStartedAgain() {
+		Leadership leader = startedLeader(instance(LEASE));
+		Leadership standby = startedStandby(instance(LEASE));
+		standby.stop();
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 0);
+		standby.start();
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
+		leader.stop();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+	}
+
+	@Test
+	void leaderThatYieldsWithNoStandbyIsElectedAgainForANewTerm() {
+		TestLockRegistry instance = instance(LEASE);
+		Leadership leader = startedLeader(instance);
+		long firstTerm = leader.fencingToken().orElseThrow();
+		leader.yieldLeadership();
+		await().atMost(AT_ONCE).until(leader::isLeader);
+		long secondTerm = leader.fencingToken().orElseThrow();
+		assertThat(secondTerm).isGreaterThan(firstTerm);
+		assertThat(instance.leadershipEvents()).containsExactly(
+				new LeadershipGrantedEvent("report", "lock:report", firstTerm),
+				new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"),
+				new LeadershipGrantedEvent("report", "lock:report", secondTerm));
+	}
+
+	@Test
+	void leaderWhoseLockIsLostIsRevokedAfterTheLossIsReportedAndIsElectedAgain() {
+		TestLockRegistry instance = instance(SHORT_LEASE);
+		Leadership leader = startedLeader(instance);
+		long lostTerm = leader.fencingToken().orElseThrow();
+		this.commands.del("lock:report");
+		await().atMost(SHORT_LEASE.plus(MARGIN)).until(() -> instance.leadershipEvents().size() == 3);
+		List<LockEvent> events = instance.leadershipEvents();
+		assertThat(events.get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class, (revoked) -> {
+			assertThat(revoked.fencingToken()).isEqualTo(lostTerm);
+			assertThat(revoked.reason()).isEqualTo("Lock 'report' was lost while held (fencing token " + lostTerm
+					+ "): its renewal found it expired or held by another owner");
+		});
+		assertThat(instance.lostEvents()).extracting(LockLostEvent::fencingToken).containsExactly(lostTerm);
+		assertThat(events.get(2)).isInstanceOfSatisfying(LeadershipGrantedEvent.class,
+				(granted) -> assertThat(granted.fencingToken()).isGreaterThan(lostTerm));
+		assertThat(leader.isLeader()).isTrue();
+	}
+
+	@Test
+	void leaderIsRevokedWhenItsLeaseRunsOutWhileRedisStallsAndOneCandidateIsElectedOnceRedisGoesOn() {
+		RedisLockSettings settings = RedisLockSettings.of("lock:", SHORT_LEASE)
+			.withCommandTimeout(SHORT_LEASE.multipliedBy(10));
+		TestLockRegistry first = instance(TestDriver.LETTUCE, settings);
+		TestLockRegistry second = instance(TestDriver.LETTUCE, settings);
+		Leadership leader = startedLeader(first);
+		long stalledTerm = leader.fencingToken().orElseThrow();
+		Leadership standby = startedStandby(second);
+		redis.server().pause();
+		try {
+			await().atMost(SHORT_LEASE.plus(MARGIN)).until(() -> first.leadershipEvents().size() == 2);
+			assertThat(leader.isLeader()).isFalse();
+			assertThat(first.leadershipEvents().get(1)).isEqualTo(new LeadershipRevokedEvent("report", "lock:report",
+					stalledTerm, "its lease of 1000 ms ran out with no renewal confirmed"));
+			assertThat(standby.isLeader()).isFalse();
+		}
+		finally {
+			redis.server().resume();
+		}
+		assertOneIsElectedAfter(stalledTerm, leader, standby);
+	}
+
+	@Test
+	void leaderIsRevokedWhenRedisRestartsEmptyAndOneCandidateIsElectedAgain() {
+		TestLockRegistry first = instance(SHORT_LEASE);
+		Leadership leader = startedLeader(first);
+		long firstTerm = leader.fencingToken().orElseThrow();
+		Leadership standby = startedStandby(instance(SHORT_LEASE));
+		redis.server().restart();
+		await().atMost(RECONNECT).until(() -> first.leadershipEvents().size() >= 2);
+		assertThat(first.leadershipEvents().get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class,
+				(revoked) -> assertThat(revoked.fencingToken()).isEqualTo(firstTerm));
+		assertOneIsElectedAfter(firstTerm, leader, standby);
+	}
+
+	@Test
+	void closingTheRegistryHandsItsLeadershipToTheStandbyAtOnce() {
+		TestLockRegistry first = instance(LEASE);
+		Leadership leader = startedLeader(first);
+		Leadership standby = startedStandby(instance(LEASE));
+		first.registry().close();
+		assertThat(leader.isLeader()).isFalse();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+	}
+
+	@Test
+	void notStartedLeadershipHasNoFencingToken() {
+		Leadership leadership = instance(LEASE).registry().leadership("report");
+		assertThat(leadership.fencingToken()).isEqualTo(OptionalLong.empty());
+		leadership.yieldLeadership();
+		leadership.stop();
+		assertThat(leadership.isLeader()).isFalse();
+	}
+
+	/**
+	 * Start the {@code report} leadership of an instance that no other contends with, and
+	 * wait until it leads.
+	 */
+	private Leadership startedLeader(TestLockRegistry instance) {
+		Leadership leadership = instance.registry().leadership("report");
+		leadership.start();
+		await().atMost(AT_ONCE).until(leadership::isLeader);
+		return leadership;
+	}
+
+	/**
+	 * Start the {@code report} leadership of an instance while another leads, and wait
+	 * until it waits in the lock's queue.
+	 */
+	private Leadership startedStandby(TestLockRegistry instance) {
+		Leadership leadership = instance.registry().leadership("report");
+		leadership.start();
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
+		assertThat(leadership.isLeader()).isFalse();
+		return leadership;
+	}
+
+	/**
+	 * Wait until one of two candidates leads, for a term later than the given one.
+	 */
+	private static void assertOneIsElectedAfter(long earlierTerm, Leadership first, Leadership second) {
+		await().atMost(RECONNECT).until(() -> first.isLeader() || second.isLeader());
+		Leadership elected = first.isLeader() ? first : second;
+		assertThat(elected.fencingToken().orElseThrow()).isGreaterThan(earlierTerm);
+	}
+
+	private TestLockRegistry instance(Duration leaseTime) {
+		return instance(TestDriver.LETTUCE, leaseTime);
+	}
+
+	private TestLockRegistry instance(TestDriver driver, Duration leaseTime) {
+		return this.closer.add(TestLockRegistry.create(driver, redis.server().uri(), leaseTime));
+	}
+
+	private TestLockRegistry instance(TestDriver driver, RedisLockSettings settings) {
+		return this.closer.add(TestLockRegistry.create(driver, redis.server().uri(), settings));
+	}
+
+}
