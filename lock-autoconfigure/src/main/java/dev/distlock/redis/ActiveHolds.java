@@ -91,8 +91,9 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		Duration left = Duration.ofNanos(Math.max(0, hold.validUntilNanos() - System.nanoTime()));
 		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
 				reason, left);
-		hold.observation().renewalFailed(event);
-		publish(event);
+		if (hold.observeRenewalFailure(event)) {
+			publish(event);
+		}
 	}
 
 	/**
