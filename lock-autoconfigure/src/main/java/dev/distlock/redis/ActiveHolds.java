@@ -89,8 +89,9 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		Duration left = Duration.ofNanos(Math.max(0, hold.validUntilNanos() - System.nanoTime()));
 		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
 				reason, left);
-		hold.observation().renewalFailed(event);
-		this.events.publish(event);
+		if (hold.observeRenewalFailure(event)) {
+			this.events.publish(event);
+		}
 	}
 
 	/**

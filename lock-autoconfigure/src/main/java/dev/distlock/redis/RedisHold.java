@@ -9,6 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockObserver;
+import dev.distlock.LockRenewalFailedEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -214,6 +215,26 @@ final class RedisHold {
 			else {
 				current.lost(event);
 			}
+		}
+		finally {
+			this.reporting.unlock();
+		}
+	}
+
+	/**
+	 * Tell this hold's observation that a renewal failed, unless the hold was released or
+	 * found lost meanwhile: under {@link #reporting}, so that a release, which marks the
+	 * hold under it first, never stops the observation before the event.
+	 * @return whether the hold is still held
+	 */
+	boolean observeRenewalFailure(LockRenewalFailedEvent event) {
+		this.reporting.lock();
+		try {
+			if (this.state.get() != State.HELD) {
+				return false;
+			}
+			this.observation.renewalFailed(event);
+			return true;
 		}
 		finally {
 			this.reporting.unlock();

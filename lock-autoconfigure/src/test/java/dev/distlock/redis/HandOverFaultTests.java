@@ -5,6 +5,7 @@ import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -13,12 +14,18 @@ import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
+import dev.distlock.LockObserver;
+import dev.distlock.observation.LockHoldContext;
+import dev.distlock.observation.ObservationLockObserver;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.tck.TestObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,11 +91,29 @@ class HandOverFaultTests {
 	/**
 	 * T1 acquires "job" with a fencing token reserved for T2, T2 waits in Redis, Redis
 	 * restarts empty, T1 unlocks: the pass-on must find out that Redis no longer had the
-	 * lock, so T1's unlock throws and both holds are reported lost.
+	 * lock, so T1's unlock throws and both holds are reported lost, to their observations
+	 * too: T2's may be reported before T2 observes its hold.
 	 */
 	@Test
 	void handOverAfterRedisLostTheLockReportsBothHoldsLost() throws Exception {
-		TestLockRegistry registry = registry(redis.server().uri());
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		List<Long> lossesObserved = new CopyOnWriteArrayList<>();
+		observations.observationConfig().observationHandler(new ObservationHandler<LockHoldContext>() {
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return context instanceof LockHoldContext;
+			}
+
+			@Override
+			public void onEvent(Observation.Event event, LockHoldContext context) {
+				if (event.getName().equals("lost")) {
+					lossesObserved.add(context.getFencingToken());
+				}
+			}
+
+		});
+		TestLockRegistry registry = registry(redis.server().uri(), new ObservationLockObserver(observations));
 		LockLease rival = registry(redis.server().uri()).registry().acquire("job", Duration.ZERO);
 		FencedLock lock = registry.registry().obtain("job");
 		CompletableFuture<Void> holding = this.holder.run(lock::lock);
@@ -115,6 +140,12 @@ class HandOverFaultTests {
 			.isFalse();
 		assertThat(registry.lostEvents()).extracting(LockLostEvent::fencingToken)
 			.containsExactlyInAnyOrder(first, first + 1);
+		assertThat(lossesObserved).as("losses told to the holds' observations")
+			.containsExactlyInAnyOrder(first, first + 1);
+		assertThat(observations).hasNumberOfObservationsWithNameEqualTo("distlock.hold", 2)
+			.hasAnObservation((hold) -> hold.hasNameEqualTo("distlock.hold")
+				.hasHighCardinalityKeyValue("fencing.token", Long.toString(first))
+				.hasLowCardinalityKeyValue("result", "lost"));
 	}
 
 	/**
@@ -231,8 +262,12 @@ class HandOverFaultTests {
 	}
 
 	private TestLockRegistry registry(String uri) {
-		return this.closer.add(
-				TestLockRegistry.create(uri, RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT)));
+		return registry(uri, LockObserver.NONE);
+	}
+
+	private TestLockRegistry registry(String uri, LockObserver observer) {
+		return this.closer.add(TestLockRegistry.create(uri,
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT), observer));
 	}
 
 }
