@@ -3,6 +3,7 @@ package dev.distlock.autoconfigure;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
+import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockRegistry;
 import dev.distlock.aop.DistributedLockAdvisor;
@@ -57,6 +58,18 @@ class DistLockInterceptionAutoConfigurationTests {
 	}
 
 	@Test
+	void limitedMethodsAloneWithoutARegistryFailStartup() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
+			.withBean("exportService", ExportService.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(MissingLockRegistryException.class)
+				.hasMessageEndingWith("methods ExportService.export() of bean 'exportService'"));
+	}
+
+	@Test
 	void disabledPropertyLeavesAnnotatedMethodsUnproxiedWhateverRegistryThereIs() {
 		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
 			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
@@ -73,8 +86,9 @@ class DistLockInterceptionAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context).hasFailed()
 			.getFailure()
 			.isInstanceOf(MissingLockRegistryException.class)
-			.hasMessage("No LockRegistry bean exists to lock the @DistributedLock methods"
-					+ " ReportService.generate(String, LongSupplier) of bean 'reportService'"));
+			.hasMessage(
+					"No LockRegistry bean exists to lock the @DistributedLock and @DistributedConcurrencyLimit methods"
+							+ " ReportService.generate(String, LongSupplier) of bean 'reportService'"));
 	}
 
 	@Test
@@ -128,6 +142,14 @@ class DistLockInterceptionAutoConfigurationTests {
 
 	private static RedisTestClient connect() {
 		return RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5));
+	}
+
+	static class ExportService {
+
+		@DistributedConcurrencyLimit(name = "exports", limit = "2")
+		public void export() {
+		}
+
 	}
 
 	static class ReportService {
