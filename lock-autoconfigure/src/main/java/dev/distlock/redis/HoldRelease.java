@@ -8,11 +8,12 @@ import dev.distlock.LockObserver;
 
 /**
  * Releases holds. A hold is released in this JVM first (no longer renewed, no longer
- * listed), then handed to a waiting thread of this JVM or released in Redis (granted to
- * the first waiter of its queue there), keeping the key until its minimum hold time has
- * passed; this JVM's waiter is woken either way. A hold whose lease ran out before the
- * release counts as lost, even if Redis still had its key. An interrupt does not end the
- * wait for Redis' answer.
+ * listed). Then a lock is handed to a waiting thread of this JVM or released in Redis
+ * (granted to the first waiter of its queue there), keeping the key until its minimum
+ * hold time has passed; a shared hold's entry leaves its set of holders and the first
+ * waiter of the queue is woken to try again. This JVM's waiters are woken either way. A
+ * hold whose lease ran out before the release counts as lost, even if Redis still had its
+ * key. An interrupt does not end the wait for Redis' answer.
  */
 final class HoldRelease {
 
@@ -67,29 +68,9 @@ final class HoldRelease {
 		}
 		this.active.remove(hold);
 		this.observer.released(hold.id.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos));
-		LocalLock lock = this.locks.held(hold.id);
-		boolean stillHeld;
-		HandOver.Outcome handedOver = HandOver.Outcome.NONE;
-		try {
-			handedOver = (before == RedisHold.State.HELD && !expired) ? this.handOver.offer(hold, lock)
-					: HandOver.Outcome.NONE;
-			stillHeld = (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
-					: this.commands
-						.awaitUninterruptibly(
-								this.commands.release(hold.id, hold.token, hold.keepMillis(), hold.terms.delayMillis(),
-										before != RedisHold.State.HELD || expired),
-								"release lock '" + hold.id.name + "'");
-		}
-		finally {
-			this.locks.release(lock);
-			lock.holder.compareAndSet(hold, null);
-			if (handedOver == HandOver.Outcome.NONE) {
-				// Redis tells only the waiters in the queue; this JVM's waiter may not be
-				// in
-				// it yet. A hand-over woke its waiter already.
-				this.signals.fire(hold.id.key);
-			}
-		}
+		boolean leaseOver = before != RedisHold.State.HELD || expired;
+		boolean stillHeld = (hold.kind == HoldKind.EXCLUSIVE) ? releaseLock(hold, leaseOver)
+				: releaseShare(hold, leaseOver);
 		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
 			this.active.report(hold, stillHeld ? "it was released after its lease ran out"
 					: "its release found it expired or held by another owner");
@@ -97,6 +78,48 @@ final class HoldRelease {
 		if (!stillHeld || expired) {
 			throw new LockLostException(hold.id.name.value(), hold.fencingToken, "Lock '" + hold.id.name
 					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
+		}
+	}
+
+	/**
+	 * Hand a lock over to a waiting thread of this JVM, or release it in Redis, and wake
+	 * this JVM's waiter.
+	 * @return whether the lock still held the hold's token
+	 */
+	private boolean releaseLock(RedisHold hold, boolean leaseOver) {
+		LocalLock lock = this.locks.held(hold.id);
+		HandOver.Outcome handedOver = HandOver.Outcome.NONE;
+		try {
+			handedOver = (!leaseOver) ? this.handOver.offer(hold, lock) : HandOver.Outcome.NONE;
+			return (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
+					: this.commands.awaitUninterruptibly(this.commands.release(hold.id, hold.token, hold.keepMillis(),
+							hold.terms.delayMillis(), leaseOver), "release lock '" + hold.id.name + "'");
+		}
+		finally {
+			this.locks.release(lock);
+			lock.holder.compareAndSet(hold, null);
+			if (handedOver == HandOver.Outcome.NONE) {
+				// Redis tells only the waiters in the queue; this JVM's waiter may not be
+				// in it yet. A hand-over woke its waiter already.
+				this.signals.fire(hold.id.key);
+			}
+		}
+	}
+
+	/**
+	 * Release a shared hold in Redis, and wake this JVM's waiters.
+	 * @return whether the set of holders still had the hold's entry
+	 */
+	private boolean releaseShare(RedisHold hold, boolean leaseOver) {
+		try {
+			return this.commands.awaitUninterruptibly(
+					this.commands.releaseShare(hold.id, hold.kind, hold.token, hold.terms.delayMillis(), leaseOver),
+					"release " + hold.kind.label + " hold of '" + hold.id.name + "'");
+		}
+		finally {
+			// Redis wakes only the first waiter in the queue; this JVM's waiters may not
+			// be in it yet.
+			this.signals.fire(hold.id.key);
 		}
 	}
 

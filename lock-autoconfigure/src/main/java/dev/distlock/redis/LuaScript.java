@@ -13,7 +13,8 @@ import java.util.HexFormat;
  * digest that {@code EVALSHA} names it by. The scripts that issue fencing tokens start
  * with the text of {@code fencing-tokens.lua}; those that touch a lock's wait queue, with
  * the text of {@code wait-queue.lua}, which keeps the queue and grants the lock to its
- * first waiter.
+ * first waiter; those that take or release shared holds, with both and the text of
+ * {@code shared-holds.lua}.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -23,6 +24,8 @@ record LuaScript(String source, String sha1) {
 	private static final String FENCING_TOKENS = "fencing-tokens.lua";
 
 	private static final String WAIT_QUEUE = "wait-queue.lua";
+
+	private static final String SHARED_HOLDS = "shared-holds.lua";
 
 	static final LuaScript ACQUIRE = load(FENCING_TOKENS, WAIT_QUEUE, "acquire.lua");
 
@@ -35,6 +38,21 @@ record LuaScript(String source, String sha1) {
 	static final LuaScript TRANSFER = load(FENCING_TOKENS, WAIT_QUEUE, "transfer.lua");
 
 	static final LuaScript PASS_ON = load("pass-on.lua");
+
+	static final LuaScript RELEASE_SHARE = sharedHolds("release-share.lua");
+
+	static final LuaScript ACQUIRE_PERMIT = sharedHolds("acquire-permit.lua");
+
+	/**
+	 * Load a script that takes or releases shared holds: the given resource after the
+	 * texts of {@code fencing-tokens.lua}, {@code wait-queue.lua} and
+	 * {@code shared-holds.lua}, whose functions admit the caller to the set of holders or
+	 * queue it.
+	 * @param resource the script's own text, beside this class
+	 */
+	static LuaScript sharedHolds(String resource) {
+		return load(FENCING_TOKENS, WAIT_QUEUE, SHARED_HOLDS, resource);
+	}
 
 	/**
 	 * Load a script made of the given resources, in order.

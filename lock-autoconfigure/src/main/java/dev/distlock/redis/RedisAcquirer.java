@@ -89,7 +89,7 @@ final class RedisAcquirer {
 					handoff = offer(lock, options, terms, token);
 				}
 				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast() && !isHeldHere(lock))
-						? queueing(roundTripMillis) : RedisLockCommands.Queueing.NONE;
+						? queueing(this.signals, roundTripMillis) : RedisLockCommands.Queueing.NONE;
 				long sentNanos = System.nanoTime();
 				int tokens = tokensToReserve(lock, options);
 				attempted = true;
@@ -149,10 +149,10 @@ final class RedisAcquirer {
 	 * or polling with a longer claim time; either way with time for the grant's message
 	 * and the attempt that takes it up to travel, twice its last round trip.
 	 */
-	private RedisLockCommands.Queueing queueing(long roundTripMillis) {
+	static RedisLockCommands.Queueing queueing(ReleaseSignals signals, long roundTripMillis) {
 		long claimMillis = CLAIM_MILLIS + 2 * roundTripMillis
-				+ (this.signals.isPolling() ? ReleaseSignals.MAX_POLL_MILLIS : 0);
-		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS, claimMillis, this.signals.channel());
+				+ (signals.isPolling() ? ReleaseSignals.MAX_POLL_MILLIS : 0);
+		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS, claimMillis, signals.channel());
 	}
 
 	/**

@@ -52,9 +52,34 @@ final class RedisLockCommands implements AutoCloseable {
 	 * the lock key's remaining TTL
 	 */
 	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, int tokens, Queueing queueing) {
-		return grant(LuaScript.ACQUIRE, id, token, Long.toString(terms.keyMillis()), Integer.toString(tokens),
+		return grant(LuaScript.ACQUIRE, id.grantKeys, token, Long.toString(terms.keyMillis()), Integer.toString(tokens),
 				fenceMillis(terms), queueing.waits() ? "1" : "0", Long.toString(queueing.entryMillis()),
 				Long.toString(queueing.claimMillis()), queueing.channel());
+	}
+
+	/**
+	 * Send the attempt script of a shared hold, and wait for replicas when the settings
+	 * ask for it. When refused, the caller waits in the queue or leaves it, as
+	 * {@code queueing} says.
+	 * <p>
+	 * The script's arguments: the caller's token, how long its entry lives (the lease
+	 * plus the lock delay), how long the fencing key lives, {@code 1} to wait in the
+	 * queue or {@code 0} to leave it, how long a queue entry lives, the caller's claim
+	 * time, the channel of its process, then the attempt's own arguments.
+	 * @return the grant: the hold's fencing token when admitted, otherwise minus the
+	 * milliseconds until the next re-check is worth it, or 0 when unknown
+	 */
+	CompletableFuture<Grant> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms, Queueing queueing) {
+		String[] args = new String[7 + attempt.args().length];
+		args[0] = token;
+		args[1] = Long.toString(terms.keyMillis());
+		args[2] = fenceMillis(terms);
+		args[3] = queueing.waits() ? "1" : "0";
+		args[4] = Long.toString(queueing.entryMillis());
+		args[5] = Long.toString(queueing.claimMillis());
+		args[6] = queueing.channel();
+		System.arraycopy(attempt.args(), 0, args, 7, attempt.args().length);
+		return grant(attempt.script(), attempt.keys(), args);
 	}
 
 	/**
@@ -67,7 +92,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 */
 	CompletableFuture<Grant> transfer(LockId id, String token, String nextToken, LeaseTerms nextTerms,
 			String waiterToken) {
-		return grant(LuaScript.TRANSFER, id, token, nextToken, Long.toString(nextTerms.keyMillis()),
+		return grant(LuaScript.TRANSFER, id.grantKeys, token, nextToken, Long.toString(nextTerms.keyMillis()),
 				fenceMillis(nextTerms), waiterToken);
 	}
 
@@ -100,16 +125,46 @@ final class RedisLockCommands implements AutoCloseable {
 	 * not reach Redis.
 	 */
 	void giveBack(LockId id, String token) {
+		giveBack(id.name, LuaScript.RELEASE, id.grantKeys, releaseArgs(token, 0, 0, false));
+	}
+
+	/**
+	 * Release a shared hold's token that no caller holds any more, and take it out of the
+	 * wait queue, without waiting, like {@link #giveBack(LockId, String)}.
+	 * @param kind which set of holders the token may be in
+	 */
+	void giveBack(LockId id, HoldKind kind, String token) {
+		giveBack(id.name, LuaScript.RELEASE_SHARE, SharedAttempt.keysOf(id, kind), token, "0", "0");
+	}
+
+	/**
+	 * Send the release script of a shared hold, which takes its entry out of the set of
+	 * holders and wakes the first waiter of the queue. A hold whose lease is over (the
+	 * caller knows it lost or ran out, or Redis finds only the lock delay left) keeps its
+	 * place for the rest of its entry's life instead: the lock delay protects the work
+	 * that may still run under it.
+	 * @param delayMillis the hold's lock delay
+	 * @param leaseOver whether the caller knows the lease is over
+	 * @return whether the set of holders still had the entry
+	 */
+	CompletableFuture<Boolean> releaseShare(LockId id, HoldKind kind, String token, long delayMillis,
+			boolean leaseOver) {
+		return this.connection
+			.eval(LuaScript.RELEASE_SHARE, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
+					leaseOver ? "1" : "0")
+			.thenApply((Long result) -> result != 0L);
+	}
+
+	private void giveBack(LockName name, LuaScript script, String[] keys, String... args) {
 		try {
-			this.connection.evalDetached(LuaScript.RELEASE, id.grantKeys, releaseArgs(token, 0, 0, false))
-				.whenComplete((Long reply, @Nullable Throwable ex) -> {
-					if (ex != null) {
-						logGiveBackFailure(id.name, ex);
-					}
-				});
+			this.connection.evalDetached(script, keys, args).whenComplete((Long reply, @Nullable Throwable ex) -> {
+				if (ex != null) {
+					logGiveBackFailure(name, ex);
+				}
+			});
 		}
 		catch (RuntimeException ex) {
-			logGiveBackFailure(id.name, ex);
+			logGiveBackFailure(name, ex);
 		}
 	}
 
@@ -232,8 +287,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * Run a script that grants a lock (its key and its fencing key), followed by
 	 * {@code WAIT} on the same connection when replicas must acknowledge.
 	 */
-	private CompletableFuture<Grant> grant(LuaScript script, LockId id, String... args) {
-		String[] keys = id.grantKeys;
+	private CompletableFuture<Grant> grant(LuaScript script, String[] keys, String... args) {
 		if (this.replicasToAck == 0) {
 			return this.connection.eval(script, keys, args).thenApply((reply) -> new Grant(reply, 0));
 		}

@@ -51,6 +51,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	private final RedisAcquirer acquirer;
 
+	private final SharedAcquirer sharedAcquirer;
+
 	private final LockKeys keys;
 
 	private final LocalLocks locks;
@@ -119,6 +121,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.commands = new RedisLockCommands(connection, settings);
 		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
+		this.sharedAcquirer = new SharedAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener, observer);
@@ -151,9 +154,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		throw new UnsupportedOperationException("Not built yet");
 	}
 
+	/**
+	 * Return the semaphore of the given name, taking at most the given number of permits
+	 * at once. A semaphore is not a lock: give it a name that no lock and no read/write
+	 * lock uses, since they would share its wait queue.
+	 * @throws IllegalArgumentException if the name is not a valid lock name or the
+	 * permits are fewer than one
+	 */
 	@Override
 	public DistributedSemaphore semaphore(String name, int permits) {
-		throw new UnsupportedOperationException("Not built yet");
+		LockId id = checked(name);
+		Assert.isTrue(permits >= 1,
+				() -> "Semaphore '" + name + "' must have at least 1 permit, but was given " + permits);
+		return new RedisSemaphore(this, id, permits);
 	}
 
 	@Override
@@ -161,8 +174,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		LockId id = checked(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
-			RedisHold hold = acquireHold(id, waitTime, options);
-			return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
+			return leaseOf(acquireHold(id, waitTime, options));
 		}
 		catch (InterruptedException ex) {
 			throw interrupted(name, ex);
@@ -249,10 +261,36 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
+	 * Take a shared hold (a read share, a semaphore permit), tracked for renewal, listing
+	 * and loss reporting like a lock's, and told to the observer.
+	 * @param attempt the script that tries, and its arguments
+	 * @param waitTime how long to wait; zero tries once
+	 * @return the hold, to be given to {@link #release(RedisHold)}, or {@code null} if
+	 * not taken in time
+	 * @see SharedAcquirer
+	 */
+	@Nullable RedisHold acquireShared(SharedAttempt attempt, Duration waitTime) throws InterruptedException {
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of '" + attempt.id().name + "' must not be negative");
+		long startNanos = System.nanoTime();
+		RedisHold hold = this.sharedAcquirer.acquire(attempt, Deadline.after(waitTime));
+		track(attempt.id(), hold, startNanos);
+		return hold;
+	}
+
+	/**
+	 * Return an owner-free lease of a hold, released through this registry.
+	 * @param hold the hold, or {@code null} when none was taken
+	 * @return the lease, or empty
+	 */
+	Optional<LockLease> leaseOf(@Nullable RedisHold hold) {
+		return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
+	}
+
+	/**
 	 * Return the lock of the given name, checked: a {@link LockName} whose key leaves
 	 * room for the lock's helper keys in its Cluster slot.
 	 */
-	private LockId checked(String name) {
+	LockId checked(String name) {
 		return new LockId(LockName.of(name), this.keys.lockKey(name));
 	}
 
@@ -269,6 +307,21 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.release.release(hold);
 	}
 
+	/**
+	 * Start tracking a hold just taken and tell the observer how long its caller waited,
+	 * or that the caller waited in vain.
+	 */
+	private void track(LockId id, @Nullable RedisHold hold, long startNanos) {
+		Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
+		if (hold != null) {
+			this.active.add(hold);
+			this.observer.acquired(id.name, waited);
+		}
+		else {
+			this.observer.notAcquired(id.name, waited);
+		}
+	}
+
 	private @Nullable RedisHold acquireHold(LockId id, Duration waitTime, LeaseOptions options)
 			throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + id.name + "' must not be negative");
@@ -282,15 +335,10 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			if (permitted) {
 				hold = this.acquirer.acquire(lock, deadline, options);
 			}
-			Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
 			if (hold != null) {
 				lock.holder.set(hold);
-				this.active.add(hold);
-				this.observer.acquired(id.name, waited);
 			}
-			else {
-				this.observer.notAcquired(id.name, waited);
-			}
+			track(id, hold, startNanos);
 			return hold;
 		}
 		finally {

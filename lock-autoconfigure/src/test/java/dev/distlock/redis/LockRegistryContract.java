@@ -3,10 +3,13 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockAcquisitionException;
@@ -273,14 +276,8 @@ abstract class LockRegistryContract {
 		TestLockRegistry holder = testRegistry(Duration.ofMillis(300));
 		RedisLockRegistry rival = registry(Duration.ofMillis(300));
 		LockLease lease = holder.registry().acquire("job", Duration.ZERO);
-		long end = System.nanoTime() + Duration.ofMillis(900).toNanos();
-		while (System.nanoTime() < end) {
-			assertThat(rival.tryAcquire("job", Duration.ZERO)).isEmpty();
-			Thread.sleep(50);
-		}
-		assertThat(lease.isValid()).isTrue();
-		lease.release();
-		assertThat(holder.lostEvents()).isEmpty();
+		assertKeptThroughThreeLeases(holder, lease, Duration.ofMillis(300),
+				() -> rival.tryAcquire("job", Duration.ZERO));
 	}
 
 	@Test
@@ -357,6 +354,148 @@ abstract class LockRegistryContract {
 			.withMessage(message);
 	}
 
+	@Test
+	void semaphoreAdmitsAtMostItsPermitsAcrossInstancesAndATryWithoutWaitingNeverQueues() {
+		RedisLockRegistry registry = registry(LEASE);
+		DistributedSemaphore pool = registry.semaphore("pool", 2);
+		DistributedSemaphore rivalPool = registry(LEASE).semaphore("pool", 2);
+		LockLease first = pool.acquire(Duration.ZERO);
+		LockLease second = rivalPool.acquire(Duration.ZERO);
+		assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+		assertThat(rivalPool.tryAcquire(Duration.ZERO)).isEmpty();
+		assertThat(registry(LEASE).semaphore("pool", 2).tryAcquire(Duration.ZERO)).isEmpty();
+		assertThat(this.keys.keys().exists(queueKey("lock:pool"), waitersKey("lock:pool"))).isZero();
+		assertThat(registry.heldLocks()).singleElement().satisfies((held) -> {
+			assertThat(held.name()).isEqualTo("pool");
+			assertThat(held.key()).isEqualTo(permitsKey("lock:pool"));
+			assertThat(held.fencingToken()).isEqualTo(first.fencingToken());
+			assertThat(held.kind()).isEqualTo("permit");
+		});
+		first.release();
+		LockLease third = rivalPool.acquire(Duration.ZERO);
+		assertThat(third.fencingToken()).isGreaterThan(second.fencingToken());
+		second.release();
+		third.release();
+		assertThat(registry.heldLocks()).isEmpty();
+		assertThat(this.keys.keys().exists(permitsKey("lock:pool"), queueKey("lock:pool"), waitersKey("lock:pool")))
+			.isZero();
+	}
+
+	@Test
+	void semaphoreWaitersAreWokenByAReleaseAndAdmittedInTheOrderTheyCame() throws Exception {
+		LockLease held = registry(LEASE).semaphore("pool", 1).acquire(Duration.ZERO);
+		TestThread first = this.closer.add(TestThread.start("first"));
+		TestThread second = this.closer.add(TestThread.start("second"));
+		DistributedSemaphore firstPool = registry(LEASE).semaphore("pool", 1);
+		DistributedSemaphore secondPool = registry(LEASE).semaphore("pool", 1);
+		CompletableFuture<LockLease> firstWaits = first.call(() -> firstPool.acquire(Duration.ofSeconds(20)));
+		first.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		CompletableFuture<LockLease> secondWaits = second.call(() -> secondPool.acquire(Duration.ofSeconds(20)));
+		second.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		long releasedAt = System.nanoTime();
+		held.release();
+		LockLease firstHold = firstWaits.get(10, TimeUnit.SECONDS);
+		// The first waiter's next re-check was due a second after its last attempt.
+		assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("woken by the release, not polling")
+			.isLessThan(Duration.ofMillis(RedisAcquirer.RECHECK_MILLIS / 2));
+		assertThat(firstHold.fencingToken()).isGreaterThan(held.fencingToken());
+		assertThat(secondWaits).as("the second waiter waits for the first").isNotDone();
+		firstHold.release();
+		LockLease secondHold = secondWaits.get(10, TimeUnit.SECONDS);
+		assertThat(secondHold.fencingToken()).isGreaterThan(firstHold.fencingToken());
+		secondHold.release();
+		assertThat(this.keys.keys().exists(permitsKey("lock:pool"), queueKey("lock:pool"), waitersKey("lock:pool")))
+			.isZero();
+	}
+
+	@Test
+	void permitTakenOnOneThreadIsReleasedOnAnother() throws Exception {
+		DistributedSemaphore pool = registry(LEASE).semaphore("pool", 1);
+		LockLease permit = pool.acquire(Duration.ZERO);
+		assertThat(failureOnOtherThread(permit::release)).isNull();
+		assertThat(permit.isValid()).isFalse();
+		LockLease next = registry(LEASE).semaphore("pool", 1).acquire(Duration.ZERO);
+		permit.release();
+		assertThat(next.isValid()).isTrue();
+		next.release();
+		assertThat(this.keys.keys().exists(permitsKey("lock:pool"))).isZero();
+	}
+
+	@Test
+	void eachAttemptCountsAgainstThePermitsItsSemaphorePasses() {
+		DistributedSemaphore one = registry(LEASE).semaphore("pool", 1);
+		DistributedSemaphore two = registry(LEASE).semaphore("pool", 2);
+		LockLease first = one.acquire(Duration.ZERO);
+		LockLease second = two.acquire(Duration.ZERO);
+		assertThat(one.tryAcquire(Duration.ZERO)).as("two held, one permit").isEmpty();
+		first.release();
+		assertThat(one.tryAcquire(Duration.ZERO)).as("one held, one permit").isEmpty();
+		LockLease third = two.acquire(Duration.ZERO);
+		second.release();
+		third.release();
+	}
+
+	@Test
+	void watchdogKeepsAPermitThroughThreeLeases() throws Exception {
+		Duration lease = Duration.ofMillis(500);
+		TestLockRegistry holder = testRegistry(lease);
+		DistributedSemaphore rivalPool = registry(lease).semaphore("pool", 1);
+		// A first renewal of a permit with time to spare: Redis caches the renew script
+		// and the JVM loads the classes of its first send, which on a busy machine took
+		// longer than the short lease below
+		RedisLockRegistry warmUp = registry(LEASE);
+		LockLease warmUpPermit = warmUp.semaphore("warm-up", 1).acquire(Duration.ZERO);
+		warmUp.renewLeases();
+		warmUpPermit.release();
+		LockLease permit = holder.registry().semaphore("pool", 1).acquire(Duration.ZERO);
+		assertKeptThroughThreeLeases(holder, permit, lease, () -> rivalPool.tryAcquire(Duration.ZERO));
+	}
+
+	@Test
+	void renewalThatFindsAPermitGoneMarksItLostAndItsReleaseThrows() {
+		TestLockRegistry holder = testRegistry(LEASE);
+		LockLease permit = holder.registry().semaphore("pool", 1).acquire(Duration.ZERO);
+		this.keys.keys().del(permitsKey("lock:pool"));
+		holder.registry().renewLeases();
+		assertThat(permit.isValid()).isFalse();
+		assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
+			assertThat(event.name()).isEqualTo("pool");
+			assertThat(event.fencingToken()).isEqualTo(permit.fencingToken());
+		});
+		assertThat(holder.registry().heldLocks()).isEmpty();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(permit::release)
+			.withMessageContaining("Lock 'pool' was lost before its release");
+		assertThat(holder.lostEvents()).hasSize(1);
+	}
+
+	@Test
+	void semaphoresNeedAtLeastOnePermitAndANameALockCouldHave() {
+		RedisLockRegistry registry = registry(LEASE);
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.semaphore("pool", 0))
+			.withMessage("Semaphore 'pool' must have at least 1 permit, but was given 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.semaphore("pool!eu", 1))
+			.withMessage("Lock name 'pool!eu' contains '!', which is reserved for distlock's helper keys");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> registry.semaphore("pool", 1).tryAcquire(Duration.ofSeconds(-1)))
+			.withMessage("Wait time of 'pool' must not be negative");
+	}
+
+	/**
+	 * Assert that a rival is refused for three of the holder's leases, and that the hold
+	 * is valid then, released without a loss.
+	 */
+	private static void assertKeptThroughThreeLeases(TestLockRegistry holder, LockLease held, Duration lease,
+			Supplier<Optional<LockLease>> rivalAttempt) throws InterruptedException {
+		long end = System.nanoTime() + lease.multipliedBy(3).toNanos();
+		while (System.nanoTime() < end) {
+			assertThat(rivalAttempt.get()).isEmpty();
+			Thread.sleep(50);
+		}
+		assertThat(held.isValid()).isTrue();
+		held.release();
+		assertThat(holder.lostEvents()).isEmpty();
+	}
+
 	private void assertInterruptible(Runnable waitForTheLock) throws Exception {
 		LockLease held = registry(LEASE).acquire("interrupted", Duration.ZERO);
 		TestThread waiter = this.closer.add(TestThread.start("waiter"));
@@ -392,6 +531,10 @@ abstract class LockRegistryContract {
 
 	private static String waitersKey(String lockKey) {
 		return LockKeys.helperKey(lockKey, LockKeys.WAITERS);
+	}
+
+	private static String permitsKey(String semaphoreKey) {
+		return LockKeys.helperKey(semaphoreKey, LockKeys.PERMITS);
 	}
 
 	private RedisLockRegistry registry(Duration leaseTime) {

@@ -1,0 +1,63 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import dev.distlock.DistributedSemaphore;
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLease;
+
+/**
+ * A semaphore of a {@link RedisLockRegistry}: each permit is a shared hold, its token's
+ * entry in the semaphore's set of permit holders, renewed by the watchdog and fenced by
+ * the semaphore's fencing key. Views are cheap and hold nothing: every view of one name,
+ * in any process, is the same semaphore.
+ *
+ * <p>
+ * The number of permits is the view's: an attempt is admitted while fewer holders than
+ * the permits it passes hold one, and nobody live waits before it. Views of one name with
+ * different numbers each count against their own: a larger number admits more at once, a
+ * smaller one admits nobody new until enough holders released theirs.
+ */
+final class RedisSemaphore implements DistributedSemaphore {
+
+	private final RedisLockRegistry registry;
+
+	private final SharedAttempt attempt;
+
+	private final int permits;
+
+	RedisSemaphore(RedisLockRegistry registry, LockId id, int permits) {
+		this.registry = registry;
+		this.attempt = new SharedAttempt(id, HoldKind.PERMIT, LuaScript.ACQUIRE_PERMIT, Integer.toString(permits));
+		this.permits = permits;
+	}
+
+	@Override
+	public String name() {
+		return this.attempt.id().name.value();
+	}
+
+	@Override
+	public int permits() {
+		return this.permits;
+	}
+
+	@Override
+	public Optional<LockLease> tryAcquire(Duration waitTime) {
+		try {
+			return this.registry.leaseOf(this.registry.acquireShared(this.attempt, waitTime));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(name(),
+					"Interrupted while waiting for a permit of semaphore '" + name() + "'", ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "DistributedSemaphore '" + name() + "' (" + this.permits + " permits)";
+	}
+
+}

@@ -1,0 +1,57 @@
+-- Shared holds (read shares, semaphore permits): the scripts that take or release one
+-- start with this text, after fencing-tokens.lua and wait-queue.lua.
+-- KEYS[1]: the key of the read/write lock or semaphore, whose queue (KEYS[3], KEYS[4])
+-- its waiters wait in, KEYS[2]: its fencing key, KEYS[5]: its set of holders, each
+-- holder's token scored by when its entry expires in the server's milliseconds; the set
+-- lives as long as its longest entry.
+
+-- Returns the server's clock in milliseconds, from a reading in microseconds.
+local function millis_of(micros)
+	return math.floor(micros / 1000)
+end
+
+-- Drops the entries whose lease ran out (the share or permit of a holder that died) and
+-- returns how many holders are left.
+local function live_holders(now_millis)
+	redis.call('zremrangebyscore', KEYS[5], '-inf', now_millis)
+	return redis.call('zcard', KEYS[5])
+end
+
+-- Returns whether nobody live waits in the queue before the caller: no barging.
+local function first_in_line(token, now)
+	local first = first_live(now)
+	return not first or first == token
+end
+
+-- Admits the caller: its entry in the set of holders for the given life, out of the
+-- queue, and, when the caller leaves room for more, the next waiter woken to try too.
+-- Returns the caller's fencing token.
+local function admit(token, now_millis, life, fence_millis, room_left)
+	redis.call('zadd', KEYS[5], string.format('%.0f', now_millis + life), token)
+	if redis.call('pttl', KEYS[5]) < life then
+		redis.call('pexpire', KEYS[5], life)
+	end
+	if redis.call('exists', KEYS[3]) == 1 then
+		leave(token)
+		if room_left then
+			wake_first()
+		end
+	end
+	return issue_tokens(KEYS[2], 1, fence_millis)
+end
+
+-- Refuses the caller, who waits in the queue or leaves it as it asks. Returns minus the
+-- milliseconds until the first holder's entry expires (at least 1), for the caller's
+-- next re-check, or 0 when no holder is left.
+local function refuse(token, now, waits, entry_millis, claim, channel)
+	if waits == '1' then
+		enqueue(token, now, entry_millis, claim, channel)
+	else
+		leave(token)
+	end
+	local first = redis.call('zrange', KEYS[5], 0, 0, 'WITHSCORES')[2]
+	if not first then
+		return 0
+	end
+	return -math.max(1, tonumber(first) - millis_of(now))
+end
