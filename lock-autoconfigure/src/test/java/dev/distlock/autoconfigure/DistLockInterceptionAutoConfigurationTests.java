@@ -1,11 +1,16 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.LongSupplier;
 
 import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
+import dev.distlock.LockContext;
+import dev.distlock.LockLease;
 import dev.distlock.LockRegistry;
+import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
+import dev.distlock.aop.DistributedConcurrencyLimitInterceptor;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.LockLossTransactionListener;
 import dev.distlock.redis.TestLockRegistry;
@@ -67,6 +72,21 @@ class DistLockInterceptionAutoConfigurationTests {
 				.getFailure()
 				.isInstanceOf(MissingLockRegistryException.class)
 				.hasMessageEndingWith("methods ExportService.export() of bean 'exportService'"));
+	}
+
+	@Test
+	void limitedMethodHoldsAPermitOfTheApplicationsOwnRegistryOutsideItsLock() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
+				.withBean("exportService", LockedExportService.class)
+				.run((context) -> {
+					assertThat(context).hasNotFailed()
+						.hasSingleBean(DistributedConcurrencyLimitAdvisor.class)
+						.hasSingleBean(DistributedConcurrencyLimitInterceptor.class);
+					assertThat(context.getBean(LockedExportService.class).exportLocked())
+						.containsExactly("export-files", "exports");
+				});
+		}
 	}
 
 	@Test
@@ -148,6 +168,16 @@ class DistLockInterceptionAutoConfigurationTests {
 
 		@DistributedConcurrencyLimit(name = "exports", limit = "2")
 		public void export() {
+		}
+
+	}
+
+	static class LockedExportService {
+
+		@DistributedConcurrencyLimit(name = "exports", limit = "2")
+		@DistributedLock(name = "export-files")
+		public List<String> exportLocked() {
+			return LockContext.leases().stream().map(LockLease::name).toList();
 		}
 
 	}
