@@ -23,16 +23,16 @@ import org.springframework.aop.support.AopUtils;
  * and the {@link LockRegistry} does the locking.
  *
  * <p>
- * Synchronous methods hold thread-owned, reentrant locks, released when the method ends
- * or, inside a transaction the caller started, after that transaction completes. Methods
- * returning a {@code CompletionStage} hold owner-free leases until the stage completes
- * and, inside a caller's transaction, that transaction completes too. Methods returning a
- * reactive type that Spring's {@link org.springframework.core.ReactiveAdapterRegistry}
- * adapts, such as a {@code Mono}, a {@code Flux} or an RxJava {@code Single}, hold
- * owner-free leases for each subscription until it completes, fails or is cancelled. A
- * call whose lock names cannot be evaluated fails as its result kind fails: a synchronous
- * method throws, the others return a failed future or a reactive result that signals the
- * failure.
+ * Synchronous methods hold thread-owned, reentrant locks (and permits, which belong to no
+ * thread), released when the method ends or, inside a transaction the caller started,
+ * after that transaction completes. Methods returning a {@code CompletionStage} hold
+ * owner-free leases until the stage completes and, inside a caller's transaction, that
+ * transaction completes too. Methods returning a reactive type that Spring's
+ * {@link org.springframework.core.ReactiveAdapterRegistry} adapts, such as a
+ * {@code Mono}, a {@code Flux} or an RxJava {@code Single}, hold owner-free leases for
+ * each subscription until it completes, fails or is cancelled. A call whose lock names
+ * cannot be evaluated fails as its result kind fails: a synchronous method throws, the
+ * others return a failed future or a reactive result that signals the failure.
  *
  * <p>
  * A lock found lost while the work runs stops it, unless the {@link LostLockPolicy} lets
