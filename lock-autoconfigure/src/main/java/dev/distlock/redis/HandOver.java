@@ -21,6 +21,12 @@ import org.jspecify.annotations.Nullable;
  * round trip, issues the next fencing token and takes the waiter out of the queue; with
  * {@code replicas-to-ack}, a transfer that too few replicas acknowledged is given back
  * and the waiter goes on waiting.
+ *
+ * <p>
+ * A lock whose releasing thread keeps the read lock of its name (it took the read lock
+ * while it held the write lock: a downgrade) is not handed over either: another thread
+ * may not write while that thread reads. It goes back to Redis, whose release script
+ * grants it to nobody while read shares last.
  */
 final class HandOver {
 
@@ -47,22 +53,32 @@ final class HandOver {
 
 	private final LossHandler lossHandler;
 
-	HandOver(RedisLockCommands commands, ReleaseSignals signals, LossHandler lossHandler) {
+	private final OwnedHolds ownedReads;
+
+	/**
+	 * Create the hand-overs of one registry.
+	 * @param ownedReads the read shares the releasing thread owns
+	 */
+	HandOver(RedisLockCommands commands, ReleaseSignals signals, LossHandler lossHandler, OwnedHolds ownedReads) {
 		this.commands = commands;
 		this.signals = signals;
 		this.lossHandler = lossHandler;
+		this.ownedReads = ownedReads;
 	}
 
 	/**
 	 * Hand a released hold to the waiting thread of this JVM, if there is one and fewer
-	 * than {@value #MAX_IN_A_ROW} hand-overs happened in a row.
-	 * @param hold a hold just marked released, whose lease had time left
+	 * than {@value #MAX_IN_A_ROW} hand-overs happened in a row, and the releasing thread
+	 * does not read under the lock.
+	 * @param hold a hold just marked released by the current thread, whose lease had time
+	 * left
 	 * @param lock this JVM's entry of the hold's lock
 	 * @return what became of it
 	 */
 	Outcome offer(RedisHold hold, LocalLock lock) {
 		Handoff handoff = lock.waiter.get();
-		if (hold.keepMillis() > 0 || lock.handoffs >= MAX_IN_A_ROW || handoff == null || !handoff.claim()) {
+		if (hold.keepMillis() > 0 || lock.handoffs >= MAX_IN_A_ROW || this.ownedReads.find(hold.id.name) != null
+				|| handoff == null || !handoff.claim()) {
 			lock.handoffs = 0;
 			return Outcome.NONE;
 		}

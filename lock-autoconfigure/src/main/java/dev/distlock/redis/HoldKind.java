@@ -11,24 +11,31 @@ import org.jspecify.annotations.Nullable;
 enum HoldKind {
 
 	/** The lock key holds the token: a lock, or the write side of a read/write lock. */
-	EXCLUSIVE(LuaScript.RENEW, null, "exclusive"),
+	EXCLUSIVE(LuaScript.RENEW, LuaScript.RELEASE, null, "exclusive"),
 
 	/** A reader's share of a read/write lock, in the set of its readers. */
-	READ_SHARE(LuaScript.RENEW_SHARES, LockKeys.READERS, "shared"),
+	READ_SHARE(LuaScript.RENEW_SHARES, LuaScript.READ_RELEASE, LockKeys.READERS, "shared"),
 
 	/** A permit of a semaphore, in the set of its permit holders. */
-	PERMIT(LuaScript.RENEW_SHARES, LockKeys.PERMITS, "permit");
+	PERMIT(LuaScript.RENEW_SHARES, LuaScript.RELEASE_SHARE, LockKeys.PERMITS, "permit");
 
 	/** The script that renews holds of this kind. */
 	final LuaScript renewScript;
+
+	/**
+	 * The script that releases a hold of this kind, or gives back the token of a caller
+	 * that gave up waiting for one.
+	 */
+	final LuaScript releaseScript;
 
 	private final @Nullable String holdersRole;
 
 	/** How the kind is shown in the list of held locks. */
 	final String label;
 
-	HoldKind(LuaScript renewScript, @Nullable String holdersRole, String label) {
+	HoldKind(LuaScript renewScript, LuaScript releaseScript, @Nullable String holdersRole, String label) {
 		this.renewScript = renewScript;
+		this.releaseScript = releaseScript;
 		this.holdersRole = holdersRole;
 		this.label = label;
 	}

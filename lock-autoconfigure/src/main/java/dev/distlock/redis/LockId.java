@@ -4,8 +4,9 @@ import dev.distlock.LockName;
 
 /**
  * Which lock a view or a hold is of: its name, its Redis key, the key of its fencing
- * counter and the keys of its wait queue. Built once per name the registry is given,
- * which checks that the key leaves room for the helper keys in its Cluster slot.
+ * counter, the keys of its wait queue and the key of the read shares of the read/write
+ * lock of its name, whose write side the lock is. Built once per name the registry is
+ * given, which checks that the key leaves room for the helper keys in its Cluster slot.
  */
 final class LockId {
 
@@ -15,7 +16,10 @@ final class LockId {
 
 	final String fenceKey;
 
-	/** The keys of every script that may grant the lock: lock, fence and wait queue. */
+	/**
+	 * The keys of every script that may grant the lock or a read share of it: lock,
+	 * fence, wait queue and read shares.
+	 */
 	final String[] grantKeys;
 
 	LockId(LockName name, String key) {
@@ -23,7 +27,7 @@ final class LockId {
 		this.key = key;
 		this.fenceKey = LockKeys.fenceKey(key);
 		this.grantKeys = new String[] { key, this.fenceKey, LockKeys.helperKey(key, LockKeys.QUEUE),
-				LockKeys.helperKey(key, LockKeys.WAITERS) };
+				LockKeys.helperKey(key, LockKeys.WAITERS), LockKeys.helperKey(key, LockKeys.READERS) };
 	}
 
 }

@@ -13,8 +13,9 @@ import java.util.HexFormat;
  * digest that {@code EVALSHA} names it by. The scripts that issue fencing tokens start
  * with the text of {@code fencing-tokens.lua}; those that touch a lock's wait queue, with
  * the text of {@code wait-queue.lua}, which keeps the queue and grants the lock to its
- * first waiter; those that take or release shared holds, with both and the text of
- * {@code shared-holds.lua}.
+ * first waiter; those that take or release shared holds, or a lock, which is the write
+ * side of the read/write lock of its name and must know its readers, with both and the
+ * text of {@code shared-holds.lua}.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -27,9 +28,13 @@ record LuaScript(String source, String sha1) {
 
 	private static final String SHARED_HOLDS = "shared-holds.lua";
 
-	static final LuaScript ACQUIRE = load(FENCING_TOKENS, WAIT_QUEUE, "acquire.lua");
+	static final LuaScript ACQUIRE = sharedHolds("acquire.lua");
 
-	static final LuaScript RELEASE = load(WAIT_QUEUE, "release.lua");
+	static final LuaScript RELEASE = sharedHolds("release.lua");
+
+	static final LuaScript READ_ACQUIRE = sharedHolds("read-acquire.lua");
+
+	static final LuaScript READ_RELEASE = sharedHolds("read-release.lua");
 
 	static final LuaScript RENEW = load("renew.lua");
 
@@ -44,10 +49,10 @@ record LuaScript(String source, String sha1) {
 	static final LuaScript ACQUIRE_PERMIT = sharedHolds("acquire-permit.lua");
 
 	/**
-	 * Load a script that takes or releases shared holds: the given resource after the
-	 * texts of {@code fencing-tokens.lua}, {@code wait-queue.lua} and
+	 * Load a script that takes or releases shared holds, or a lock: the given resource
+	 * after the texts of {@code fencing-tokens.lua}, {@code wait-queue.lua} and
 	 * {@code shared-holds.lua}, whose functions admit the caller to the set of holders or
-	 * queue it.
+	 * queue it, and count the holders.
 	 * @param resource the script's own text, beside this class
 	 */
 	static LuaScript sharedHolds(String resource) {

@@ -7,12 +7,20 @@ import dev.distlock.LockName;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The holds that the current thread owns through {@link RedisFencedLock}s, by lock name,
- * with their reentry counts. Thread-confined, so reentry needs no shared state.
+ * The holds of one kind that the current thread owns through {@link RedisFencedLock}s, by
+ * lock name, with their reentry counts: its locks (the write sides of read/write locks
+ * too), or its read shares. Thread-confined, so reentry needs no shared state.
  */
 final class OwnedHolds {
 
 	private final ThreadLocal<Map<LockName, RedisHold>> holds = new ThreadLocal<>();
+
+	/** What a hold is called in messages, such as {@code Lock} or {@code Read lock}. */
+	private final String description;
+
+	OwnedHolds(String description) {
+		this.description = description;
+	}
 
 	/**
 	 * Return the current thread's hold of the named lock, if it owns one.
@@ -29,8 +37,8 @@ final class OwnedHolds {
 	RedisHold get(LockName name) {
 		RedisHold hold = find(name);
 		if (hold == null) {
-			throw new IllegalMonitorStateException(
-					"Lock '" + name + "' is not held by thread '" + Thread.currentThread().getName() + "'");
+			throw new IllegalMonitorStateException(this.description + " '" + name + "' is not held by thread '"
+					+ Thread.currentThread().getName() + "'");
 		}
 		return hold;
 	}

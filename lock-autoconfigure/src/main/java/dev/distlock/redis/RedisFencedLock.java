@@ -8,9 +8,9 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 
 /**
- * A thread-owned view of one lock of a {@link RedisLockRegistry}. Views are cheap: the
- * hold and its owner live in the registry, so every view of the same name is the same
- * lock.
+ * A thread-owned view of one lock of a {@link RedisLockRegistry}, or of the read side of
+ * the read/write lock of its name. Views are cheap: the hold and its owner live in the
+ * registry, so every view of the same name and side is the same lock.
  */
 final class RedisFencedLock implements FencedLock {
 
@@ -22,10 +22,18 @@ final class RedisFencedLock implements FencedLock {
 
 	private final LeaseOptions options;
 
-	RedisFencedLock(RedisLockRegistry registry, LockId id, LeaseOptions options) {
+	/**
+	 * Which side this view takes: {@link HoldKind#EXCLUSIVE}, the lock itself (the write
+	 * side of the read/write lock of its name), or {@link HoldKind#READ_SHARE}, the read
+	 * side.
+	 */
+	private final HoldKind side;
+
+	RedisFencedLock(RedisLockRegistry registry, LockId id, LeaseOptions options, HoldKind side) {
 		this.registry = registry;
 		this.id = id;
 		this.options = options;
+		this.side = side;
 	}
 
 	@Override
@@ -38,7 +46,7 @@ final class RedisFencedLock implements FencedLock {
 		boolean interrupted = false;
 		while (true) {
 			try {
-				if (this.registry.lockOwned(this.id, FOREVER, this.options)) {
+				if (this.registry.lockOwned(this.id, this.side, FOREVER, this.options)) {
 					break;
 				}
 			}
@@ -56,7 +64,7 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		this.registry.lockOwned(this.id, FOREVER, this.options);
+		this.registry.lockOwned(this.id, this.side, FOREVER, this.options);
 	}
 
 	@Override
@@ -69,13 +77,13 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		return this.registry.lockOwned(this.id, Duration.ofNanos(unit.toNanos(time)), this.options);
+		return this.registry.lockOwned(this.id, this.side, Duration.ofNanos(unit.toNanos(time)), this.options);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime) {
 		try {
-			return this.registry.lockOwned(this.id, waitTime, this.options);
+			return this.registry.lockOwned(this.id, this.side, waitTime, this.options);
 		}
 		catch (InterruptedException ex) {
 			throw RedisLockRegistry.interrupted(this.id.name.value(), ex);
@@ -84,27 +92,27 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public void unlock() {
-		this.registry.unlockOwned(this.id.name);
+		this.registry.unlockOwned(this.side, this.id.name);
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.registry.owned().find(this.id.name) != null;
+		return this.registry.owned(this.side).find(this.id.name) != null;
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.registry.owned().get(this.id.name).fencingToken;
+		return this.registry.owned(this.side).get(this.id.name).fencingToken;
 	}
 
 	@Override
 	public LockLease currentHold() {
-		return new RedisLockLease(this.registry.owned().get(this.id.name), this::unlock);
+		return new RedisLockLease(this.registry.owned(this.side).get(this.id.name), this::unlock);
 	}
 
 	@Override
 	public String toString() {
-		return "FencedLock '" + this.id.name + "'";
+		return ((this.side == HoldKind.READ_SHARE) ? "Read lock '" : "FencedLock '") + this.id.name + "'";
 	}
 
 }

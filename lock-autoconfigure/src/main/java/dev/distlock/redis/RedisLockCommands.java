@@ -134,15 +134,16 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @param kind which set of holders the token may be in
 	 */
 	void giveBack(LockId id, HoldKind kind, String token) {
-		giveBack(id.name, LuaScript.RELEASE_SHARE, SharedAttempt.keysOf(id, kind), token, "0", "0");
+		giveBack(id.name, kind.releaseScript, SharedAttempt.keysOf(id, kind), token, "0", "0");
 	}
 
 	/**
-	 * Send the release script of a shared hold, which takes its entry out of the set of
-	 * holders and wakes the first waiter of the queue. A hold whose lease is over (the
-	 * caller knows it lost or ran out, or Redis finds only the lock delay left) keeps its
-	 * place for the rest of its entry's life instead: the lock delay protects the work
-	 * that may still run under it.
+	 * Send the release script of a shared hold's kind, which takes its entry out of the
+	 * set of holders and wakes the first waiter of the queue (a read share: grants the
+	 * lock to it when the last reader leaves). A hold whose lease is over (the caller
+	 * knows it lost or ran out, or Redis finds only the lock delay left) keeps its place
+	 * for the rest of its entry's life instead: the lock delay protects the work that may
+	 * still run under it.
 	 * @param delayMillis the hold's lock delay
 	 * @param leaseOver whether the caller knows the lease is over
 	 * @return whether the set of holders still had the entry
@@ -150,7 +151,7 @@ final class RedisLockCommands implements AutoCloseable {
 	CompletableFuture<Boolean> releaseShare(LockId id, HoldKind kind, String token, long delayMillis,
 			boolean leaseOver) {
 		return this.connection
-			.eval(LuaScript.RELEASE_SHARE, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
+			.eval(kind.releaseScript, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
 					leaseOver ? "1" : "0")
 			.thenApply((Long result) -> result != 0L);
 	}

@@ -41,6 +41,12 @@ import org.springframework.util.Assert;
  * a Spring application) once, and so is each renewal that failed with time left on the
  * lease.
  *
+ * <p>
+ * A lock is also the write side of the read/write lock of its name
+ * ({@link #readWriteLock(String)}), whose readers hold shares in a set beside the lock
+ * key, taken and released by scripts of their own ({@link SharedAcquirer}); the lock
+ * scripts wait for those shares.
+ *
  * @since 0.1.0
  */
 public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCloseable {
@@ -63,7 +69,9 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	private final LockObserver observer;
 
-	private final OwnedHolds owned = new OwnedHolds();
+	private final OwnedHolds owned = new OwnedHolds("Lock");
+
+	private final OwnedHolds ownedReads = new OwnedHolds("Read lock");
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -125,8 +133,9 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), eventListener, observer);
-		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.active),
-				this.signals, this.locks, this.active, observer);
+		this.release = new HoldRelease(this.commands,
+				new HandOver(this.commands, this.signals, this.active, this.ownedReads), this.signals, this.locks,
+				this.active, observer);
 	}
 
 	/**
@@ -146,12 +155,12 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
 		Assert.notNull(options, "'options' must not be null");
-		return new RedisFencedLock(this, checked(name), options);
+		return new RedisFencedLock(this, checked(name), options, HoldKind.EXCLUSIVE);
 	}
 
 	@Override
 	public FencedReadWriteLock readWriteLock(String name) {
-		throw new UnsupportedOperationException("Not built yet");
+		return new RedisReadWriteLock(this, checked(name));
 	}
 
 	/**
@@ -226,38 +235,70 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Acquire a hold for the current thread, reentering a hold it already owns.
+	 * Acquire a hold of one side of a lock for the current thread, reentering a hold of
+	 * that side it already owns without a round trip.
+	 * @param side {@link HoldKind#EXCLUSIVE} for the lock (the write side of the
+	 * read/write lock of its name), {@link HoldKind#READ_SHARE} for the read side
+	 * @throws IllegalMonitorStateException if the thread holds the read side and asks for
+	 * the write side, which would wait for its own read share
 	 */
-	boolean lockOwned(LockId id, Duration waitTime, LeaseOptions options) throws InterruptedException {
-		RedisHold owned = this.owned.find(id.name);
+	boolean lockOwned(LockId id, HoldKind side, Duration waitTime, LeaseOptions options) throws InterruptedException {
+		OwnedHolds holds = owned(side);
+		RedisHold owned = holds.find(id.name);
 		if (owned != null) {
 			owned.reentries++;
 			return true;
 		}
-		RedisHold hold = acquireHold(id, waitTime, options);
+		RedisHold hold = (side == HoldKind.READ_SHARE) ? acquireRead(id, waitTime)
+				: acquireWrite(id, waitTime, options);
 		if (hold == null) {
 			return false;
 		}
-		this.owned.add(hold);
+		holds.add(hold);
 		return true;
 	}
 
 	/**
-	 * Leave one hold of the current thread, releasing the lock when it was the outermost.
+	 * Leave one hold of one side of a lock of the current thread, releasing it when it
+	 * was the outermost.
 	 * @throws IllegalMonitorStateException if the current thread does not hold it
 	 */
-	void unlockOwned(LockName name) {
-		RedisHold hold = this.owned.leave(name);
+	void unlockOwned(HoldKind side, LockName name) {
+		RedisHold hold = owned(side).leave(name);
 		if (hold != null) {
 			release(hold);
 		}
 	}
 
 	/**
-	 * Return the holds the current thread owns through {@link RedisFencedLock}s.
+	 * Return the holds of one side that the current thread owns through
+	 * {@link RedisFencedLock}s: its locks, or its read shares.
 	 */
-	OwnedHolds owned() {
-		return this.owned;
+	OwnedHolds owned(HoldKind side) {
+		return (side == HoldKind.READ_SHARE) ? this.ownedReads : this.owned;
+	}
+
+	/**
+	 * Take a read share for the current thread: at once when the thread holds the write
+	 * side (a downgrade), otherwise once no writer holds or waits for the lock before it.
+	 */
+	private @Nullable RedisHold acquireRead(LockId id, Duration waitTime) throws InterruptedException {
+		RedisHold write = this.owned.find(id.name);
+		return acquireShared(SharedAttempt.read(id, (write != null) ? write.token : ""), waitTime);
+	}
+
+	/**
+	 * Take the lock (the write side) for the current thread, unless the thread holds the
+	 * read side: the lock would wait for the thread's own read share.
+	 */
+	private @Nullable RedisHold acquireWrite(LockId id, Duration waitTime, LeaseOptions options)
+			throws InterruptedException {
+		if (this.ownedReads.find(id.name) != null) {
+			throw new IllegalMonitorStateException("Thread '" + Thread.currentThread().getName()
+					+ "' holds the read lock of '" + id.name + "' and cannot take its write lock, which would wait "
+					+ "for its own read share: a read lock cannot be upgraded; release it first");
+		}
+		return acquireHold(id, waitTime, options);
 	}
 
 	/**

@@ -16,6 +16,17 @@ package dev.distlock.redis;
 record SharedAttempt(LockId id, HoldKind kind, LuaScript script, String... args) {
 
 	/**
+	 * Return the attempt of a reader of a read/write lock (its write side is the lock of
+	 * the same key).
+	 * @param id the read/write lock
+	 * @param writeToken the token of the write lock that the reader's own thread holds,
+	 * which admits it at once (a downgrade); empty when it holds none
+	 */
+	static SharedAttempt read(LockId id, String writeToken) {
+		return new SharedAttempt(id, HoldKind.READ_SHARE, LuaScript.READ_ACQUIRE, writeToken);
+	}
+
+	/**
 	 * Return the keys of the scripts that take or release this kind of hold.
 	 * @see #keysOf(LockId, HoldKind)
 	 */

@@ -1,8 +1,9 @@
 -- Acquires a lock, takes up a grant of it, or waits for it in its queue, in one round
--- trip (issue_tokens and the queue functions come from fencing-tokens.lua and
--- wait-queue.lua, which precede this text).
+-- trip (issue_tokens, the queue functions and the shared-hold functions come from
+-- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which precede this text).
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
--- helper keys in the lock key's Cluster slot, which no lock key can be
+-- KEYS[5]: the read shares of the read/write lock whose write side the lock is, helper
+-- keys in the lock key's Cluster slot, which no lock key can be
 -- ARGV[1]: the caller's random token, ARGV[2]: how long the key lives in milliseconds,
 -- the lease plus the lock delay, ARGV[3]: how many fencing tokens to reserve (1, or more
 -- for local hand-overs), ARGV[4]: how long the fencing key lives in milliseconds,
@@ -11,12 +12,14 @@
 -- caller to take it up, in milliseconds, ARGV[8]: the channel of the caller's process
 -- ('' when it polls)
 -- Returns the last reserved fencing token (> 0) when the caller holds the lock: it was
--- free and nobody waited before the caller, or a release granted it to the caller, who
--- takes the grant up (its fencing tokens are issued now, for as many local waiters as
--- queue behind it now, and none for a grant never taken up);
--- otherwise minus the milliseconds the lock key has left (0 when unknown), for the
--- caller's next re-check.
-if redis.call('exists', KEYS[3]) == 0 and redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+-- free, nobody read it and nobody waited before the caller, or a release granted it to
+-- the caller, who takes the grant up (its fencing tokens are issued now, for as many
+-- local waiters as queue behind it now, and none for a grant never taken up);
+-- otherwise minus the milliseconds the lock key has left, or the read shares while
+-- readers hold the lock (0 when unknown), for the caller's next re-check. A waiter that
+-- leaves the queue while readers hold the lock wakes the first waiter left, which may be
+-- a reader that it kept out.
+if redis.call('exists', KEYS[3], KEYS[5]) == 0 and redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 	return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
 end
 local holder = redis.call('get', KEYS[1])
@@ -25,7 +28,8 @@ if holder == ARGV[1] then
 	return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
 end
 local now = server_micros()
-if not holder then
+local read = not holder and live_holders(millis_of(now)) > 0
+if not holder and not read then
 	local first, claim, channel = first_live(now)
 	if not first or first == ARGV[1] then
 		leave(ARGV[1])
@@ -37,9 +41,11 @@ end
 if ARGV[5] == '1' then
 	enqueue(ARGV[1], now, tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8])
 else
-	leave(ARGV[1])
+	if leave(ARGV[1]) and read then
+		wake_first()
+	end
 end
-local ttl = redis.call('pttl', KEYS[1])
+local ttl = redis.call('pttl', read and KEYS[5] or KEYS[1])
 if ttl == -1 then
 	ttl = tonumber(ARGV[2])
 elseif ttl < 0 then

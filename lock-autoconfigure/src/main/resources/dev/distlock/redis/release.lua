@@ -1,8 +1,13 @@
 -- Releases a lock only while it still holds the caller's token, granting it to the first
 -- live waiter of its queue, and takes the caller out of the queue (a waiter that gives up
--- releases its own token). The queue functions come from wait-queue.lua, which precedes
--- this text.
--- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue
+-- releases its own token). While readers hold the read/write lock whose write side the
+-- lock is (its holder took the read lock too: a downgrade), it grants nothing and wakes
+-- the first waiter, which comes in if it reads; so does a waiter that gives up while
+-- readers hold the lock, since it may have kept readers behind it out. The queue
+-- functions and the shared-hold functions come from wait-queue.lua and shared-holds.lua,
+-- which precede this text.
+-- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
+-- KEYS[5]: the read shares
 -- ARGV[1]: the caller's token, ARGV[2]: milliseconds the lock must still be kept (0:
 -- none), ARGV[3]: the hold's lock delay in milliseconds (0: none), ARGV[4]: '1' when the
 -- holder knows its lease is over (lost, or run out)
@@ -13,10 +18,11 @@
 -- token, so that a renewal sent before the release and arriving after it cannot extend it
 -- again; the first waiter is woken to re-check when it expires.
 local queued = redis.call('exists', KEYS[3]) == 1
-if queued then
-	leave(ARGV[1])
-end
+local left = queued and leave(ARGV[1])
 if redis.call('get', KEYS[1]) ~= ARGV[1] then
+	if left and live_holders(millis_of(server_micros())) > 0 then
+		wake_first()
+	end
 	return 0
 end
 local delay = tonumber(ARGV[3])
@@ -33,7 +39,12 @@ if keep > 0 then
 	if queued then
 		wake_first()
 	end
-elseif not (queued and grant_next()) then
+elseif not queued then
+	redis.call('del', KEYS[1])
+elseif live_holders(millis_of(server_micros())) > 0 then
+	redis.call('del', KEYS[1])
+	wake_first()
+elseif not grant_next() then
 	redis.call('del', KEYS[1])
 end
 return 1

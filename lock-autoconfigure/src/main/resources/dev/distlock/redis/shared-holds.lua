@@ -1,5 +1,7 @@
 -- Shared holds (read shares, semaphore permits): the scripts that take or release one
--- start with this text, after fencing-tokens.lua and wait-queue.lua.
+-- start with this text, after fencing-tokens.lua and wait-queue.lua; so do the scripts
+-- that acquire and release a lock, the write side of the read/write lock of its name,
+-- which waits for the lock's read shares.
 -- KEYS[1]: the key of the read/write lock or semaphore, whose queue (KEYS[3], KEYS[4])
 -- its waiters wait in, KEYS[2]: its fencing key, KEYS[5]: its set of holders, each
 -- holder's token scored by when its entry expires in the server's milliseconds; the set
@@ -38,6 +40,26 @@ local function admit(token, now_millis, life, fence_millis, room_left)
 		end
 	end
 	return issue_tokens(KEYS[2], 1, fence_millis)
+end
+
+-- Takes a holder's entry out of the set of holders while it is live. Returns 1 when it
+-- was, 2 when it was but its lease was over and the lock delay keeps its place for the
+-- rest of its life, 0 when it had expired or been removed. An entry kept for its lock
+-- delay is renamed, so that a renewal sent before the release and arriving after it
+-- cannot extend it again; the set keeps its life meanwhile.
+local function release_entry(token, now_millis, delay, lease_over)
+	local expiry = tonumber(redis.call('zscore', KEYS[5], token))
+	if not expiry or expiry <= now_millis then
+		redis.call('zrem', KEYS[5], token)
+		return 0
+	end
+	local released = 1
+	if delay > 0 and (lease_over or expiry - now_millis <= delay) then
+		redis.call('zadd', KEYS[5], string.format('%.0f', expiry), 'released:' .. token)
+		released = 2
+	end
+	redis.call('zrem', KEYS[5], token)
+	return released
 end
 
 -- Refuses the caller, who waits in the queue or leaves it as it asks. Returns minus the

@@ -12,9 +12,10 @@ local function server_micros()
 	return tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
 
+-- Takes a waiter out of the queue. Returns whether it was in it.
 local function leave(waiter)
-	redis.call('zrem', KEYS[3], waiter)
 	redis.call('hdel', KEYS[4], waiter)
+	return redis.call('zrem', KEYS[3], waiter) == 1
 end
 
 -- Returns the first waiter whose entry has not expired, with its claim time and channel,

@@ -72,6 +72,11 @@ class ClusterLockRegistryTests extends LockRegistryContract {
 	}
 
 	@Override
+	public List<String> serverUris() {
+		return cluster.uris();
+	}
+
+	@Override
 	protected Keys connectKeys(Closer closer) {
 		List<RedisURI> nodes = cluster.uris().stream().map(RedisURI::create).toList();
 		RedisClusterClient client = RedisClusterClient.create(nodes);

@@ -34,10 +34,11 @@ import static org.awaitility.Awaitility.await;
  * every Redis deployment distlock supports: a subclass per deployment (standalone,
  * Sentinel, Cluster) connects registries and a plain client to it, and a subclass of that
  * per {@link TestDriver} runs it through Spring Data Redis on Lettuce and on Jedis. Each
- * registry stands for one application instance.
+ * registry stands for one application instance. The contract of read/write locks runs
+ * with it ({@link ReadWriteLockContract}).
  */
 @Timeout(60)
-abstract class LockRegistryContract {
+abstract class LockRegistryContract implements ReadWriteLockContract {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -537,8 +538,19 @@ abstract class LockRegistryContract {
 		return LockKeys.helperKey(semaphoreKey, LockKeys.PERMITS);
 	}
 
-	private RedisLockRegistry registry(Duration leaseTime) {
+	@Override
+	public RedisLockRegistry registry(Duration leaseTime) {
 		return testRegistry(leaseTime).registry();
+	}
+
+	@Override
+	public RedisKeyCommands<String, String> keyCommands() {
+		return this.keys.keys();
+	}
+
+	@Override
+	public Closer closer() {
+		return this.closer;
 	}
 
 	private TestLockRegistry testRegistry(Duration leaseTime) {

@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.distlock.LockLease;
 import dev.distlock.LockRegistry;
@@ -77,6 +78,11 @@ class SentinelLockRegistryTests extends LockRegistryContract {
 	@Override
 	protected TestLockRegistry connect(Duration leaseTime) {
 		return TestLockRegistry.create(driver(), group.uri(), leaseTime);
+	}
+
+	@Override
+	public List<String> serverUris() {
+		return List.of(group.primary().uri());
 	}
 
 	@Override

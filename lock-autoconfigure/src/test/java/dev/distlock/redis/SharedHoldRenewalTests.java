@@ -43,8 +43,7 @@ class SharedHoldRenewalTests {
 			.sync();
 		RedisClient client = RedisClient.create(redis.server().uri());
 		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
-		this.commands = this.closer.add(new RedisLockCommands(new LettuceLockConnection(client),
-				RedisLockSettings.of("lock:", Duration.ofSeconds(30))));
+		this.commands = this.closer.add(TestLockRegistry.commands(client));
 	}
 
 	@AfterEach

@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -19,6 +20,11 @@ class StandaloneLockRegistryTests extends LockRegistryContract {
 	@Override
 	protected TestLockRegistry connect(Duration leaseTime) {
 		return TestLockRegistry.create(driver(), redis.server().uri(), leaseTime);
+	}
+
+	@Override
+	public List<String> serverUris() {
+		return List.of(redis.server().uri());
 	}
 
 	@Override

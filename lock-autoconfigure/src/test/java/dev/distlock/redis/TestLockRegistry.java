@@ -170,6 +170,17 @@ public final class TestLockRegistry implements AutoCloseable {
 		return commands.zcard(LockKeys.helperKey(lockKey, LockKeys.QUEUE));
 	}
 
+	/**
+	 * Return the commands a registry with key prefix {@code lock:} and a lease time of 30
+	 * seconds sends, on a connection of their own from the given client, for tests that
+	 * run the lock scripts one by one.
+	 * @param client a Lettuce client, owned by the caller
+	 * @return the commands; close them after use
+	 */
+	static RedisLockCommands commands(RedisClient client) {
+		return new RedisLockCommands(new LettuceLockConnection(client), settings(Duration.ofSeconds(30)));
+	}
+
 	private static RedisLockSettings settings(Duration leaseTime) {
 		return RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT);
 	}
