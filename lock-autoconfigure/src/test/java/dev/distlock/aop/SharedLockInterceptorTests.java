@@ -70,10 +70,7 @@ class SharedLockInterceptorTests {
 			AtomicBoolean stop = new AtomicBoolean();
 			ExecutorService pool = Executors.newFixedThreadPool(6);
 			try {
-				List<CompletableFuture<Long>> readers = new ArrayList<>();
-				for (int reader = 0; reader < 4; reader++) {
-					readers.add(CompletableFuture.supplyAsync(() -> readUntil(stop, catalog), pool));
-				}
+				List<CompletableFuture<Long>> readers = startReaders(4, catalog, stop, pool);
 				List<CompletableFuture<Void>> writers = new ArrayList<>();
 				for (int writer = 0; writer < 2; writer++) {
 					writers.add(CompletableFuture.runAsync(() -> {
@@ -102,10 +99,7 @@ class SharedLockInterceptorTests {
 			AtomicBoolean stop = new AtomicBoolean();
 			ExecutorService pool = Executors.newFixedThreadPool(4);
 			try {
-				List<CompletableFuture<Long>> readers = new ArrayList<>();
-				for (int reader = 0; reader < 4; reader++) {
-					readers.add(CompletableFuture.supplyAsync(() -> readUntil(stop, catalog), pool));
-				}
+				List<CompletableFuture<Long>> readers = startReaders(4, catalog, stop, pool);
 				catalog.awaitReadsStarted();
 				assertThat(catalog.updateWaiting()).as("updated within its wait time").isEqualTo(1);
 				stop.set(true);
@@ -125,6 +119,19 @@ class SharedLockInterceptorTests {
 			assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(catalog::readThenUpdate);
 			assertThat(((LockIntrospector) context.getBean(LockRegistry.class)).heldLocks()).isEmpty();
 		});
+	}
+
+	/**
+	 * Start readers that read, checking the counters, until told to stop.
+	 * @return each reader's count of reads, once stopped
+	 */
+	private static List<CompletableFuture<Long>> startReaders(int count, Catalog catalog, AtomicBoolean stop,
+			ExecutorService pool) {
+		List<CompletableFuture<Long>> readers = new ArrayList<>();
+		for (int reader = 0; reader < count; reader++) {
+			readers.add(CompletableFuture.supplyAsync(() -> readUntil(stop, catalog), pool));
+		}
+		return readers;
 	}
 
 	private static long readUntil(AtomicBoolean stop, Catalog catalog) {
