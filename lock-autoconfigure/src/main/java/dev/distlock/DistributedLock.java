@@ -111,4 +111,18 @@ public @interface DistributedLock {
 	 */
 	LockFailureAction onFailure() default LockFailureAction.DEFAULT;
 
+	/**
+	 * Which side of the lock of the name to take. {@link LockMode#EXCLUSIVE} is the lock
+	 * itself, which is also the write side of the read/write lock of the name;
+	 * {@link LockMode#SHARED} is the read side, shared with other readers and excluded by
+	 * a writer ({@link LockRegistry#readWriteLock(String)}). A shared method must return
+	 * its result synchronously (the read side is owned by the calling thread) and cannot
+	 * fix its lease or minimum hold time; the startup fails otherwise.
+	 * <p>
+	 * The default is {@link LockMode#EXCLUSIVE}.
+	 * @return the lock mode
+	 * @since 0.1.0
+	 */
+	LockMode mode() default LockMode.EXCLUSIVE;
+
 }

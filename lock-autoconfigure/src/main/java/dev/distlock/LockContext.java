@@ -10,7 +10,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Gives a {@link DistributedLock} method the lease it runs under, for its fencing token:
  * {@code LockContext.currentLease().orElseThrow().fencingToken()}, and checks before a
- * side effect that it still holds its locks: {@code LockContext.assertHeld()}.
+ * side effect that it still holds its locks: {@code LockContext.assertHeld()}. The lease
+ * of a {@code mode = SHARED} method is its read share, and a
+ * {@link DistributedConcurrencyLimit} method runs under its permit as under a lock: a
+ * method with both sees the lock's lease as the current one and both in
+ * {@link #leases()}.
  *
  * <p>
  * Bound to the thread that runs the method, for the duration of the call. A method

@@ -11,9 +11,10 @@ import org.springframework.core.env.PropertyResolver;
 import org.springframework.util.StringUtils;
 
 /**
- * Reads the text attributes of a {@link dev.distlock.DistributedLock}: the name, checked
- * by the lock registry that will lock it, and the durations, converted by the
- * application's conversion service. Each resolves {@code ${...}} placeholders first.
+ * Reads the text attributes of a {@link dev.distlock.DistributedLock} or
+ * {@link dev.distlock.DistributedConcurrencyLimit}: the name, checked by the lock
+ * registry that will lock it, the durations, converted by the application's conversion
+ * service, and the limit. Each resolves {@code ${...}} placeholders first.
  */
 final class AnnotationAttributes {
 
@@ -89,6 +90,35 @@ final class AnnotationAttributes {
 			return null;
 		}
 		return duration;
+	}
+
+	/**
+	 * Return the limit written: a positive whole number, or {@code 0} when it is not one.
+	 */
+	int limit(String value, AnnotationProblems problems) {
+		String resolved;
+		try {
+			resolved = this.placeholders.resolveRequiredPlaceholders(value).trim();
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add("limit", ex.getMessage(), "define the property or write the limit as a number such as \"2\"");
+			return 0;
+		}
+		int limit;
+		try {
+			limit = Integer.parseInt(resolved);
+		}
+		catch (NumberFormatException ex) {
+			limit = 0;
+		}
+		if (limit < 1) {
+			problems.add("limit",
+					"'" + value + "'" + (resolved.equals(value) ? "" : " (resolved to '" + resolved + "')")
+							+ " is not a positive whole number",
+					"write how many calls may run at once, such as \"2\", or a ${...} placeholder that resolves to one");
+			return 0;
+		}
+		return limit;
 	}
 
 	private static boolean countsInMilliseconds(Duration duration) {

@@ -6,16 +6,19 @@ import java.util.List;
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
 
 /**
- * The problems found in one {@link dev.distlock.DistributedLock} annotation, each with
- * the attribute it is in and what to write instead.
+ * The problems found in one locking annotation of a method, each with the attribute it is
+ * in and what to write instead.
  */
 final class AnnotationProblems {
+
+	private final LockingAnnotation annotation;
 
 	private final String method;
 
 	private final List<Problem> problems = new ArrayList<>();
 
-	AnnotationProblems(String method) {
+	AnnotationProblems(LockingAnnotation annotation, String method) {
+		this.annotation = annotation;
 		this.method = method;
 	}
 
@@ -30,7 +33,7 @@ final class AnnotationProblems {
 	 * Record a problem of an attribute.
 	 */
 	void add(String attribute, String problem, String action) {
-		this.problems.add(new Problem(null, this.method, attribute, problem, action));
+		this.problems.add(new Problem(null, this.annotation.displayName(), this.method, attribute, problem, action));
 	}
 
 	/**

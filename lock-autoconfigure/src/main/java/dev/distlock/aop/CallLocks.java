@@ -7,17 +7,17 @@ import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
-import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 import dev.distlock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The locks one intercepted call holds, as leases: thread-owned holds for a synchronous
- * call (reentrant, released by the owning thread), owner-free leases for a call whose
- * result completes later. Acquired in the call's lock order within one deadline, the
- * spec's wait time from the first attempt, and released together in reverse.
+ * The locks one intercepted call holds, as leases (read shares and permits alike):
+ * thread-owned holds for a synchronous call (reentrant, released by the owning thread),
+ * owner-free leases for a call whose result completes later. Acquired in the call's lock
+ * order within one deadline, the spec's wait time from the first attempt, and released
+ * together in reverse.
  */
 final class CallLocks {
 
@@ -34,10 +34,8 @@ final class CallLocks {
 	 */
 	static @Nullable CallLocks ownedByThread(LockRegistry registry, LockSpec spec, List<String> names,
 			OutageLog outage) {
-		return acquire(names, spec, outage, (name, wait) -> {
-			FencedLock lock = registry.obtain(name, spec.leaseOptions());
-			return lock.tryLock(wait) ? lock.currentHold() : null;
-		});
+		return acquire(names, spec, outage,
+				(name, wait) -> spec.target().takeForThread(registry, name, wait, spec.leaseOptions()));
 	}
 
 	/**
@@ -47,7 +45,7 @@ final class CallLocks {
 	 */
 	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<String> names, OutageLog outage) {
 		return acquire(names, spec, outage,
-				(name, wait) -> registry.tryAcquire(name, wait, spec.leaseOptions()).orElse(null));
+				(name, wait) -> spec.target().takeOwnerFree(registry, name, wait, spec.leaseOptions()));
 	}
 
 	/**

@@ -2,22 +2,15 @@ package dev.distlock.aop;
 
 import dev.distlock.DistributedLock;
 
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractBeanFactoryPointcutAdvisor;
-import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
-
 /**
  * Advisor that applies the {@link DistributedLockInterceptor} to methods annotated with
  * {@link DistributedLock}, directly or through a meta-annotation. Ordered by
  * {@code distlock.order}, before the transaction advisor, so that the lock wraps the
- * transaction. The interceptor is looked up by bean name when first needed, so that the
- * advisor can be created early without pulling the registry along.
+ * transaction.
  *
  * @since 0.1.0
  */
-public class DistributedLockAdvisor extends AbstractBeanFactoryPointcutAdvisor {
-
-	private final Pointcut pointcut = new AnnotationMatchingPointcut(null, DistributedLock.class, true);
+public class DistributedLockAdvisor extends LockingAdvisor {
 
 	/**
 	 * Create an advisor.
@@ -25,13 +18,7 @@ public class DistributedLockAdvisor extends AbstractBeanFactoryPointcutAdvisor {
 	 * @param order the advisor's order
 	 */
 	public DistributedLockAdvisor(String interceptorBeanName, int order) {
-		setAdviceBeanName(interceptorBeanName);
-		setOrder(order);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
+		super(LockingAnnotation.DISTRIBUTED_LOCK, interceptorBeanName, order);
 	}
 
 }

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Thrown when {@link dev.distlock.DistributedLock} annotations cannot work as written. At
+ * Thrown when {@link dev.distlock.DistributedLock} or
+ * {@link dev.distlock.DistributedConcurrencyLimit} annotations cannot work as written. At
  * startup it fails the application context, reported by a failure analyzer.
  *
  * @since 0.1.0
@@ -34,13 +35,14 @@ public class InvalidLockAnnotationException extends IllegalStateException {
 	 * One attribute of one annotated method that cannot work as written.
 	 *
 	 * @param bean the bean name, or {@code null} when not known
+	 * @param annotation the annotation, such as {@code @DistributedLock}
 	 * @param method the method, such as {@code OrderService.pay(long)}
 	 * @param attribute the annotation attribute
 	 * @param problem what is wrong with it
 	 * @param action what to write instead
 	 */
-	public record Problem(@org.jspecify.annotations.Nullable String bean, String method, String attribute,
-			String problem, String action) {
+	public record Problem(@org.jspecify.annotations.Nullable String bean, String annotation, String method,
+			String attribute, String problem, String action) {
 
 		/**
 		 * Return a copy naming the given bean.
@@ -48,12 +50,12 @@ public class InvalidLockAnnotationException extends IllegalStateException {
 		 * @return the problem of that bean
 		 */
 		public Problem inBean(String beanName) {
-			return new Problem(beanName, this.method, this.attribute, this.problem, this.action);
+			return new Problem(beanName, this.annotation, this.method, this.attribute, this.problem, this.action);
 		}
 
 		@Override
 		public String toString() {
-			return "@DistributedLock on " + this.method + ((this.bean != null) ? " of bean '" + this.bean + "'" : "")
+			return this.annotation + " on " + this.method + ((this.bean != null) ? " of bean '" + this.bean + "'" : "")
 					+ ", attribute '" + this.attribute + "': " + this.problem;
 		}
 

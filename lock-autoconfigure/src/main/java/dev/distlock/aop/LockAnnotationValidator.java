@@ -3,7 +3,10 @@ package dev.distlock.aop;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
 import org.apache.commons.logging.Log;
@@ -13,9 +16,12 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 /**
- * Checks every {@link dev.distlock.DistributedLock} method of every bean once the
- * singletons exist, so that a bad annotation fails the startup rather than a call. Warns
- * once about annotated methods that a proxy cannot intercept (private, final or static).
+ * Checks every {@link dev.distlock.DistributedLock} and
+ * {@link dev.distlock.DistributedConcurrencyLimit} method of every bean once the
+ * singletons exist, so that a bad annotation fails the startup rather than a call. A
+ * concurrency limit whose name a lock uses fails it too: the two would be the same keys
+ * in Redis. Warns once about annotated methods that a proxy cannot intercept (private,
+ * final or static).
  *
  * @since 0.1.0
  */
@@ -40,24 +46,47 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 	@Override
 	public void afterSingletonsInstantiated() {
 		List<Problem> problems = new ArrayList<>();
+		Map<String, LockSpec> locksByName = new HashMap<>();
+		Map<LockedMethod, LockSpec> limits = new LinkedHashMap<>();
 		for (LockedMethod locked : LockedMethod.findIn(this.beanFactory)) {
-			warnIfNotInterceptable(locked.beanName(), locked.method());
-			try {
-				this.specs.resolve(locked.method(), locked.beanType());
-			}
-			catch (InvalidLockAnnotationException ex) {
-				ex.getProblems().forEach((problem) -> problems.add(problem.inBean(locked.beanName())));
+			for (LockingAnnotation annotation : LockingAnnotation.values()) {
+				if (annotation.isPresentOn(locked.method())) {
+					warnIfNotInterceptable(annotation, locked.beanName(), locked.method());
+					try {
+						LockSpec spec = this.specs.resolve(annotation, locked.method(), locked.beanType());
+						if (annotation == LockingAnnotation.CONCURRENCY_LIMIT) {
+							limits.put(locked, spec);
+						}
+						else {
+							locksByName.putIfAbsent(spec.name(), spec);
+						}
+					}
+					catch (InvalidLockAnnotationException ex) {
+						ex.getProblems().forEach((problem) -> problems.add(problem.inBean(locked.beanName())));
+					}
+				}
 			}
 		}
+		limits.forEach((limited, spec) -> {
+			LockSpec lock = locksByName.get(spec.name());
+			if (lock != null) {
+				problems.add(new Problem(limited.beanName(), LockingAnnotation.CONCURRENCY_LIMIT.displayName(),
+						spec.description(), "name",
+						"'" + spec.name() + "' is also the name of the @DistributedLock on " + lock.description()
+								+ "; a semaphore and a lock of one name would share their fencing key and wait queue"
+								+ " in Redis",
+						"give the concurrency limit a name of its own, such as \"" + spec.name() + "-limit\""));
+			}
+		});
 		if (!problems.isEmpty()) {
 			throw new InvalidLockAnnotationException(problems);
 		}
 	}
 
-	private static void warnIfNotInterceptable(String beanName, Method method) {
+	private static void warnIfNotInterceptable(LockingAnnotation annotation, String beanName, Method method) {
 		int modifiers = method.getModifiers();
 		if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
-			logger.warn("@DistributedLock on "
+			logger.warn(annotation.displayName() + " on "
 					+ (Modifier.isPrivate(modifiers) ? "private" : Modifier.isFinal(modifiers) ? "final" : "static")
 					+ " method " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " of bean '"
 					+ beanName

@@ -10,13 +10,16 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 
 /**
- * What a {@link dev.distlock.DistributedLock} method's annotation resolves to, once per
- * method: placeholders resolved, durations parsed, the key expression parsed.
+ * What a {@link dev.distlock.DistributedLock} or
+ * {@link dev.distlock.DistributedConcurrencyLimit} method's annotation resolves to, once
+ * per method: placeholders resolved, durations and limit parsed, the key expression
+ * parsed.
  *
  * @param method the annotated method
  * @param description the method as error messages name it, such as
  * {@code OrderService.pay(long)}
  * @param name the lock name
+ * @param target what the call takes for each name: a lock, a read share or a permit
  * @param keySource the key expression as written, empty for none
  * @param key the parsed key expression, or {@code null} for one lock per name
  * @param waitTime how long to wait for the lock
@@ -26,8 +29,9 @@ import org.springframework.expression.Expression;
  * @param resultKind how the method delivers its result
  * @since 0.1.0
  */
-public record LockSpec(Method method, String description, String name, String keySource, @Nullable Expression key,
-		Duration waitTime, LeaseOptions leaseOptions, LockFailureAction onFailure, ResultKind resultKind) {
+public record LockSpec(Method method, String description, String name, LockTarget target, String keySource,
+		@Nullable Expression key, Duration waitTime, LeaseOptions leaseOptions, LockFailureAction onFailure,
+		ResultKind resultKind) {
 
 	/**
 	 * Return whether the method is skipped, rather than failed, when its lock is not

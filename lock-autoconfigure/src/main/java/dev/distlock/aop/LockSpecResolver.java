@@ -1,27 +1,31 @@
 package dev.distlock.aop;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockFailureAction;
+import dev.distlock.LockMode;
 import dev.distlock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
-import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.env.PropertyResolver;
 import org.springframework.expression.Expression;
 import org.springframework.util.ClassUtils;
 
 /**
- * Resolves and checks {@link DistributedLock} annotations into {@link LockSpec}s, once
- * per method and target class.
+ * Resolves and checks {@link DistributedLock} and
+ * {@link dev.distlock.DistributedConcurrencyLimit} annotations into {@link LockSpec}s,
+ * once per annotation, method and target class.
  *
  * @since 0.1.0
  */
@@ -33,11 +37,11 @@ public class LockSpecResolver {
 
 	private final LockDefaults defaults;
 
-	private final Map<MethodClassKey, LockSpec> specs = new ConcurrentHashMap<>();
+	private final Map<LockingAnnotation, Map<MethodClassKey, LockSpec>> specs = new EnumMap<>(LockingAnnotation.class);
 
 	/**
 	 * Create a resolver.
-	 * @param placeholders resolves {@code ${...}} in names and durations
+	 * @param placeholders resolves {@code ${...}} in names, durations and limits
 	 * @param conversions converts duration attributes, such as {@code 5s} or
 	 * {@code PT5S}, to {@link Duration}s
 	 * @param registry the registry that will lock the names, which checks them
@@ -47,61 +51,101 @@ public class LockSpecResolver {
 			LockDefaults defaults) {
 		this.attributes = new AnnotationAttributes(placeholders, conversions, registry);
 		this.defaults = defaults;
+		for (LockingAnnotation annotation : LockingAnnotation.values()) {
+			this.specs.put(annotation, new ConcurrentHashMap<>());
+		}
 	}
 
 	/**
-	 * Return whether the method carries {@link DistributedLock}, directly or through a
+	 * Return whether the method carries {@link DistributedLock} or
+	 * {@link dev.distlock.DistributedConcurrencyLimit}, directly or through a
 	 * meta-annotation.
 	 * @param method the method
-	 * @return whether the method is locked
+	 * @return whether the method is locked or limited
 	 */
 	public static boolean isLocked(Method method) {
-		return AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class);
+		return LockingAnnotation.anyPresentOn(method);
 	}
 
 	/**
-	 * Return the spec of an annotated method called on the given target class. The spec
-	 * describes the most specific method, the one the target class implements: its
-	 * parameter names, return type and annotation, not an interface method's.
+	 * Return the spec of the {@link DistributedLock} of a method called on the given
+	 * target class.
+	 * @param method the method
+	 * @param targetClass the class of the target, or {@code null} for the declaring class
+	 * @return the spec
+	 * @throws InvalidLockAnnotationException if the annotation cannot work as written
+	 * @see #resolve(LockingAnnotation, Method, Class)
+	 */
+	public LockSpec resolve(Method method, @Nullable Class<?> targetClass) {
+		return resolve(LockingAnnotation.DISTRIBUTED_LOCK, method, targetClass);
+	}
+
+	/**
+	 * Return the spec of the given annotation of a method called on the given target
+	 * class. The spec describes the most specific method, the one the target class
+	 * implements: its parameter names, return type and annotation, not an interface
+	 * method's.
+	 * @param annotation which annotation of the method to resolve
 	 * @param method the method
 	 * @param targetClass the class of the target, or {@code null} for the declaring class
 	 * @return the spec
 	 * @throws InvalidLockAnnotationException if the annotation cannot work as written
 	 */
-	public LockSpec resolve(Method method, @Nullable Class<?> targetClass) {
-		return this.specs.computeIfAbsent(new MethodClassKey(method, targetClass),
-				(key) -> create(method, targetClass));
+	public LockSpec resolve(LockingAnnotation annotation, Method method, @Nullable Class<?> targetClass) {
+		return this.specs.get(annotation)
+			.computeIfAbsent(new MethodClassKey(method, targetClass), (key) -> create(annotation, method, targetClass));
 	}
 
-	private LockSpec create(Method calledMethod, @Nullable Class<?> targetClass) {
+	private LockSpec create(LockingAnnotation type, Method calledMethod, @Nullable Class<?> targetClass) {
 		Class<?> userClass = ClassUtils
 			.getUserClass((targetClass != null) ? targetClass : calledMethod.getDeclaringClass());
 		Method method = AopUtils.getMostSpecificMethod(calledMethod, userClass);
-		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(calledMethod, DistributedLock.class);
+		MergedAnnotation<? extends Annotation> annotation = type.find(method);
+		if (!annotation.isPresent()) {
+			annotation = type.find(calledMethod);
 		}
-		if (annotation == null) {
-			throw new IllegalStateException("No @DistributedLock on " + calledMethod);
+		if (!annotation.isPresent()) {
+			throw new IllegalStateException("No " + type.displayName() + " on " + calledMethod);
 		}
 		String description = LockedMethod.describe(userClass, method);
-		AnnotationProblems problems = new AnnotationProblems(description);
-		String name = this.attributes.name(annotation.name(), userClass.getSimpleName() + "." + method.getName(),
-				problems);
-		Expression key = this.keys.parse(annotation.key(), method, problems);
-		Duration waitTime = this.attributes.duration("waitTime", annotation.waitTime(), true, problems);
-		Duration leaseTime = this.attributes.duration("leaseTime", annotation.leaseTime(), false, problems);
-		Duration minHoldTime = this.attributes.duration("minHoldTime", annotation.minHoldTime(), false, problems);
-		LockFailureAction onFailure = (annotation.onFailure() != LockFailureAction.DEFAULT) ? annotation.onFailure()
-				: this.defaults.onFailure();
+		AnnotationProblems problems = new AnnotationProblems(type, description);
+		String name = this.attributes.name(annotation.getString("name"),
+				userClass.getSimpleName() + "." + method.getName(), problems);
+		Expression key = this.keys.parse(annotation.getString("key"), method, problems);
+		Duration waitTime = this.attributes.duration("waitTime", annotation.getString("waitTime"), true, problems);
 		ResultKind resultKind = ResultKind.of(method);
+		LockFailureAction onFailure = onFailure(annotation.getEnum("onFailure", LockFailureAction.class), method,
+				resultKind, problems);
+		LockTarget target;
+		LeaseOptions leaseOptions;
+		if (type == LockingAnnotation.CONCURRENCY_LIMIT) {
+			target = LockTarget.permit(this.attributes.limit(annotation.getString("limit"), problems));
+			leaseOptions = LeaseOptions.WATCHDOG;
+		}
+		else {
+			Duration leaseTime = this.attributes.duration("leaseTime", annotation.getString("leaseTime"), false,
+					problems);
+			Duration minHoldTime = this.attributes.duration("minHoldTime", annotation.getString("minHoldTime"), false,
+					problems);
+			LockMode mode = annotation.getEnum("mode", LockMode.class);
+			if (mode == LockMode.SHARED) {
+				checkShared(leaseTime, minHoldTime, resultKind, method, problems);
+			}
+			target = (mode == LockMode.SHARED) ? LockTarget.SHARED : LockTarget.EXCLUSIVE;
+			leaseOptions = new LeaseOptions(leaseTime, minHoldTime, null);
+		}
+		problems.throwIfAny();
+		return new LockSpec(method, description, name, target, annotation.getString("key"), key,
+				(waitTime != null) ? waitTime : this.defaults.waitTime(), leaseOptions, onFailure, resultKind);
+	}
+
+	private LockFailureAction onFailure(LockFailureAction written, Method method, ResultKind resultKind,
+			AnnotationProblems problems) {
+		LockFailureAction onFailure = (written != LockFailureAction.DEFAULT) ? written : this.defaults.onFailure();
 		if (onFailure == LockFailureAction.SKIP) {
 			checkSkippable(method, resultKind, problems);
 		}
-		problems.throwIfAny();
-		return new LockSpec(method, description, name, annotation.key(), key,
-				(waitTime != null) ? waitTime : this.defaults.waitTime(),
-				new LeaseOptions(leaseTime, minHoldTime, null), onFailure, resultKind);
+		return onFailure;
 	}
 
 	/**
@@ -120,6 +164,34 @@ public class LockSpecResolver {
 			problems.add("onFailure",
 					"SKIP returns null from a suspend function, and its result type " + type + " is not nullable",
 					"declare the result nullable (" + type + "?), or use onFailure = THROW");
+		}
+	}
+
+	/**
+	 * Check what a read share cannot do: it is owned by the calling thread, renewed by
+	 * the watchdog and released at once, as {@code readWriteLock(name).readLock()} holds
+	 * it.
+	 */
+	private static void checkShared(@Nullable Duration leaseTime, @Nullable Duration minHoldTime, ResultKind resultKind,
+			Method method, AnnotationProblems problems) {
+		String keepIt = "remove it, or use mode = EXCLUSIVE";
+		if (leaseTime != null) {
+			problems.add("leaseTime",
+					"mode = SHARED takes the read lock, which is renewed while held and has no fixed" + " lease",
+					keepIt);
+		}
+		if (minHoldTime != null) {
+			problems.add("minHoldTime",
+					"mode = SHARED takes the read lock, which is released when the method returns and has no minimum"
+							+ " hold time",
+					keepIt);
+		}
+		if (resultKind != ResultKind.SYNCHRONOUS) {
+			problems.add("mode",
+					"mode = SHARED takes the read lock, which is owned by the calling thread, but "
+							+ method.getReturnType().getSimpleName()
+							+ " completes later, on another thread, which cannot release it",
+					"return the result synchronously, or use mode = EXCLUSIVE, whose locks any thread may release");
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.distlock.aop;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,8 +17,8 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * A {@link DistributedLock} method of a bean, found on the class a proxy of the bean
- * would call.
+ * A {@link DistributedLock} or {@link dev.distlock.DistributedConcurrencyLimit} method of
+ * a bean, found on the class a proxy of the bean would call.
  *
  * @param beanName the name of the bean
  * @param beanType the user class of the bean's target
@@ -26,8 +27,13 @@ import org.springframework.util.ReflectionUtils;
  */
 public record LockedMethod(String beanName, Class<?> beanType, Method method) {
 
+	private static final List<Class<? extends Annotation>> ANNOTATION_TYPES = Arrays.stream(LockingAnnotation.values())
+		.<Class<? extends Annotation>>map(LockingAnnotation::type)
+		.toList();
+
 	/**
-	 * Find the {@link DistributedLock} methods of every bean.
+	 * Find the {@link DistributedLock} and
+	 * {@link dev.distlock.DistributedConcurrencyLimit} methods of every bean.
 	 * @param beanFactory the beans to look through
 	 * @return the annotated methods, bean by bean in the order the beans were defined
 	 */
@@ -37,7 +43,7 @@ public record LockedMethod(String beanName, Class<?> beanType, Method method) {
 			Class<?> type = AutoProxyUtils.determineTargetClass(beanFactory, beanName);
 			if (type != null) {
 				Class<?> userType = ClassUtils.getUserClass(type);
-				if (AnnotationUtils.isCandidateClass(userType, DistributedLock.class)) {
+				if (AnnotationUtils.isCandidateClass(userType, ANNOTATION_TYPES)) {
 					MethodIntrospector
 						.selectMethods(userType, (ReflectionUtils.MethodFilter) LockSpecResolver::isLocked)
 						.forEach((method) -> found.add(new LockedMethod(beanName, userType, method)));

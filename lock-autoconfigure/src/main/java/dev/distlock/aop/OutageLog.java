@@ -20,6 +20,16 @@ final class OutageLog {
 
 	private final AtomicBoolean down = new AtomicBoolean();
 
+	private final String methods;
+
+	/**
+	 * Create a log of the outages seen by the methods of one annotation.
+	 * @param annotation the annotation
+	 */
+	OutageLog(LockingAnnotation annotation) {
+		this.methods = annotation.displayName() + " methods";
+	}
+
 	/**
 	 * Tell whether a failed acquisition is skipped as Redis being down, logging the start
 	 * of the outage if it is the first. Redis failed when the registry threw a
@@ -31,8 +41,8 @@ final class OutageLog {
 		boolean redisFailed = failure instanceof DistributedLockException && !(failure instanceof LockKeyException)
 				&& !(failure instanceof LockAcquisitionException) && !Thread.currentThread().isInterrupted();
 		if (redisFailed && this.down.compareAndSet(false, true)) {
-			logger.warn("Redis is unreachable; @DistributedLock methods with onFailure = SKIP are skipped until it "
-					+ "answers: " + failure.getMessage());
+			logger.warn("Redis is unreachable; " + this.methods
+					+ " with onFailure = SKIP are skipped until it answers: " + failure.getMessage());
 		}
 		return redisFailed;
 	}
@@ -43,7 +53,7 @@ final class OutageLog {
 	 */
 	void answered() {
 		if (this.down.get() && this.down.compareAndSet(true, false)) {
-			logger.info("Redis answers again; @DistributedLock methods with onFailure = SKIP run again");
+			logger.info("Redis answers again; " + this.methods + " with onFailure = SKIP run again");
 		}
 	}
 

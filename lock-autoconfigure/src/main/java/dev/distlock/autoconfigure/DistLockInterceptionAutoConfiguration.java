@@ -1,6 +1,8 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.LockRegistry;
+import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
+import dev.distlock.aop.DistributedConcurrencyLimitInterceptor;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
 import dev.distlock.aop.LockAnnotationValidator;
@@ -35,13 +37,13 @@ import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 
 /**
- * Auto-configuration of the interception of {@code @DistributedLock} methods with the
- * {@link LockRegistry} bean, whichever configuration defined it: distlock's own on Spring
- * Boot's Lettuce connection, or the application's. Without one, annotated methods fail
- * the startup with a {@link MissingLockRegistryException}. With Spring's transaction
- * support, a warning says when transaction advice is ordered to run outside the locks,
- * and transactions begun inside annotated methods do not commit once their locks are
- * known lost.
+ * Auto-configuration of the interception of {@code @DistributedLock} and
+ * {@code @DistributedConcurrencyLimit} methods with the {@link LockRegistry} bean,
+ * whichever configuration defined it: distlock's own on Spring Boot's Lettuce connection,
+ * or the application's. Without one, annotated methods fail the startup with a
+ * {@link MissingLockRegistryException}. With Spring's transaction support, a warning says
+ * when transaction advice is ordered to run outside the locks, and transactions begun
+ * inside annotated methods do not commit once their locks are known lost.
  *
  * @since 0.1.0
  */
@@ -76,6 +78,15 @@ public final class DistLockInterceptionAutoConfiguration {
 					new LostLockPolicy(properties.getOnLost()));
 		}
 
+		@Bean
+		@ConditionalOnMissingBean
+		DistributedConcurrencyLimitInterceptor distlockConcurrencyLimitInterceptor(LockRegistry registry,
+				LockSpecResolver distlockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
+			return new DistributedConcurrencyLimitInterceptor(registry, distlockSpecResolver,
+					new LockNames(beanFactory, properties.getMaxKeysPerCall()),
+					new LostLockPolicy(properties.getOnLost()));
+		}
+
 		/**
 		 * Created early by the auto-proxy creator, so it depends on nothing but the
 		 * environment, whose {@code distlock.*} properties it binds itself; the
@@ -85,10 +96,29 @@ public final class DistLockInterceptionAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static DistributedLockAdvisor distlockAdvisor(Environment environment) {
-			DistLockProperties properties = Binder.get(environment)
+			return new DistributedLockAdvisor("distlockInterceptor", order(environment));
+		}
+
+		/**
+		 * Created early, as the lock advisor is, and ordered just before it: a method
+		 * with a concurrency limit and a lock takes its permit first.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static DistributedConcurrencyLimitAdvisor distlockConcurrencyLimitAdvisor(Environment environment) {
+			return new DistributedConcurrencyLimitAdvisor("distlockConcurrencyLimitInterceptor",
+					Math.max(order(environment), Integer.MIN_VALUE + 1) - 1);
+		}
+
+		/**
+		 * Return {@code distlock.order}, bound from the environment.
+		 */
+		private static int order(Environment environment) {
+			return Binder.get(environment)
 				.bind("distlock", DistLockProperties.class)
-				.orElseGet(DistLockProperties::new);
-			return new DistributedLockAdvisor("distlockInterceptor", properties.getOrder());
+				.orElseGet(DistLockProperties::new)
+				.getOrder();
 		}
 
 		@Bean

@@ -22,7 +22,7 @@ public class MissingLockRegistryException extends IllegalStateException {
 	 * @param methods the annotated methods, at least one
 	 */
 	public MissingLockRegistryException(List<LockedMethod> methods) {
-		super("No LockRegistry bean exists to lock the @DistributedLock methods "
+		super("No LockRegistry bean exists to lock the @DistributedLock and @DistributedConcurrencyLimit methods "
 				+ methods.stream().map(LockedMethod::toString).collect(Collectors.joining(", ")));
 		this.methods = List.copyOf(methods);
 	}

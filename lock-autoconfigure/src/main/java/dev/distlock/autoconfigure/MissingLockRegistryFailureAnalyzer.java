@@ -29,7 +29,8 @@ class MissingLockRegistryFailureAnalyzer extends AbstractFailureAnalyzer<Missing
 			.limit(LISTED_METHODS)
 			.map((method) -> "- " + method)
 			.collect(Collectors.joining(eol,
-					"Methods are annotated with @DistributedLock, but no LockRegistry bean exists to lock them:" + eol,
+					"Methods are annotated with @DistributedLock or @DistributedConcurrencyLimit, but no LockRegistry bean"
+							+ " exists to lock them:" + eol,
 					unlisted));
 		String action = "Add spring-boot-starter-data-redis (on Lettuce or Jedis), on whose connection factory "
 				+ "distlock creates its LockRegistry, or define a RedisConnectionFactory or a LockRegistry bean of your "

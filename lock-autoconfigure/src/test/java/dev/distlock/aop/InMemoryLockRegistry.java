@@ -31,42 +31,55 @@ import org.springframework.util.Assert;
 
 /**
  * A {@link LockRegistry} for one JVM, to test the interception rules without Redis. Each
- * name has one fair permit, taken alike by a thread-owned {@link FencedLock} (reentrant
- * on its thread) and by an owner-free {@link LockLease}, so that the two exclude each
- * other; the fencing tokens of a name count from 1. Holds never expire: lease and minimum
- * hold times are not kept. {@link #loseAll()} stands for leases that ran out: it runs
- * their loss actions, and their release then throws {@link LockLostException}, as the
- * Redis registry's do.
+ * name has one fair slot of permits: a thread-owned {@link FencedLock} (reentrant on its
+ * thread) and an owner-free {@link LockLease} take them all, so that the two exclude each
+ * other, and the read side of the name's read/write lock takes one, so that readers share
+ * it and a waiting writer holds back the readers behind it; a writer may take the read
+ * side too (a downgrade), a reader may not take the write side. Semaphores have slots of
+ * their own, of the permits the first caller asked for. The fencing tokens of a name
+ * count from 1. Holds never expire: lease and minimum hold times are not kept.
+ * {@link #loseAll()} stands for leases that ran out: it runs their loss actions, and
+ * their release then throws {@link LockLostException}, as the Redis registry's do.
  */
 final class InMemoryLockRegistry implements LockRegistry {
 
+	/** Every permit of a lock's slot: what the lock, or its write side, takes. */
+	private static final int ALL_PERMITS = Integer.MAX_VALUE;
+
 	private final ConcurrentMap<String, Slot> slots = new ConcurrentHashMap<>();
+
+	private final ConcurrentMap<String, Slot> semaphores = new ConcurrentHashMap<>();
 
 	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
 
 	private final ThreadLocal<Map<String, Hold>> owned = ThreadLocal.withInitial(HashMap::new);
 
+	private final ThreadLocal<Map<String, Hold>> ownedReads = ThreadLocal.withInitial(HashMap::new);
+
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
 		Assert.hasLength(name, "'name' must not be empty");
-		return new OwnedLock(name);
+		return new OwnedLock(name, false);
 	}
 
 	@Override
 	public FencedReadWriteLock readWriteLock(String name) {
-		throw new UnsupportedOperationException("Not built yet");
+		Assert.hasLength(name, "'name' must not be empty");
+		return new ReadWriteLock(name);
 	}
 
 	@Override
 	public DistributedSemaphore semaphore(String name, int permits) {
-		throw new UnsupportedOperationException("Not built yet");
+		Assert.hasLength(name, "'name' must not be empty");
+		Assert.isTrue(permits > 0, "'permits' must be positive");
+		return new InMemorySemaphore(name, permits);
 	}
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
 		Assert.hasLength(name, "'name' must not be empty");
 		try {
-			return Optional.ofNullable(take(name, waitTime.toNanos()))
+			return Optional.ofNullable(take(name, lockSlot(name), ALL_PERMITS, waitTime.toNanos()))
 				.map((hold) -> new HoldLease(hold, hold::release));
 		}
 		catch (InterruptedException ex) {
@@ -91,13 +104,19 @@ final class InMemoryLockRegistry implements LockRegistry {
 		this.holds.forEach(Hold::lose);
 	}
 
-	private @Nullable Hold take(String name, long waitNanos) throws InterruptedException {
+	private Slot lockSlot(String name) {
+		return this.slots.computeIfAbsent(name, (key) -> new Slot(ALL_PERMITS));
+	}
+
+	private @Nullable Hold take(String name, Slot slot, int permits, long waitNanos) throws InterruptedException {
 		Assert.isTrue(waitNanos >= 0, () -> "Wait time of lock '" + name + "' must not be negative");
-		Slot slot = this.slots.computeIfAbsent(name, (key) -> new Slot());
-		if (!slot.permit.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) {
+		if (!slot.permits.tryAcquire(permits, waitNanos, TimeUnit.NANOSECONDS)) {
 			return null;
 		}
-		Hold hold = new Hold(name, slot);
+		return held(new Hold(name, slot, permits));
+	}
+
+	private Hold held(Hold hold) {
 		this.holds.add(hold);
 		return hold;
 	}
@@ -108,13 +127,17 @@ final class InMemoryLockRegistry implements LockRegistry {
 	}
 
 	/**
-	 * The fair permit of one name, and the last fencing token given with it.
+	 * The fair permits of one name, and the last fencing token given with them.
 	 */
 	private static final class Slot {
 
-		final Semaphore permit = new Semaphore(1, true);
+		final Semaphore permits;
 
 		final AtomicLong lastToken = new AtomicLong();
+
+		Slot(int permits) {
+			this.permits = new Semaphore(permits, true);
+		}
 
 	}
 
@@ -143,15 +166,28 @@ final class InMemoryLockRegistry implements LockRegistry {
 
 		private final Slot slot;
 
+		/** How many of the slot's permits the hold has, given back when it ends. */
+		private int permits;
+
 		private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 		/** Completed when lost, cancelled when released first: runs each action once. */
 		private final CompletableFuture<LockLostException> loss = new CompletableFuture<>();
 
-		Hold(String name, Slot slot) {
+		Hold(String name, Slot slot, int permits) {
 			this.name = name;
 			this.slot = slot;
+			this.permits = permits;
 			this.fencingToken = slot.lastToken.incrementAndGet();
+		}
+
+		/**
+		 * Return a hold of one of this hold's permits, which this one no longer gives
+		 * back: a write hold's read share.
+		 */
+		Hold share() {
+			this.permits--;
+			return new Hold(this.name, this.slot, 1);
 		}
 
 		boolean isValid() {
@@ -188,7 +224,7 @@ final class InMemoryLockRegistry implements LockRegistry {
 
 		private void free() {
 			InMemoryLockRegistry.this.holds.remove(this);
-			this.slot.permit.release();
+			this.slot.permits.release(this.permits);
 		}
 
 	}
@@ -244,14 +280,18 @@ final class InMemoryLockRegistry implements LockRegistry {
 	}
 
 	/**
-	 * A thread-owned view of one name; every view of the same name is the same lock.
+	 * A thread-owned view of one name, its lock (the write side) or its read side; every
+	 * view of the same name and side is the same lock.
 	 */
 	private final class OwnedLock implements FencedLock {
 
 		private final String name;
 
-		OwnedLock(String name) {
+		private final boolean read;
+
+		OwnedLock(String name, boolean read) {
 			this.name = name;
+			this.read = read;
 		}
 
 		@Override
@@ -308,14 +348,14 @@ final class InMemoryLockRegistry implements LockRegistry {
 		public void unlock() {
 			Hold hold = ownedHold();
 			if (--hold.reentries == 0) {
-				InMemoryLockRegistry.this.owned.get().remove(this.name);
+				ownedHolds().remove(this.name);
 				hold.release();
 			}
 		}
 
 		@Override
 		public boolean isHeldByCurrentThread() {
-			return InMemoryLockRegistry.this.owned.get().containsKey(this.name);
+			return ownedHolds().containsKey(this.name);
 		}
 
 		@Override
@@ -329,13 +369,25 @@ final class InMemoryLockRegistry implements LockRegistry {
 		}
 
 		/**
-		 * Take the name for the current thread, or reenter its hold.
+		 * Take the name's side for the current thread, or reenter its hold. A writer
+		 * takes its read share out of its write hold; a reader cannot take the write
+		 * side.
 		 */
 		private boolean lock(long waitNanos) throws InterruptedException {
-			Map<String, Hold> owned = InMemoryLockRegistry.this.owned.get();
+			Map<String, Hold> owned = ownedHolds();
 			Hold hold = owned.get(this.name);
 			if (hold == null) {
-				hold = take(this.name, waitNanos);
+				Hold writeHold = InMemoryLockRegistry.this.owned.get().get(this.name);
+				if (!this.read && InMemoryLockRegistry.this.ownedReads.get().containsKey(this.name)) {
+					throw new IllegalMonitorStateException("The read lock of '" + this.name
+							+ "' is held by this thread, which cannot take the write lock");
+				}
+				if (this.read && writeHold != null) {
+					hold = held(writeHold.share());
+				}
+				else {
+					hold = take(this.name, lockSlot(this.name), this.read ? 1 : ALL_PERMITS, waitNanos);
+				}
 				if (hold == null) {
 					return false;
 				}
@@ -345,13 +397,84 @@ final class InMemoryLockRegistry implements LockRegistry {
 			return true;
 		}
 
+		private Map<String, Hold> ownedHolds() {
+			return (this.read ? InMemoryLockRegistry.this.ownedReads : InMemoryLockRegistry.this.owned).get();
+		}
+
 		private Hold ownedHold() {
-			Hold hold = InMemoryLockRegistry.this.owned.get().get(this.name);
+			Hold hold = ownedHolds().get(this.name);
 			if (hold == null) {
 				throw new IllegalMonitorStateException(
 						"Lock '" + this.name + "' is not held by thread '" + Thread.currentThread().getName() + "'");
 			}
 			return hold;
+		}
+
+	}
+
+	/**
+	 * The two sides of one name's slot.
+	 */
+	private final class ReadWriteLock implements FencedReadWriteLock {
+
+		private final String name;
+
+		ReadWriteLock(String name) {
+			this.name = name;
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public FencedLock readLock() {
+			return new OwnedLock(this.name, true);
+		}
+
+		@Override
+		public FencedLock writeLock() {
+			return new OwnedLock(this.name, false);
+		}
+
+	}
+
+	/**
+	 * A semaphore's view of its slot: one permit per lease.
+	 */
+	private final class InMemorySemaphore implements DistributedSemaphore {
+
+		private final String name;
+
+		private final int permits;
+
+		InMemorySemaphore(String name, int permits) {
+			this.name = name;
+			this.permits = permits;
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public int permits() {
+			return this.permits;
+		}
+
+		@Override
+		public Optional<LockLease> tryAcquire(Duration waitTime) {
+			Slot slot = InMemoryLockRegistry.this.semaphores.computeIfAbsent(this.name,
+					(key) -> new Slot(this.permits));
+			try {
+				return Optional.ofNullable(take(this.name, slot, 1, waitTime.toNanos()))
+					.map((hold) -> new HoldLease(hold, hold::release));
+			}
+			catch (InterruptedException ex) {
+				throw interrupted(this.name, ex);
+			}
 		}
 
 	}

@@ -14,18 +14,24 @@ import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.env.StandardEnvironment;
 
 /**
- * Builds proxies that run {@link dev.distlock.DistributedLock} methods through a
- * {@link DistributedLockAdvisor} and its {@link DistributedLockInterceptor} on a given
- * registry, with a {@link ProxyFactory} rather than an application context. Locks wait no
- * time and throw when not acquired unless their annotation says otherwise. Proxies expose
- * themselves through {@link AopContext}, for nested calls.
+ * Builds proxies that run {@link dev.distlock.DistributedLock} and
+ * {@link dev.distlock.DistributedConcurrencyLimit} methods through their advisors and
+ * interceptors on a given registry, with a {@link ProxyFactory} rather than an
+ * application context. Locks wait no time and throw when not acquired unless their
+ * annotation says otherwise. Proxies expose themselves through {@link AopContext}, for
+ * nested calls.
  */
 final class LockingProxies {
 
 	private static final String INTERCEPTOR_BEAN_NAME = "distlockInterceptor";
 
+	private static final String LIMIT_INTERCEPTOR_BEAN_NAME = "distlockConcurrencyLimitInterceptor";
+
 	private final DistributedLockAdvisor advisor = new DistributedLockAdvisor(INTERCEPTOR_BEAN_NAME,
 			DistLockProperties.DEFAULT_ORDER);
+
+	private final DistributedConcurrencyLimitAdvisor limitAdvisor = new DistributedConcurrencyLimitAdvisor(
+			LIMIT_INTERCEPTOR_BEAN_NAME, DistLockProperties.DEFAULT_ORDER - 1);
 
 	/**
 	 * Create a builder of proxies that lock on the given registry.
@@ -37,9 +43,13 @@ final class LockingProxies {
 		LockSpecResolver specs = new LockSpecResolver(new StandardEnvironment(),
 				ApplicationConversionService.getSharedInstance(), registry,
 				new LockDefaults(Duration.ZERO, LockFailureAction.THROW));
+		LockNames names = new LockNames(beanFactory, 100);
 		beanFactory.registerSingleton(INTERCEPTOR_BEAN_NAME,
-				new DistributedLockInterceptor(registry, specs, new LockNames(beanFactory, 100), lostLockPolicy));
+				new DistributedLockInterceptor(registry, specs, names, lostLockPolicy));
+		beanFactory.registerSingleton(LIMIT_INTERCEPTOR_BEAN_NAME,
+				new DistributedConcurrencyLimitInterceptor(registry, specs, names, lostLockPolicy));
 		this.advisor.setBeanFactory(beanFactory);
+		this.limitAdvisor.setBeanFactory(beanFactory);
 	}
 
 	/**
@@ -68,6 +78,7 @@ final class LockingProxies {
 		ProxyFactory factory = new ProxyFactory(target);
 		factory.setProxyTargetClass(proxyTargetClass);
 		factory.setExposeProxy(true);
+		factory.addAdvisor(this.limitAdvisor);
 		factory.addAdvisor(this.advisor);
 		return factory.getProxy();
 	}

@@ -1,10 +1,16 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.LongSupplier;
 
+import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
+import dev.distlock.LockContext;
+import dev.distlock.LockLease;
 import dev.distlock.LockRegistry;
+import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
+import dev.distlock.aop.DistributedConcurrencyLimitInterceptor;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.LockLossTransactionListener;
 import dev.distlock.redis.TestLockRegistry;
@@ -57,6 +63,33 @@ class DistLockInterceptionAutoConfigurationTests {
 	}
 
 	@Test
+	void limitedMethodsAloneWithoutARegistryFailStartup() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
+			.withBean("exportService", ExportService.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(MissingLockRegistryException.class)
+				.hasMessageEndingWith("methods ExportService.export() of bean 'exportService'"));
+	}
+
+	@Test
+	void limitedMethodHoldsAPermitOfTheApplicationsOwnRegistryOutsideItsLock() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
+				.withBean("exportService", LockedExportService.class)
+				.run((context) -> {
+					assertThat(context).hasNotFailed()
+						.hasSingleBean(DistributedConcurrencyLimitAdvisor.class)
+						.hasSingleBean(DistributedConcurrencyLimitInterceptor.class);
+					assertThat(context.getBean(LockedExportService.class).exportLocked())
+						.containsExactly("export-files", "exports");
+				});
+		}
+	}
+
+	@Test
 	void disabledPropertyLeavesAnnotatedMethodsUnproxiedWhateverRegistryThereIs() {
 		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
 			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
@@ -73,8 +106,9 @@ class DistLockInterceptionAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context).hasFailed()
 			.getFailure()
 			.isInstanceOf(MissingLockRegistryException.class)
-			.hasMessage("No LockRegistry bean exists to lock the @DistributedLock methods"
-					+ " ReportService.generate(String, LongSupplier) of bean 'reportService'"));
+			.hasMessage(
+					"No LockRegistry bean exists to lock the @DistributedLock and @DistributedConcurrencyLimit methods"
+							+ " ReportService.generate(String, LongSupplier) of bean 'reportService'"));
 	}
 
 	@Test
@@ -128,6 +162,24 @@ class DistLockInterceptionAutoConfigurationTests {
 
 	private static RedisTestClient connect() {
 		return RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5));
+	}
+
+	static class ExportService {
+
+		@DistributedConcurrencyLimit(name = "exports", limit = "2")
+		public void export() {
+		}
+
+	}
+
+	static class LockedExportService {
+
+		@DistributedConcurrencyLimit(name = "exports", limit = "2")
+		@DistributedLock(name = "export-files")
+		public List<String> exportLocked() {
+			return LockContext.leases().stream().map(LockLease::name).toList();
+		}
+
 	}
 
 	static class ReportService {

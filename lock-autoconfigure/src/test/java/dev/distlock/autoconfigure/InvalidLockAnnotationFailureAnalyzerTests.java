@@ -6,12 +6,19 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
+import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
 import dev.distlock.LockFailureAction;
+import dev.distlock.LockMode;
+import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
+import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.InvalidLockAnnotationException;
 import dev.distlock.aop.LockSpec;
 import dev.distlock.aop.LockSpecResolver;
+import dev.distlock.aop.LockTarget;
+import dev.distlock.aop.LockingAnnotation;
 import dev.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -163,6 +170,122 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 							"SoonService.pay(long), 'waitTime'");
 				System.out.println(report(analysis));
 			});
+	}
+
+	@Test
+	void limitThatIsNotAPositiveWholeNumberFailsStartup() {
+		this.contextRunner.withBean("exportService", BadLimitService.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription()).startsWith("Invalid @DistributedConcurrencyLimit annotations:")
+				.contains("- @DistributedConcurrencyLimit on BadLimitService.export() of bean 'exportService',"
+						+ " attribute 'limit': 'two' is not a positive whole number")
+				.contains("- @DistributedConcurrencyLimit on BadLimitService.exportNone() of bean 'exportService',"
+						+ " attribute 'limit': '0' is not a positive whole number");
+			assertThat(analysis.getAction()).contains("BadLimitService.export(), 'limit': write how many calls may run"
+					+ " at once, such as \"2\", or a ${...} placeholder that resolves to one");
+		});
+	}
+
+	@Test
+	void limitWhosePlaceholderDoesNotResolveFailsStartup() {
+		this.contextRunner.withBean("exportService", PlaceholderLimitService.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription()).contains("PlaceholderLimitService.export()")
+				.contains("attribute 'limit'")
+				.contains("Could not resolve placeholder 'exports.limit'");
+			assertThat(analysis.getAction()).contains("PlaceholderLimitService.export(), 'limit'")
+				.contains("define the property or write the limit as a number");
+		});
+	}
+
+	@Test
+	void limitFromAPlaceholderIsResolved() {
+		this.contextRunner.withPropertyValues("exports.limit=3")
+			.withBean("exportService", PlaceholderLimitService.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				LockSpec spec = context.getBean(LockSpecResolver.class)
+					.resolve(LockingAnnotation.CONCURRENCY_LIMIT,
+							ReflectionUtils.findMethod(PlaceholderLimitService.class, "export"),
+							PlaceholderLimitService.class);
+				assertThat(spec.name()).isEqualTo("PlaceholderLimitService.export");
+				assertThat(spec.target()).isEqualTo(LockTarget.permit(3));
+			});
+	}
+
+	@Test
+	void concurrencyLimitWithTheLockAnnotationsProblemsFailsStartup() {
+		this.contextRunner.withBean("limitedService", BadLimitedMethodsService.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription())
+				.contains("- @DistributedConcurrencyLimit on BadLimitedMethodsService.count(String) of bean"
+						+ " 'limitedService', attribute 'onFailure': SKIP cannot return a value of primitive type int")
+				.contains("- @DistributedConcurrencyLimit on BadLimitedMethodsService.export(String) of bean"
+						+ " 'limitedService', attribute 'key': '#regoin' refers to #regoin, which is not a parameter")
+				.contains("- @DistributedConcurrencyLimit on BadLimitedMethodsService.exportSoon() of bean"
+						+ " 'limitedService', attribute 'waitTime': 'soon' is not a duration");
+			assertThat(analysis.getAction()).contains("BadLimitedMethodsService.count(String), 'onFailure'",
+					"BadLimitedMethodsService.export(String), 'key'",
+					"BadLimitedMethodsService.exportSoon(), 'waitTime'");
+		});
+	}
+
+	@Test
+	void concurrencyLimitNamedLikeALockFailsStartup() {
+		this.contextRunner.withBean("reportService", LimitNamedLikeALockService.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription()).contains("- @DistributedConcurrencyLimit on"
+					+ " LimitNamedLikeALockService.export() of bean 'reportService', attribute 'name': 'reports' is also"
+					+ " the name of the @DistributedLock on LimitNamedLikeALockService.rebuild(); a semaphore and a"
+					+ " lock of one name would share their fencing key and wait queue in Redis");
+			assertThat(analysis.getAction()).contains("LimitNamedLikeALockService.export(), 'name': give the"
+					+ " concurrency limit a name of its own, such as \"reports-limit\"");
+		});
+	}
+
+	@Test
+	void concurrencyLimitAndLockWithNamesOfTheirOwnOnOneMethodStartAndAreOrdered() {
+		this.contextRunner.withBean("reportService", LimitedAndLockedService.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(DistributedConcurrencyLimitAdvisor.class).getOrder())
+				.isEqualTo(context.getBean(DistributedLockAdvisor.class).getOrder() - 1);
+		});
+	}
+
+	@Test
+	void sharedModeWithAFixedLeaseOrMinimumHoldTimeFailsStartup() {
+		this.contextRunner.withBean("catalogService", SharedWithLeaseService.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription())
+				.contains("- @DistributedLock on SharedWithLeaseService.read() of bean 'catalogService', attribute"
+						+ " 'leaseTime': mode = SHARED takes the read lock, which is renewed while held and has no"
+						+ " fixed lease")
+				.contains("attribute 'minHoldTime': mode = SHARED takes the read lock, which is released when the"
+						+ " method returns and has no minimum hold time");
+			assertThat(analysis.getAction())
+				.contains("SharedWithLeaseService.read(), 'leaseTime': remove it, or use" + " mode = EXCLUSIVE");
+		});
+	}
+
+	@Test
+	void sharedModeOnAMethodWhoseResultCompletesLaterFailsStartup() {
+		this.contextRunner.withBean("catalogService", SharedFutureService.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription()).contains("- @DistributedLock on SharedFutureService.read() of bean"
+					+ " 'catalogService', attribute 'mode': mode = SHARED takes the read lock, which is owned by the"
+					+ " calling thread, but CompletableFuture completes later, on another thread, which cannot"
+					+ " release it");
+			assertThat(analysis.getAction()).contains("SharedFutureService.read(), 'mode': return the result"
+					+ " synchronously, or use mode = EXCLUSIVE");
+		});
+	}
+
+	@Test
+	void problemsOfBothAnnotationsAreReportedTogether() {
+		this.contextRunner.withBean("badKeyService", BadKeyService.class)
+			.withBean("exportService", BadLimitService.class)
+			.run((context) -> assertThat(analyzeStartupFailure(context).getDescription())
+				.startsWith("Invalid @DistributedLock and @DistributedConcurrencyLimit annotations:"));
 	}
 
 	@Test
@@ -324,6 +447,82 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 		@DistributedLock(onFailure = LockFailureAction.SKIP)
 		public int count(String day) {
 			return 0;
+		}
+
+	}
+
+	static class BadLimitService {
+
+		@DistributedConcurrencyLimit(limit = "two")
+		public void export() {
+		}
+
+		@DistributedConcurrencyLimit(limit = "0")
+		public void exportNone() {
+		}
+
+	}
+
+	static class PlaceholderLimitService {
+
+		@DistributedConcurrencyLimit(limit = "${exports.limit}")
+		public void export() {
+		}
+
+	}
+
+	static class BadLimitedMethodsService {
+
+		@DistributedConcurrencyLimit(limit = "2", onFailure = LockFailureAction.SKIP)
+		public int count(String day) {
+			return 0;
+		}
+
+		@DistributedConcurrencyLimit(limit = "2", key = "#regoin")
+		public void export(String region) {
+		}
+
+		@DistributedConcurrencyLimit(limit = "2", waitTime = "soon")
+		public void exportSoon() {
+		}
+
+	}
+
+	static class LimitNamedLikeALockService {
+
+		@DistributedConcurrencyLimit(name = "reports", limit = "2")
+		public void export() {
+		}
+
+		@DistributedLock(name = "reports")
+		public void rebuild() {
+		}
+
+	}
+
+	static class LimitedAndLockedService {
+
+		@DistributedConcurrencyLimit(name = "exports", limit = "2")
+		@DistributedLock(name = "export-files")
+		public void export() {
+		}
+
+	}
+
+	static class SharedWithLeaseService {
+
+		@DistributedLock(name = "catalog", mode = LockMode.SHARED, leaseTime = "10s", minHoldTime = "1s")
+		public String read() {
+			return "";
+		}
+
+	}
+
+	static class SharedFutureService {
+
+		@DistributedLock(name = "catalog", mode = LockMode.SHARED)
+		public CompletableFuture<String> read() {
+			return CompletableFuture.completedFuture("");
 		}
 
 	}

@@ -37,9 +37,10 @@ class MissingLockRegistryFailureAnalyzerTests {
 	void annotatedMethodsWithoutARegistryFailStartupNamingThemAndWhatToAdd() {
 		this.contextRunner.withBean("reportService", ReportService.class).run((context) -> {
 			FailureAnalysis analysis = analyzeStartupFailure(context);
-			assertThat(analysis.getDescription())
-				.isEqualTo("Methods are annotated with @DistributedLock, but no LockRegistry bean exists to lock them:"
-						+ System.lineSeparator() + "- ReportService.generate(String) of bean 'reportService'");
+			assertThat(analysis.getDescription()).isEqualTo(
+					"Methods are annotated with @DistributedLock or @DistributedConcurrencyLimit, but no LockRegistry bean"
+							+ " exists to lock them:" + System.lineSeparator()
+							+ "- ReportService.generate(String) of bean 'reportService'");
 			assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis (on Lettuce or Jedis)")
 				.contains("define a RedisConnectionFactory or a LockRegistry bean of your own")
 				.contains("To run these methods unlocked, set distlock.enabled=false");

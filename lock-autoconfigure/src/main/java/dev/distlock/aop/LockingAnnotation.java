@@ -1,0 +1,85 @@
+package dev.distlock.aop;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+
+import dev.distlock.DistributedConcurrencyLimit;
+import dev.distlock.DistributedLock;
+
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotationSelectors;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.RepeatableContainers;
+
+/**
+ * The annotations that make a method run holding something in Redis, each intercepted by
+ * an advisor of its own: a lock, or a permit of a semaphore.
+ *
+ * @since 0.1.0
+ */
+public enum LockingAnnotation {
+
+	/** {@link DistributedLock}: the lock, or the read side, of a name. */
+	DISTRIBUTED_LOCK(DistributedLock.class),
+
+	/** {@link DistributedConcurrencyLimit}: a permit of the semaphore of a name. */
+	CONCURRENCY_LIMIT(DistributedConcurrencyLimit.class);
+
+	private final Class<? extends Annotation> type;
+
+	LockingAnnotation(Class<? extends Annotation> type) {
+		this.type = type;
+	}
+
+	/**
+	 * Return the annotation type.
+	 * @return the type
+	 */
+	public Class<? extends Annotation> type() {
+		return this.type;
+	}
+
+	/**
+	 * Return the annotation as messages name it, such as {@code @DistributedLock}.
+	 * @return the annotation's name
+	 */
+	public String displayName() {
+		return "@" + this.type.getSimpleName();
+	}
+
+	/**
+	 * Return whether the method carries this annotation, directly or through a
+	 * meta-annotation.
+	 * @param method the method
+	 * @return whether the annotation is present
+	 */
+	public boolean isPresentOn(Method method) {
+		return find(method).isPresent();
+	}
+
+	/**
+	 * Return whether the method carries any of these annotations.
+	 * @param method the method
+	 * @return whether one is present
+	 */
+	public static boolean anyPresentOn(Method method) {
+		for (LockingAnnotation annotation : values()) {
+			if (annotation.isPresentOn(method)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Find the annotation on the method, merged with the attributes of the annotations it
+	 * is a meta-annotation of, as {@code AnnotatedElementUtils.findMergedAnnotation}
+	 * finds it.
+	 */
+	MergedAnnotation<? extends Annotation> find(Method method) {
+		return MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY, RepeatableContainers.none())
+			.get(this.type, null, MergedAnnotationSelectors.firstDirectlyDeclared());
+	}
+
+}
