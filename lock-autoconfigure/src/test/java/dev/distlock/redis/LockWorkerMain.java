@@ -5,7 +5,11 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
+import dev.distlock.Leadership;
 import dev.distlock.LeaseOptions;
+import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 import dev.distlock.testsupport.RedisTestClient;
@@ -28,6 +32,17 @@ import io.lettuce.core.api.sync.RedisCommands;
  * {@value #FENCED_STORAGE}, with the lease's fencing token; answers
  * {@code WRITE <value> ACCEPTED} or {@code REJECTED}), {@code write-naive <value>} (a
  * plain {@code SET} of {@value #NAIVE_STORAGE}) and {@code release}.</li>
+ * <li>{@code lead <driver> <redis-uri> <name> <lease-millis>}: once a first lock was
+ * taken and released (so that no term is granted by a command that waited for the JVM to
+ * warm up), starts the leadership of that name (in watchdog mode with that lease time)
+ * and prints {@code CANDIDATE}; prints
+ * {@code GRANTED <fencing token> <wall-clock millis>} and
+ * {@code REVOKED <fencing token> <wall-clock millis> <reason>} as the events come, and
+ * the stretches in which {@code isLeader()}, asked every
+ * {@value LeaderBeliefs#SAMPLE_MILLIS} ms, said it leads, as {@link LeaderBeliefs} prints
+ * them; then answers commands, one per line: {@code is-leader}
+ * ({@code IS-LEADER <true|false>}), {@code yield} ({@code YIELDED}), {@code stop}
+ * ({@code STOPPED}) and {@code start} ({@code STARTED}).</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -51,6 +66,7 @@ final class LockWorkerMain {
 				case "increment" -> increment(driver, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
 				case "hold" -> hold(driver, args[2], args[3], args[4], Duration.ofMillis(Long.parseLong(args[5])),
 						millisOrZero(args, 6), millisOrZero(args, 7));
+				case "lead" -> lead(driver, args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])));
 				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
 			}
 		}
@@ -111,6 +127,50 @@ final class LockWorkerMain {
 					default -> throw new IllegalArgumentException("Unknown command " + line);
 				}
 			}
+		}
+	}
+
+	private static void lead(TestDriver driver, String uri, String name, Duration lease) throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, TestLockRegistry.settings(lease),
+				LockWorkerMain::printLeadershipEvent)) {
+			locks.registry()
+				.tryAcquire("warm-up", Duration.ofSeconds(10), LeaseOptions.fixed(Duration.ofSeconds(30)))
+				.orElseThrow()
+				.release();
+			Leadership leadership = locks.registry().leadership(name);
+			leadership.start();
+			System.out.println("CANDIDATE");
+			try (LeaderBeliefs beliefs = LeaderBeliefs.start(leadership)) {
+				BufferedReader in = stdin();
+				for (String line = in.readLine(); line != null; line = in.readLine()) {
+					switch (line) {
+						case "is-leader" -> System.out.println("IS-LEADER " + leadership.isLeader());
+						case "yield" -> {
+							leadership.yieldLeadership();
+							System.out.println("YIELDED");
+						}
+						case "stop" -> {
+							leadership.stop();
+							System.out.println("STOPPED");
+						}
+						case "start" -> {
+							leadership.start();
+							System.out.println("STARTED");
+						}
+						default -> throw new IllegalArgumentException("Unknown command " + line);
+					}
+				}
+			}
+		}
+	}
+
+	private static void printLeadershipEvent(LockEvent event) {
+		if (event instanceof LeadershipGrantedEvent granted) {
+			System.out.println("GRANTED " + granted.fencingToken() + " " + System.currentTimeMillis());
+		}
+		else if (event instanceof LeadershipRevokedEvent revoked) {
+			System.out.println(
+					"REVOKED " + revoked.fencingToken() + " " + System.currentTimeMillis() + " " + revoked.reason());
 		}
 	}
 

@@ -175,7 +175,13 @@ public final class TestLockRegistry implements AutoCloseable {
 		return commands.zcard(LockKeys.helperKey(lockKey, LockKeys.QUEUE));
 	}
 
-	private static RedisLockSettings settings(Duration leaseTime) {
+	/**
+	 * Return the settings of {@link #create(TestDriver, String, Duration)}: key prefix
+	 * {@code lock:}, the given lease time and a command timeout of 2 seconds.
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the settings
+	 */
+	public static RedisLockSettings settings(Duration leaseTime) {
 		return RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT);
 	}
 
