@@ -3,12 +3,16 @@ package dev.distlock.actuate;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -25,6 +29,10 @@ import org.springframework.util.Assert;
  * <li>{@code distlock.lost}: counter of lost holds</li>
  * <li>{@code distlock.renewal.failed}: counter of renewals that failed and left time on
  * the lease, one per hold and failed renewal round</li>
+ * <li>{@code distlock.leader}: gauge of the leaderships this instance holds now, from the
+ * first term of a leadership on; a leadership's terms are holds of its lock, so they are
+ * also timed by {@code distlock.hold}, the waits of its standby by {@code distlock.wait},
+ * and its lost terms counted by {@code distlock.lost}</li>
  * </ul>
  *
  * <p>
@@ -44,6 +52,9 @@ public class MicrometerLockObserver implements LockObserver {
 	private final MeterRegistry registry;
 
 	private final Map<String, Meters> meters = new ConcurrentHashMap<>();
+
+	/** Leaderships held, by tag value; the gauges read them and keep no reference. */
+	private final Map<String, AtomicInteger> leaderships = new ConcurrentHashMap<>();
 
 	/**
 	 * Create an observer that registers its meters in the given registry.
@@ -77,6 +88,27 @@ public class MicrometerLockObserver implements LockObserver {
 	@Override
 	public void renewalFailed(LockName name, LockRenewalFailedEvent event) {
 		metersOf(name).renewalFailed.increment();
+	}
+
+	@Override
+	public void leadershipGranted(LockName name, LeadershipGrantedEvent event) {
+		leadershipsOf(name).incrementAndGet();
+	}
+
+	@Override
+	public void leadershipRevoked(LockName name, LeadershipRevokedEvent event) {
+		leadershipsOf(name).decrementAndGet();
+	}
+
+	private AtomicInteger leadershipsOf(LockName name) {
+		return this.leaderships.computeIfAbsent(name.base(), (tag) -> {
+			AtomicInteger held = new AtomicInteger();
+			Gauge.builder("distlock.leader", held, AtomicInteger::get)
+				.description("Leaderships this instance holds")
+				.tag("name", tag)
+				.register(this.registry);
+			return held;
+		});
 	}
 
 	private Meters metersOf(LockName name) {

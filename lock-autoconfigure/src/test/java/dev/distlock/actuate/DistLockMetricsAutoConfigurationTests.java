@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.distlock.DistributedLock;
+import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
 import dev.distlock.LockObserver;
@@ -36,6 +37,7 @@ import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link DistLockMetricsAutoConfiguration} and the meters of
@@ -117,6 +119,21 @@ class DistLockMetricsAutoConfigurationTests {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			assertThat(meters.get("distlock.lost").tag("name", "order").counter().count()).isOne();
 			assertThat(registry.heldLocks()).isEmpty();
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void gaugesTheLeadershipsThisInstanceHolds() {
+		this.contextRunner.run((context) -> {
+			Leadership leadership = context.getBean(LockRegistry.class).leadership("report:eu");
+			leadership.start();
+			await().atMost(Duration.ofSeconds(5)).until(leadership::isLeader);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("distlock.leader").tag("name", "report").gauge().value()).isOne();
+			leadership.stop();
+			assertThat(meters.get("distlock.leader").tag("name", "report").gauge().value()).isZero();
+			assertThat(meters.get("distlock.hold").tag("name", "report").timer().count()).isOne();
 		});
 	}
 

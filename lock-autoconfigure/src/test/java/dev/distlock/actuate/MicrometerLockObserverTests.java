@@ -2,6 +2,8 @@ package dev.distlock.actuate;
 
 import java.time.Duration;
 
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockName;
 import dev.distlock.LockRenewalFailedEvent;
@@ -42,6 +44,19 @@ class MicrometerLockObserverTests {
 		assertThat(this.meterRegistry.get("distlock.wait").tag("result", "failed").timer().count()).isOne();
 		assertThat(this.meterRegistry.get("distlock.lost").counter().count()).isOne();
 		assertThat(this.meterRegistry.get("distlock.renewal.failed").counter().count()).isOne();
+	}
+
+	@Test
+	void leaderGaugeCountsTheLeadershipsOfABaseNameHeldNow() {
+		LockName eu = LockName.of("report:eu");
+		LockName us = LockName.of("report:us");
+		this.observer.leadershipGranted(eu, new LeadershipGrantedEvent("report:eu", "lock:report:eu", 1));
+		this.observer.leadershipGranted(us, new LeadershipGrantedEvent("report:us", "lock:report:us", 2));
+		assertThat(this.meterRegistry.get("distlock.leader").tag("name", "report").gauge().value()).isEqualTo(2);
+		this.observer.leadershipRevoked(eu, new LeadershipRevokedEvent("report:eu", "lock:report:eu", 1, "test"));
+		assertThat(this.meterRegistry.get("distlock.leader").tag("name", "report").gauge().value()).isOne();
+		assertThat(this.meterRegistry.getMeters()).extracting((meter) -> meter.getId().getName())
+			.containsExactly("distlock.leader");
 	}
 
 }
