@@ -1,11 +1,14 @@
 package dev.distlock.actuate;
 
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import dev.distlock.HeldLock;
+import dev.distlock.Leadership;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockName;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -16,13 +19,15 @@ import org.springframework.util.Assert;
 
 /**
  * {@link Endpoint @Endpoint} that lists the locks this application instance holds,
- * longest held first. Locks held by other instances are not listed.
+ * longest held first, and the leaderships it campaigns for, each with whether it leads.
+ * Locks held by other instances are not listed.
  *
  * <p>
  * A lock's key value, the part of its name after its {@link LockName#base() base}, may be
  * personal data, such as an e-mail address: unless it is shown, it is replaced with
  * {@code ******} in the name and in the key ({@code order:******},
- * {@code lock:order:******}). A name without key value is shown whole.
+ * {@code lock:order:******}), and so in a leadership's name. A name without key value is
+ * shown whole.
  *
  * @since 0.1.0
  * @see LockIntrospector#heldLocks()
@@ -55,17 +60,24 @@ public class DistLockEndpoint {
 	}
 
 	/**
-	 * Return the locks held now, with their key values shown or masked.
+	 * Return the locks held now and the leaderships campaigned for, with their key values
+	 * shown or masked.
 	 * @param securityContext the security context of the caller
-	 * @return the held locks
+	 * @return the held locks and the leaderships
 	 */
 	@ReadOperation
 	public HeldLocksDescriptor locks(SecurityContext securityContext) {
 		boolean shown = this.showValues.isShown(securityContext, this.roles);
-		return new HeldLocksDescriptor(this.registry.heldLocks()
-			.stream()
-			.map((lock) -> shown ? HeldLockDescriptor.of(lock) : masked(lock))
-			.toList());
+		return new HeldLocksDescriptor(
+				this.registry.heldLocks()
+					.stream()
+					.map((lock) -> shown ? HeldLockDescriptor.of(lock) : masked(lock))
+					.toList(),
+				this.registry.leaderships()
+					.stream()
+					.map((leadership) -> LeadershipDescriptor.of(leadership,
+							shown ? leadership.name() : maskedName(leadership.name())))
+					.toList());
 	}
 
 	/**
@@ -73,11 +85,10 @@ public class DistLockEndpoint {
 	 * prefix followed by the name; a key of another form is masked whole.
 	 */
 	private static HeldLockDescriptor masked(HeldLock lock) {
-		LockName name = LockName.of(lock.name());
-		if (name.base().equals(name.value())) {
+		String maskedName = maskedName(lock.name());
+		if (maskedName.equals(lock.name())) {
 			return HeldLockDescriptor.of(lock);
 		}
-		String maskedName = name.base() + ":" + MASK;
 		String key = lock.key();
 		String maskedKey = key.endsWith(lock.name())
 				? key.substring(0, key.length() - lock.name().length()) + maskedName : MASK;
@@ -85,11 +96,39 @@ public class DistLockEndpoint {
 	}
 
 	/**
-	 * Description of the locks an application instance holds.
+	 * Return the name with its key value, if it has one, masked.
+	 */
+	private static String maskedName(String name) {
+		String base = LockName.of(name).base();
+		return base.equals(name) ? name : base + ":" + MASK;
+	}
+
+	/**
+	 * Description of the locks an application instance holds and of the leaderships it
+	 * campaigns for.
 	 *
 	 * @param locks the held locks, longest held first
+	 * @param leaderships the leaderships, by name
 	 */
-	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks) implements OperationResponseBody {
+	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks,
+			List<LeadershipDescriptor> leaderships) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * Description of one leadership an application instance campaigns for.
+	 *
+	 * @param name the leadership's name, its key value masked unless shown
+	 * @param leader whether this instance leads
+	 * @param fencingToken the fencing token of the current term while this instance
+	 * leads, otherwise {@code null}
+	 */
+	public record LeadershipDescriptor(String name, boolean leader, @Nullable Long fencingToken) {
+
+		static LeadershipDescriptor of(Leadership leadership, String name) {
+			OptionalLong token = leadership.fencingToken();
+			return new LeadershipDescriptor(name, token.isPresent(), token.isPresent() ? token.getAsLong() : null);
+		}
 
 	}
 

@@ -253,7 +253,7 @@ final class RedisLeadership implements Leadership {
 			if (hold != null) {
 				return hold;
 			}
-			if (failure != null) {
+			if (failure != null && isRunning()) {
 				if (!failing) {
 					logger.warn(this + " cannot campaign while Redis fails; trying again: " + failure.getMessage());
 					failing = true;

@@ -8,15 +8,18 @@ import java.util.Set;
 
 import dev.distlock.FencedLock;
 import dev.distlock.HeldLock;
+import dev.distlock.Leadership;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
 import dev.distlock.LockRegistry;
 import dev.distlock.actuate.DistLockEndpoint.HeldLockDescriptor;
 import dev.distlock.actuate.DistLockEndpoint.HeldLocksDescriptor;
+import dev.distlock.actuate.DistLockEndpoint.LeadershipDescriptor;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockEndpointAutoConfiguration;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +38,7 @@ import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link DistLockEndpointAutoConfiguration} and {@link DistLockEndpoint} on a
@@ -91,6 +95,33 @@ class DistLockEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void listsTheLeadershipsCampaignedForWithTheirTermsAndMasksTheirKeyValues() {
+		try (TestLockRegistry otherInstance = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			Leadership audit = otherInstance.registry().leadership("audit");
+			audit.start();
+			await().atMost(Duration.ofSeconds(5)).until(audit::isLeader);
+			this.contextRunner.run((context) -> {
+				LockRegistry registry = context.getBean(LockRegistry.class);
+				Leadership report = registry.leadership("report:eu");
+				report.start();
+				registry.leadership("audit").start();
+				registry.leadership("stopped").start();
+				registry.leadership("stopped").stop();
+				await().atMost(Duration.ofSeconds(5)).until(report::isLeader);
+				HeldLocksDescriptor described = context.getBean(DistLockEndpoint.class).locks(SecurityContext.NONE);
+				long term = report.fencingToken().orElseThrow();
+				assertThat(described.leaderships()).containsExactly(new LeadershipDescriptor("audit", false, null),
+						new LeadershipDescriptor("report:******", true, term));
+				assertThat(described.locks()).extracting(HeldLockDescriptor::name, HeldLockDescriptor::fencingToken)
+					.containsExactly(tuple("report:******", term));
+				assertThat(JsonMapper.builder().build().writeValueAsString(described))
+					.contains("\"leaderships\":[{\"name\":\"audit\",\"leader\":false,\"fencingToken\":null},"
+							+ "{\"name\":\"report:******\",\"leader\":true,\"fencingToken\":" + term + "}]");
+			});
+		}
+	}
+
+	@Test
 	void masksKeyValuesByDefault() {
 		assertMasked(heldLocksAsSeenBy(caller(ALICE, "ADMIN")));
 	}
@@ -99,7 +130,7 @@ class DistLockEndpointAutoConfigurationTests {
 	void masksKeyValuesInTheJson() {
 		String json = JsonMapper.builder()
 			.build()
-			.writeValueAsString(new HeldLocksDescriptor(heldLocksAsSeenBy(SecurityContext.NONE)));
+			.writeValueAsString(new HeldLocksDescriptor(heldLocksAsSeenBy(SecurityContext.NONE), List.of()));
 		assertThat(json).contains("\"name\":\"user:******\"", "\"key\":\"lock:user:******\"")
 			.doesNotContain("alice")
 			.doesNotContain("order:42");

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.distlock.DistributedLock;
+import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
 import dev.distlock.LockObserver;
@@ -42,6 +43,7 @@ import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link DistLockMetricsAutoConfiguration}: the observations of

@@ -9,7 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.DistributedSemaphore;
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
+import dev.distlock.Leadership;
 import dev.distlock.LeaseOptions;
+import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 import dev.distlock.testsupport.RedisTestClient;
@@ -40,6 +44,17 @@ import io.lettuce.core.api.sync.RedisCommands;
  * each taking a permit, holding it up to {@value #MAX_PERMIT_HOLD_MILLIS} ms and
  * releasing it that many times, prints one {@link HoldIntervals#line} per hold, then
  * {@code DONE}, and exits.</li>
+ * <li>{@code lead <driver> <redis-uri> <name> <lease-millis>}: once a first lock was
+ * taken and released (so that no term is granted by a command that waited for the JVM to
+ * warm up), starts the leadership of that name (in watchdog mode with that lease time)
+ * and prints {@code CANDIDATE}; prints
+ * {@code GRANTED <fencing token> <wall-clock millis>} and
+ * {@code REVOKED <fencing token> <wall-clock millis> <reason>} as the events come, and
+ * the stretches in which {@code isLeader()}, asked every
+ * {@value LeaderBeliefs#SAMPLE_MILLIS} ms, said it leads, as {@link LeaderBeliefs} prints
+ * them; then answers commands, one per line: {@code is-leader}
+ * ({@code IS-LEADER <true|false>}), {@code yield} ({@code YIELDED}), {@code stop}
+ * ({@code STOPPED}) and {@code start} ({@code STARTED}).</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -72,6 +87,7 @@ final class LockWorkerMain {
 						Duration.ofMillis(Long.parseLong(args[5])));
 				case "permits" -> permits(driver, args[2], args[3], Integer.parseInt(args[4]),
 						Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+				case "lead" -> lead(driver, args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])));
 				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
 			}
 		}
@@ -169,6 +185,50 @@ final class LockWorkerMain {
 					default -> throw new IllegalArgumentException("Unknown command " + line);
 				}
 			}
+		}
+	}
+
+	private static void lead(TestDriver driver, String uri, String name, Duration lease) throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, TestLockRegistry.settings(lease),
+				LockWorkerMain::printLeadershipEvent)) {
+			locks.registry()
+				.tryAcquire("warm-up", Duration.ofSeconds(10), LeaseOptions.fixed(Duration.ofSeconds(30)))
+				.orElseThrow()
+				.release();
+			Leadership leadership = locks.registry().leadership(name);
+			leadership.start();
+			System.out.println("CANDIDATE");
+			try (LeaderBeliefs beliefs = LeaderBeliefs.start(leadership)) {
+				BufferedReader in = stdin();
+				for (String line = in.readLine(); line != null; line = in.readLine()) {
+					switch (line) {
+						case "is-leader" -> System.out.println("IS-LEADER " + leadership.isLeader());
+						case "yield" -> {
+							leadership.yieldLeadership();
+							System.out.println("YIELDED");
+						}
+						case "stop" -> {
+							leadership.stop();
+							System.out.println("STOPPED");
+						}
+						case "start" -> {
+							leadership.start();
+							System.out.println("STARTED");
+						}
+						default -> throw new IllegalArgumentException("Unknown command " + line);
+					}
+				}
+			}
+		}
+	}
+
+	private static void printLeadershipEvent(LockEvent event) {
+		if (event instanceof LeadershipGrantedEvent granted) {
+			System.out.println("GRANTED " + granted.fencingToken() + " " + System.currentTimeMillis());
+		}
+		else if (event instanceof LeadershipRevokedEvent revoked) {
+			System.out.println(
+					"REVOKED " + revoked.fencingToken() + " " + System.currentTimeMillis() + " " + revoked.reason());
 		}
 	}
 

@@ -205,7 +205,13 @@ public final class TestLockRegistry implements AutoCloseable {
 		return new RedisLockCommands(new LettuceLockConnection(client), settings(Duration.ofSeconds(30)));
 	}
 
-	private static RedisLockSettings settings(Duration leaseTime) {
+	/**
+	 * Return the settings of {@link #create(TestDriver, String, Duration)}: key prefix
+	 * {@code lock:}, the given lease time and a command timeout of 2 seconds.
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the settings
+	 */
+	public static RedisLockSettings settings(Duration leaseTime) {
 		return RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT);
 	}
 
