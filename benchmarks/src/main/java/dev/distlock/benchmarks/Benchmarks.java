@@ -12,6 +12,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_ANNOTATED;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_PERMIT;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_READ;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_LETTUCE;
@@ -35,6 +37,12 @@ public final class Benchmarks {
 	private static final List<String> LOCKS = List.of(DISTLOCK_LOCK, DISTLOCK_LEASE, DISTLOCK_ANNOTATED,
 			DISTLOCK_SPRING_DATA_LETTUCE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN,
 			SI_PUBSUB, SI_SPIN_JEDIS);
+
+	/**
+	 * The shared primitives, measured uncontended only: a read share or a permit is not
+	 * contended by others of its kind.
+	 */
+	private static final List<String> SHARED = List.of(DISTLOCK_READ, DISTLOCK_PERMIT);
 
 	private Benchmarks() {
 	}
@@ -63,10 +71,11 @@ public final class Benchmarks {
 						config.leaseTime())) {
 			CommandStats stats = new CommandStats(admin.sync());
 			List<Contender> uncontended = contenders.get(concat(List.of(RAW, RAW_JEDIS), LOCKS));
+			List<Contender> uncontendedShared = contenders.get(concat(concat(List.of(RAW, RAW_JEDIS), LOCKS), SHARED));
 			List<Contender> contended = contenders.get(concat(List.of(SPINNER), LOCKS));
 			for (ThroughputScenario scenario : List.of(new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false),
 					new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false))) {
-				ThroughputScenario.Measured measured = scenario.run(uncontended, config,
+				ThroughputScenario.Measured measured = scenario.run(uncontendedShared, config,
 						goals(scenario.title(), contenders));
 				rows.addAll(progress(RatioGoals.check(scenario.title(), measured, contenders)));
 			}

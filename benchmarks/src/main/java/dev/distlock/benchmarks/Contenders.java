@@ -33,6 +33,12 @@ public final class Contenders implements AutoCloseable {
 	/** distlock {@code acquire}/{@code release}. */
 	public static final String DISTLOCK_LEASE = "distlock-lease";
 
+	/** distlock {@code readWriteLock(name).readLock()}. */
+	public static final String DISTLOCK_READ = "distlock-read";
+
+	/** distlock {@code semaphore(name, 4).acquire()}/{@code release()}. */
+	public static final String DISTLOCK_PERMIT = "distlock-permit";
+
 	/** distlock {@code @DistributedLock}. */
 	public static final String DISTLOCK_ANNOTATED = "distlock-annotated";
 
@@ -59,8 +65,8 @@ public final class Contenders implements AutoCloseable {
 
 	/** Every id, in report order. */
 	public static final List<String> ALL = List.of(RAW, RAW_JEDIS, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE,
-			DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_LETTUCE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED,
-			REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
+			DISTLOCK_READ, DISTLOCK_PERMIT, DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_LETTUCE,
+			DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
 
 	private final Map<String, Contender> byId = new LinkedHashMap<>();
 
@@ -105,9 +111,14 @@ public final class Contenders implements AutoCloseable {
 			case RAW_JEDIS -> new RawFloor("raw floor on Jedis (SET NX PX + EVALSHA)",
 					new JedisRawCommands(host, port, SpringDataDriver.POOL_SIZE), false);
 			case SPINNER -> new RawFloor("naive 1 ms spinner", new LettuceRawCommands(uri), true);
-			case DISTLOCK_LOCK -> DistlockLockContender.onLettuce("distlock obtain().lock()", uri, leaseTime, false);
-			case DISTLOCK_LEASE ->
-				DistlockLockContender.onLettuce("distlock acquire()/release()", uri, leaseTime, true);
+			case DISTLOCK_LOCK -> DistlockLockContender.onLettuce("distlock obtain().lock()", uri, leaseTime,
+					DistlockLockContender.Mode.LOCK);
+			case DISTLOCK_LEASE -> DistlockLockContender.onLettuce("distlock acquire()/release()", uri, leaseTime,
+					DistlockLockContender.Mode.LEASE);
+			case DISTLOCK_READ -> DistlockLockContender.onLettuce("distlock readWriteLock().readLock()", uri, leaseTime,
+					DistlockLockContender.Mode.READ);
+			case DISTLOCK_PERMIT -> DistlockLockContender.onLettuce("distlock semaphore(4).acquire()/release()", uri,
+					leaseTime, DistlockLockContender.Mode.PERMIT);
 			case DISTLOCK_ANNOTATED -> new AnnotatedContender(uri, leaseTime);
 			case DISTLOCK_SPRING_DATA_LETTUCE -> distlockOnSpringData(SpringDataDriver.LETTUCE, host, port, leaseTime);
 			case DISTLOCK_SPRING_DATA_JEDIS -> distlockOnSpringData(SpringDataDriver.JEDIS, host, port, leaseTime);

@@ -15,8 +15,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * distlock's {@code LockRegistry} on its own Lettuce client or through Spring Data Redis:
- * either the thread-owned {@code obtain(name).lock()} / {@code unlock()} or the
- * owner-free {@code acquire} / {@code release}.
+ * the thread-owned {@code obtain(name).lock()} / {@code unlock()}, the owner-free
+ * {@code acquire} / {@code release}, the read side of a read/write lock, or a permit of a
+ * semaphore.
  *
  * @since 0.1.0
  */
@@ -26,20 +27,23 @@ public final class DistlockLockContender implements Contender {
 
 	private static final String KEY_PREFIX = "dl:";
 
+	/** The permits of the semaphores in {@link Mode#PERMIT}. */
+	private static final int PERMITS = 4;
+
 	private static final Consumer<LockEvent> NO_EVENTS = (event) -> {
 	};
 
 	private final String name;
 
-	private final boolean lease;
+	private final Mode mode;
 
 	private final RedisLockRegistry registry;
 
 	private final Runnable disconnect;
 
-	private DistlockLockContender(String name, boolean lease, RedisLockRegistry registry, Runnable disconnect) {
+	private DistlockLockContender(String name, Mode mode, RedisLockRegistry registry, Runnable disconnect) {
 		this.name = name;
-		this.lease = lease;
+		this.mode = mode;
 		this.registry = registry;
 		this.disconnect = disconnect;
 	}
@@ -49,13 +53,12 @@ public final class DistlockLockContender implements Contender {
 	 * @param name the name in the report
 	 * @param redisUri where Redis listens
 	 * @param leaseTime the lease in watchdog mode
-	 * @param lease whether to use {@code acquire}/{@code release} rather than
-	 * {@code lock}/{@code unlock}
+	 * @param mode what it takes
 	 * @return the contender
 	 */
-	public static DistlockLockContender onLettuce(String name, String redisUri, Duration leaseTime, boolean lease) {
+	public static DistlockLockContender onLettuce(String name, String redisUri, Duration leaseTime, Mode mode) {
 		RedisClient client = RedisClient.create(redisUri);
-		return new DistlockLockContender(name, lease, new RedisLockRegistry(client, settings(leaseTime), NO_EVENTS),
+		return new DistlockLockContender(name, mode, new RedisLockRegistry(client, settings(leaseTime), NO_EVENTS),
 				() -> client.shutdown(0, 2, TimeUnit.SECONDS));
 	}
 
@@ -72,7 +75,7 @@ public final class DistlockLockContender implements Contender {
 	public static DistlockLockContender onSpringData(String name, SpringDataDriver driver, String host, int port,
 			Duration leaseTime) {
 		RedisConnectionFactory factory = driver.connect(host, port);
-		return new DistlockLockContender(name, false,
+		return new DistlockLockContender(name, Mode.LOCK,
 				new RedisLockRegistry(factory, settings(leaseTime), NO_EVENTS, LockObserver.NONE),
 				() -> SpringDataDriver.destroy(factory));
 	}
@@ -88,18 +91,23 @@ public final class DistlockLockContender implements Contender {
 
 	@Override
 	public void locked(String name, Runnable work) {
-		if (this.lease) {
-			try (LockLease held = this.registry.acquire(name, WAIT)) {
-				work.run();
-			}
-			return;
+		switch (this.mode) {
+			case LOCK -> Contender.runHolding(this.registry.obtain(name), work);
+			case READ -> Contender.runHolding(this.registry.readWriteLock(name).readLock(), work);
+			case LEASE -> runLeased(this.registry.acquire(name, WAIT), work);
+			case PERMIT -> runLeased(this.registry.semaphore(name, PERMITS).acquire(WAIT), work);
 		}
-		Contender.runHolding(this.registry.obtain(name), work);
+	}
+
+	private static void runLeased(LockLease lease, Runnable work) {
+		try (lease) {
+			work.run();
+		}
 	}
 
 	@Override
 	public boolean reentrant() {
-		return !this.lease;
+		return this.mode == Mode.LOCK || this.mode == Mode.READ;
 	}
 
 	@Override
@@ -121,6 +129,25 @@ public final class DistlockLockContender implements Contender {
 	public void close() {
 		this.registry.close();
 		this.disconnect.run();
+	}
+
+	/**
+	 * What the contender takes.
+	 */
+	public enum Mode {
+
+		/** {@code obtain(name).lock()} / {@code unlock()}. */
+		LOCK,
+
+		/** {@code acquire(name, wait)} / {@code release()}. */
+		LEASE,
+
+		/** {@code readWriteLock(name).readLock().lock()} / {@code unlock()}. */
+		READ,
+
+		/** {@code semaphore(name, 4).acquire(wait)} / {@code release()}. */
+		PERMIT
+
 	}
 
 }

@@ -7,6 +7,8 @@ import java.util.Map;
 
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_ANNOTATED;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_PERMIT;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_READ;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_LETTUCE;
@@ -41,9 +43,15 @@ final class RatioGoals {
 
 	private static final Map<String, List<RatioGoal>> BY_SCENARIO = Map.of(Goals.UNCONTENDED,
 			with(SPRING_DATA, new RatioGoal(DISTLOCK_LOCK, RAW, 0.95), new RatioGoal(DISTLOCK_LEASE, RAW, 0.95),
-					new RatioGoal(DISTLOCK_ANNOTATED, DISTLOCK_LOCK, 0.95)),
-			Goals.DISTINCT, with(SPRING_DATA, new RatioGoal(DISTLOCK_LOCK, RAW, 0.9),
-					new RatioGoal(DISTLOCK_LEASE, RAW, 0.9), new RatioGoal(DISTLOCK_ANNOTATED, RAW, 0.9)));
+					new RatioGoal(DISTLOCK_ANNOTATED, DISTLOCK_LOCK, 0.95),
+					new RatioGoal(DISTLOCK_READ, RAW, RatioGoal.NONE),
+					new RatioGoal(DISTLOCK_READ, DISTLOCK_LOCK, RatioGoal.NONE),
+					new RatioGoal(DISTLOCK_PERMIT, RAW, RatioGoal.NONE),
+					new RatioGoal(DISTLOCK_PERMIT, DISTLOCK_LEASE, RatioGoal.NONE)),
+			Goals.DISTINCT,
+			with(SPRING_DATA, new RatioGoal(DISTLOCK_LOCK, RAW, 0.9), new RatioGoal(DISTLOCK_LEASE, RAW, 0.9),
+					new RatioGoal(DISTLOCK_ANNOTATED, RAW, 0.9), new RatioGoal(DISTLOCK_READ, RAW, RatioGoal.NONE),
+					new RatioGoal(DISTLOCK_PERMIT, RAW, RatioGoal.NONE)));
 
 	private RatioGoals() {
 	}
