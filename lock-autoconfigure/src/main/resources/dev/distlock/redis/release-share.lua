@@ -18,16 +18,18 @@ if queued then
 end
 local now_millis = millis_of(server_micros())
 local expiry = tonumber(redis.call('zscore', KEYS[5], ARGV[1]))
-redis.call('zrem', KEYS[5], ARGV[1])
 if not expiry or expiry <= now_millis then
+	redis.call('zrem', KEYS[5], ARGV[1])
 	return 0
 end
 local released = 1
 local delay = tonumber(ARGV[2])
 if delay > 0 and (ARGV[3] == '1' or expiry - now_millis <= delay) then
+	-- Added before the entry goes, so that the set is never empty and keeps its life
 	redis.call('zadd', KEYS[5], string.format('%.0f', expiry), 'released:' .. ARGV[1])
 	released = 2
 end
+redis.call('zrem', KEYS[5], ARGV[1])
 if queued then
 	wake_first()
 end

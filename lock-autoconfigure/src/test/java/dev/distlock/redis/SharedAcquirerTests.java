@@ -11,6 +11,7 @@ import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -106,6 +107,21 @@ class SharedAcquirerTests {
 		await().atMost(WAIT).untilAsserted(() -> assertThat(this.commands.exists(queueKey())).isZero());
 		holding.release(first);
 		assertThat(this.commands.zcard(permitsKey())).isOne();
+	}
+
+	@Test
+	void releaseOfTheOnlyPermitWhoseLeaseIsOverKeepsItsPlaceUnrenewableAndTheSetItsLife() throws Exception {
+		RedisHold permit = acquire(registry(), Duration.ZERO);
+		assertThat(permit).isNotNull();
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		RedisLockCommands commands = this.closer
+			.add(new RedisLockCommands(new LettuceLockConnection(client), RedisLockSettings.of("lock:", LEASE)));
+		assertThat(commands.await(commands.releaseShare(permit.id, HoldKind.PERMIT, permit.token, 1_000, true),
+				"release permit"))
+			.isTrue();
+		assertThat(this.commands.zrange(permitsKey(), 0, -1)).containsExactly("released:" + permit.token);
+		assertThat(this.commands.pttl(permitsKey())).isBetween(1L, LEASE.toMillis());
 	}
 
 	private RedisLockRegistry registry() {
