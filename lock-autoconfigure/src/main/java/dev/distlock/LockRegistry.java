@@ -92,10 +92,16 @@ public interface LockRegistry {
 
 	/**
 	 * Return the semaphore of the given name, giving at most the given number of permits
-	 * at once. Obtaining is free: nothing is sent to Redis until a permit is taken.
+	 * at once. Obtaining is free: nothing is sent to Redis until a permit is taken. The
+	 * number is not stored: each acquisition counts against the permits of the semaphore
+	 * it is made through, so a larger number admits more holders at once and a smaller
+	 * one admits nobody new until enough holders released theirs. Give a semaphore a name
+	 * that no lock uses.
 	 * @param name the semaphore's name
 	 * @param permits how many permits it gives at most, at least 1
 	 * @return the semaphore
+	 * @throws IllegalArgumentException if the name is not a valid lock name or the
+	 * permits are fewer than one
 	 * @since 0.1.0
 	 */
 	DistributedSemaphore semaphore(String name, int permits);

@@ -55,6 +55,7 @@ local function release_entry(token, now_millis, delay, lease_over)
 	end
 	local released = 1
 	if delay > 0 and (lease_over or expiry - now_millis <= delay) then
+		-- Added before the entry goes, so that the set is never empty and keeps its life
 		redis.call('zadd', KEYS[5], string.format('%.0f', expiry), 'released:' .. token)
 		released = 2
 	end

@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.distlock.DistributedLock;
-import dev.distlock.Leadership;
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
 import dev.distlock.LockObserver;
@@ -109,6 +109,22 @@ class DistLockMetricsAutoConfigurationTests {
 			assertThat(failedWait.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(100);
 			assertThat(meters.get("distlock.wait").tag("name", "report").tag("result", "acquired").timer().count())
 				.isOne();
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void measuresSemaphorePermitsLikeLocksUnderTheSemaphoresBaseName() {
+		this.contextRunner.run((context) -> {
+			DistributedSemaphore pool = context.getBean(LockRegistry.class).semaphore("pool:eu", 1);
+			try (LockLease permit = pool.acquire(Duration.ofSeconds(1))) {
+				assertThat(pool.tryAcquire(Duration.ofMillis(100))).isEmpty();
+			}
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("distlock.wait").tag("name", "pool").tag("result", "acquired").timer().count())
+				.isOne();
+			assertThat(meters.get("distlock.wait").tag("name", "pool").tag("result", "failed").timer().count()).isOne();
+			assertThat(meters.get("distlock.hold").tag("name", "pool").timer().count()).isOne();
 		});
 	}
 
