@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.distlock.DistributedLockException;
+import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.redis.RedisLockRegistry;
@@ -49,10 +50,11 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 /**
  * Redis security: a wrong password, and ACL users. {@link #MINIMUM_ACL} is the smallest
  * ACL with which every feature works with the default key prefix {@code lock:} (acquire,
- * wait for a release signal, renew, release, minimum hold time, health {@code PING});
- * each row of {@link #everyRuleOfTheMinimumAclIsNeeded} removes one rule and shows what
- * breaks and the message the user sees. Without {@code +subscribe} nothing breaks:
- * waiters poll instead of waiting for release signals, on every {@link TestDriver}.
+ * wait for a release signal, renew, release, minimum hold time, read locks that a writer
+ * waits for, health {@code PING}); each row of {@link #everyRuleOfTheMinimumAclIsNeeded}
+ * removes one rule and shows what breaks and the message the user sees. Without
+ * {@code +subscribe} nothing breaks: waiters poll instead of waiting for release signals,
+ * on every {@link TestDriver}.
  */
 @Timeout(120)
 @ExtendWith(OutputCaptureExtension.class)
@@ -63,8 +65,8 @@ class RedisAclTests {
 	 * {@code resetchannels} (Redis 6.2 gives new users every channel by default).
 	 */
 	static final List<String> MINIMUM_ACL = List.of("~lock:*", "~{lock:*", "&lock:*", "+evalsha", "+eval", "+set",
-			"+time", "+pttl", "+get", "+pexpire", "+del", "+exists", "+zadd", "+zrange", "+zrem", "+hset", "+hget",
-			"+hdel", "+publish", "+subscribe", "+unsubscribe", "+ping");
+			"+time", "+pttl", "+get", "+pexpire", "+del", "+exists", "+zadd", "+zrange", "+zrem", "+zremrangebyscore",
+			"+zcard", "+zscore", "+hset", "+hget", "+hdel", "+publish", "+subscribe", "+unsubscribe", "+ping");
 
 	private static final Duration LEASE = Duration.ofMillis(300);
 
@@ -135,7 +137,8 @@ class RedisAclTests {
 				arguments("+set", inScript), arguments("+time", inScript), arguments("+pttl", inScript),
 				arguments("+get", inScript), arguments("+pexpire", inScript), arguments("+del", inScript),
 				arguments("+exists", inScript), arguments("+zadd", inScript), arguments("+zrange", inScript),
-				arguments("+zrem", inScript), arguments("+hset", inScript), arguments("+hget", inScript),
+				arguments("+zrem", inScript), arguments("+zremrangebyscore", inScript), arguments("+zcard", inScript),
+				arguments("+zscore", inScript), arguments("+hset", inScript), arguments("+hget", inScript),
 				arguments("+hdel", inScript), arguments("+publish", inScript),
 				arguments("+ping", "NOPERM this user has no permissions to run the 'ping' command"));
 	}
@@ -238,7 +241,8 @@ class RedisAclTests {
 
 	/**
 	 * Acquire, wait for a release signal, renew past the lease, release, release with a
-	 * minimum hold time, and answer {@code PING}, as the given user.
+	 * minimum hold time, and answer {@code PING}, as the given user; and the same with a
+	 * read lock that a writer waits for.
 	 */
 	private void exerciseEveryFeature(String user) throws Exception {
 		RedisLockSettings settings = RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT);
@@ -249,12 +253,24 @@ class RedisAclTests {
 		TestThread waiting = this.closer.add(TestThread.start("waiter"));
 		CompletableFuture<LockLease> taking = waiting.call(() -> waiter.acquire("acl", WAIT));
 		awaitWaiting(waiting, taking);
+		FencedLock reader = holder.registry().readWriteLock("acl-read").readLock();
+		reader.lock();
+		TestThread writing = this.closer.add(TestThread.start("writer"));
+		CompletableFuture<Boolean> written = writing.call(() -> {
+			FencedLock writer = waiter.readWriteLock("acl-read").writeLock();
+			boolean taken = writer.tryLock(WAIT);
+			writer.unlock();
+			return taken;
+		});
+		awaitWaiting(writing, written);
 		Thread.sleep(LEASE.toMillis() * 3 / 2);
 		if (!holder.lostEvents().isEmpty()) {
 			throw new AssertionError("Lost while held: " + holder.lostEvents());
 		}
 		lease.release();
 		unwrap(taking).release();
+		reader.unlock();
+		unwrap(written);
 		holder.registry()
 			.tryAcquire("acl-min-hold", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofMillis(50)))
 			.orElseThrow()

@@ -74,11 +74,7 @@ class CrossProcessLockTests {
 		RivalJvm first = startRival("increment", TestDriver.LETTUCE, THREADS, ITERATIONS);
 		RivalJvm second = startRival("increment", TestDriver.LETTUCE, THREADS, ITERATIONS);
 		RedisLockRegistry registry = registry();
-		registry.acquire("warm-up", Duration.ofSeconds(10)).release();
-		first.awaitLine("READY", RIVAL_REPLY);
-		second.awaitLine("READY", RIVAL_REPLY);
-		first.send("go");
-		second.send("go");
+		startTogether(registry, first, second);
 		SharedCounter counter = new SharedCounter(this.commands);
 		counter.incrementUnderLock(registry, THREADS, ITERATIONS);
 		assertThat(first.awaitExit(RIVAL_REPLY)).isZero();
@@ -241,18 +237,29 @@ class CrossProcessLockTests {
 	/**
 	 * Start a {@link LockWorkerMain} in the given mode, on the given driver, against the
 	 * server at the given URI, with the mode's further arguments.
-	 * @param closer stops the JVM after the test
-	 * @return the rival JVM
+	 * @param closer kills the rival after the test
 	 */
 	static RivalJvm startRival(Closer closer, String uri, String mode, TestDriver driver, Object... args) {
 		List<String> all = new ArrayList<>(List.of(mode, driver.name(), uri));
 		List.of(args).forEach((arg) -> all.add(String.valueOf(arg)));
-		RivalJvm rival = RivalJvm.builder(LockWorkerMain.class)
+		return closer.add(RivalJvm.builder(LockWorkerMain.class)
 			.jvmOptions(RIVAL_JVM_OPTIONS)
 			.args(all.toArray(String[]::new))
-			.start();
-		closer.add(rival);
-		return rival;
+			.start());
+	}
+
+	/**
+	 * Warm the given registry up, wait until every rival JVM in {@code increment} or
+	 * {@code read-write} mode is {@code READY}, and tell them all to go.
+	 */
+	static void startTogether(RedisLockRegistry registry, RivalJvm... rivals) {
+		registry.acquire("warm-up", Duration.ofSeconds(10)).release();
+		for (RivalJvm rival : rivals) {
+			rival.awaitLine("READY", RIVAL_REPLY);
+		}
+		for (RivalJvm rival : rivals) {
+			rival.send("go");
+		}
 	}
 
 	private RedisLockRegistry registry() {

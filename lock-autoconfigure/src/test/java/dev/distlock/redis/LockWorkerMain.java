@@ -9,13 +9,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.DistributedSemaphore;
+import dev.distlock.FencedLock;
+import dev.distlock.Leadership;
 import dev.distlock.LeadershipGrantedEvent;
 import dev.distlock.LeadershipRevokedEvent;
-import dev.distlock.Leadership;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.LockRegistry;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.api.sync.RedisCommands;
 
@@ -55,6 +57,18 @@ import io.lettuce.core.api.sync.RedisCommands;
  * them; then answers commands, one per line: {@code is-leader}
  * ({@code IS-LEADER <true|false>}), {@code yield} ({@code YIELDED}), {@code stop}
  * ({@code STOPPED}) and {@code start} ({@code STARTED}).</li>
+ * <li>{@code read <driver> <redis-uri> <lock-name> <lease-millis>}: prints
+ * {@code WAITING}, takes the read lock of the read/write lock of that name in watchdog
+ * mode with that lease time, waiting for it without end, prints
+ * {@code ACQUIRED <fencing token>} and then answers the commands of {@code hold}.</li>
+ * <li>{@code read-write <driver> <redis-uri> <threads> <iterations>}: prints
+ * {@code READY}, waits for the line {@code go}, increments the {@link SharedCounter}
+ * under the write lock and reads it under the read lock, in turns, prints
+ * {@code DONE <reads that saw the counter change>} and exits.</li>
+ * <li>{@code read-stream <driver> <redis-uri> <lock-name> <threads> <millis>}: reads
+ * under the read lock of that name on every thread, one hold after the other, for that
+ * long; prints {@code READING} once the first read lock is held and {@code DONE <reads>}
+ * at the end, and exits.</li>
  * </ul>
  * Failures are printed to standard error and end the JVM with exit code 1.
  */
@@ -88,6 +102,10 @@ final class LockWorkerMain {
 				case "permits" -> permits(driver, args[2], args[3], Integer.parseInt(args[4]),
 						Integer.parseInt(args[5]), Integer.parseInt(args[6]));
 				case "lead" -> lead(driver, args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])));
+				case "read" -> read(driver, args[2], args[3], Duration.ofMillis(Long.parseLong(args[4])));
+				case "read-write" -> readWrite(driver, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+				case "read-stream" -> readStream(driver, args[2], args[3], Integer.parseInt(args[4]),
+						Duration.ofMillis(Long.parseLong(args[5])));
 				default -> throw new IllegalArgumentException("Unknown mode " + args[0]);
 			}
 		}
@@ -99,14 +117,39 @@ final class LockWorkerMain {
 	}
 
 	private static void increment(TestDriver driver, String uri, int threads, int iterations) throws Exception {
+		countWhenTold(driver, uri, (counter, registry) -> {
+			counter.incrementUnderLock(registry, threads, iterations);
+			System.out.println("DONE");
+		});
+	}
+
+	private static void readWrite(TestDriver driver, String uri, int threads, int iterations) throws Exception {
+		countWhenTold(driver, uri, (counter, registry) -> System.out
+			.println("DONE " + counter.incrementAndReadUnderReadWriteLock(registry, threads, iterations)));
+	}
+
+	/**
+	 * Connect a registry and the {@link SharedCounter}, print {@code READY}, wait for the
+	 * line {@code go} and run the given work.
+	 */
+	private static void countWhenTold(TestDriver driver, String uri, CounterWork work) throws Exception {
 		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, Duration.ofSeconds(30));
 				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
 			locks.registry().acquire("warm-up", Duration.ofSeconds(10)).release();
 			SharedCounter counter = new SharedCounter(client.sync());
 			counter.value();
 			awaitGo();
-			counter.incrementUnderLock(locks.registry(), threads, iterations);
-			System.out.println("DONE");
+			work.run(counter, locks.registry());
+		}
+	}
+
+	private static void readStream(TestDriver driver, String uri, String name, int threads, Duration duration)
+			throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, Duration.ofSeconds(30))) {
+			ReaderStream stream = new ReaderStream(locks.registry().readWriteLock(name), threads);
+			stream.awaitFirstRead();
+			System.out.println("READING");
+			System.out.println("DONE " + stream.stopAfter(duration));
 		}
 	}
 
@@ -160,30 +203,47 @@ final class LockWorkerMain {
 		boolean watchdog = mode.equals("watchdog");
 		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, watchdog ? lease : Duration.ofSeconds(30));
 				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
-			RedisCommands<String, String> redis = client.sync();
 			System.out.println("WAITING");
 			LockLease held = locks.registry()
 				.tryAcquire(name, waitTime,
 						(watchdog ? LeaseOptions.WATCHDOG : LeaseOptions.fixed(lease)).withLockDelay(lockDelay))
 				.orElseThrow(() -> new IllegalStateException("Lock '" + name + "' is taken"));
-			System.out.println("ACQUIRED " + held.fencingToken());
-			BufferedReader in = stdin();
-			for (String line = in.readLine(); line != null; line = in.readLine()) {
-				String[] command = line.split(" ", 2);
-				switch (command[0]) {
-					case "valid" -> System.out.println("VALID " + held.isValid());
-					case "write" -> {
-						boolean accepted = new FencedStorage(redis, FENCED_STORAGE).write(held.fencingToken(),
-								command[1]);
-						System.out.println("WRITE " + command[1] + (accepted ? " ACCEPTED" : " REJECTED"));
-					}
-					case "write-naive" -> {
-						redis.set(NAIVE_STORAGE, command[1]);
-						System.out.println("WRITE-NAIVE " + command[1] + " DONE");
-					}
-					case "release" -> release(held, locks);
-					default -> throw new IllegalArgumentException("Unknown command " + line);
+			answer(held, locks, client.sync());
+		}
+	}
+
+	private static void read(TestDriver driver, String uri, String name, Duration lease) throws Exception {
+		try (TestLockRegistry locks = TestLockRegistry.create(driver, uri, lease);
+				RedisTestClient client = RedisTestClient.connect(uri, COMMAND_TIMEOUT)) {
+			System.out.println("WAITING");
+			FencedLock reader = locks.registry().readWriteLock(name).readLock();
+			reader.lock();
+			answer(reader.currentHold(), locks, client.sync());
+		}
+	}
+
+	/**
+	 * Print {@code ACQUIRED <fencing token>} and answer the commands of {@code hold} on
+	 * the holding thread, one per line, until standard input ends.
+	 */
+	private static void answer(LockLease held, TestLockRegistry locks, RedisCommands<String, String> redis)
+			throws Exception {
+		System.out.println("ACQUIRED " + held.fencingToken());
+		BufferedReader in = stdin();
+		for (String line = in.readLine(); line != null; line = in.readLine()) {
+			String[] command = line.split(" ", 2);
+			switch (command[0]) {
+				case "valid" -> System.out.println("VALID " + held.isValid());
+				case "write" -> {
+					boolean accepted = new FencedStorage(redis, FENCED_STORAGE).write(held.fencingToken(), command[1]);
+					System.out.println("WRITE " + command[1] + (accepted ? " ACCEPTED" : " REJECTED"));
 				}
+				case "write-naive" -> {
+					redis.set(NAIVE_STORAGE, command[1]);
+					System.out.println("WRITE-NAIVE " + command[1] + " DONE");
+				}
+				case "release" -> release(held, locks);
+				default -> throw new IllegalArgumentException("Unknown command " + line);
 			}
 		}
 	}
@@ -247,6 +307,16 @@ final class LockWorkerMain {
 
 	private static BufferedReader stdin() {
 		return new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * Work on the {@link SharedCounter} under the locks of a registry.
+	 */
+	@FunctionalInterface
+	private interface CounterWork {
+
+		void run(SharedCounter counter, LockRegistry registry) throws Exception;
+
 	}
 
 }

@@ -7,9 +7,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LockRegistry;
 import io.lettuce.core.api.sync.RedisCommands;
 
@@ -17,7 +19,9 @@ import io.lettuce.core.api.sync.RedisCommands;
  * A counter in Redis incremented the racy way, {@code GET} then {@code SET}, with a short
  * stall between the two to widen the race. Under a lock each increment also appends the
  * hold's fencing token to a list, so the list records the order in which holders wrote.
- * Used by {@link CrossProcessLockTests} in the test JVM and by {@link LockWorkerMain} in
+ * Readers under a read lock read it twice, with the same stall between, and count the
+ * reads that saw it change. Used by {@link CrossProcessLockTests} and
+ * {@link CrossProcessReadWriteLockTests} in the test JVM and by {@link LockWorkerMain} in
  * rival JVMs.
  */
 final class SharedCounter {
@@ -50,17 +54,43 @@ final class SharedCounter {
 	 * @throws Exception if a thread failed or did not finish in time
 	 */
 	void incrementUnderLock(LockRegistry locks, int threads, int iterations) throws Exception {
+		runConcurrently(threads, iterations, () -> incrementHolding(locks.obtain(LOCK_NAME)));
+	}
+
+	/**
+	 * Run the given number of threads, each taking the given number of turns on the
+	 * read/write lock {@value #LOCK_NAME}, whose write side is the lock of
+	 * {@link #incrementUnderLock}: every other turn increments the counter under the
+	 * write lock as {@link #incrementUnderLock} does, the others read it twice under the
+	 * read lock, with a stall between; then wait for them to finish.
+	 * @param locks the registry to obtain the lock from
+	 * @param threads how many threads
+	 * @param iterations turns per thread
+	 * @return how many reads saw the counter change while they held the read lock
+	 * @throws Exception if a thread failed or did not finish in time
+	 */
+	long incrementAndReadUnderReadWriteLock(LockRegistry locks, int threads, int iterations) throws Exception {
+		AtomicLong turns = new AtomicLong();
+		AtomicLong changed = new AtomicLong();
 		runConcurrently(threads, iterations, () -> {
-			FencedLock lock = locks.obtain(LOCK_NAME);
-			lock.lock();
+			FencedReadWriteLock lock = locks.readWriteLock(LOCK_NAME);
+			if (turns.getAndIncrement() % 2 == 0) {
+				incrementHolding(lock.writeLock());
+				return;
+			}
+			lock.readLock().lock();
 			try {
-				increment();
-				this.redis.rpush(TOKENS_KEY, Long.toString(lock.fencingToken()));
+				long before = value();
+				stall();
+				if (value() != before) {
+					changed.incrementAndGet();
+				}
 			}
 			finally {
-				lock.unlock();
+				lock.readLock().unlock();
 			}
 		});
+		return changed.get();
 	}
 
 	/**
@@ -90,10 +120,25 @@ final class SharedCounter {
 		return this.redis.lrange(TOKENS_KEY, 0, -1).stream().map(Long::valueOf).toList();
 	}
 
+	private void incrementHolding(FencedLock lock) {
+		lock.lock();
+		try {
+			increment();
+			this.redis.rpush(TOKENS_KEY, Long.toString(lock.fencingToken()));
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
 	private void increment() {
 		long value = value();
-		LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(MAX_STALL_NANOS));
+		stall();
 		this.redis.set(COUNTER_KEY, Long.toString(value + 1));
+	}
+
+	private static void stall() {
+		LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(MAX_STALL_NANOS));
 	}
 
 	/**
