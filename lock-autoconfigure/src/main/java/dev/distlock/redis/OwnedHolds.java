@@ -29,8 +29,8 @@ final class OwnedHolds {
 	RedisHold get(LockName name) {
 		RedisHold hold = find(name);
 		if (hold == null) {
-			throw new IllegalMonitorStateException(
-					"Lock '" + name + "' is not held by thread '" + Thread.currentThread().getName() + "'");
+			throw new IllegalMonitorStateException("Lock '" + name + "' is not held by thread '"
+					+ VirtualThreads.nameOf(Thread.currentThread()) + "'");
 		}
 		return hold;
 	}
@@ -44,7 +44,7 @@ final class OwnedHolds {
 			owned = new HashMap<>();
 			this.holds.set(owned);
 		}
-		hold.owner = Thread.currentThread().getName();
+		hold.owner = VirtualThreads.nameOf(Thread.currentThread());
 		hold.reentries = 1;
 		owned.put(hold.id.name, hold);
 	}

@@ -36,6 +36,16 @@ final class VirtualThreads {
 	}
 
 	/**
+	 * Return the name of the thread, as a thread dump shows it: its name, or for an
+	 * unnamed virtual thread (as an executor of virtual threads starts them)
+	 * {@code VirtualThread[#<id>]}.
+	 */
+	static String nameOf(Thread thread) {
+		String name = thread.getName();
+		return (name.isEmpty() && isVirtual(thread)) ? "VirtualThread[#" + thread.getId() + "]" : name;
+	}
+
+	/**
 	 * Return an executor that runs each task on a new virtual thread of the given name,
 	 * or {@code null} on a JDK without virtual threads, where no caller is one.
 	 * @param name the name of every thread started
