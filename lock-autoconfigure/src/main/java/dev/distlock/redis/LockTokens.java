@@ -3,16 +3,22 @@ package dev.distlock.redis;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Issues the random tokens that identify one hold of a lock: 128 bits from a
- * {@link SecureRandom} per thread, so that threads do not contend on one generator.
+ * {@link SecureRandom}. The generators are pooled: a thread takes one, draws its token
+ * and puts it back, so that threads do not contend on one generator, and the pool holds
+ * as many as threads ever drew at the same moment. A generator per thread would cost a
+ * virtual thread, which usually lives for one task, the seeding of a generator of its own
+ * for every token.
  */
 final class LockTokens {
 
 	private static final int TOKEN_BYTES = 16;
 
-	private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(LockTokens::newRandom);
+	private static final Queue<SecureRandom> GENERATORS = new ConcurrentLinkedQueue<>();
 
 	private LockTokens() {
 	}
@@ -22,8 +28,13 @@ final class LockTokens {
 	 * @return the token
 	 */
 	static String next() {
+		SecureRandom random = GENERATORS.poll();
+		if (random == null) {
+			random = newRandom();
+		}
 		byte[] bytes = new byte[TOKEN_BYTES];
-		RANDOM.get().nextBytes(bytes);
+		random.nextBytes(bytes);
+		GENERATORS.offer(random);
 		return HexFormat.of().formatHex(bytes);
 	}
 

@@ -38,7 +38,7 @@ final class OwnedHolds {
 		RedisHold hold = find(name);
 		if (hold == null) {
 			throw new IllegalMonitorStateException(this.description + " '" + name + "' is not held by thread '"
-					+ Thread.currentThread().getName() + "'");
+					+ VirtualThreads.nameOf(Thread.currentThread()) + "'");
 		}
 		return hold;
 	}
@@ -52,7 +52,7 @@ final class OwnedHolds {
 			owned = new HashMap<>();
 			this.holds.set(owned);
 		}
-		hold.owner = Thread.currentThread().getName();
+		hold.owner = VirtualThreads.nameOf(Thread.currentThread());
 		hold.reentries = 1;
 		owned.put(hold.id.name, hold);
 	}

@@ -53,14 +53,22 @@ final class SpringDataLockConnection implements LockConnection {
 
 	private static final Log logger = LogFactory.getLog(SpringDataLockConnection.class);
 
+	private static final String COMMAND_THREAD = "distlock-redis-command";
+
 	private final RedisConnectionFactory factory;
 
 	/**
-	 * Runs the commands of the engine's threads, which wait for them whatever interrupts
+	 * Runs the commands of platform threads, which wait for them whatever interrupts
 	 * them.
 	 */
-	private final ExecutorService commands = Executors
-		.newCachedThreadPool(DaemonThreads.named("distlock-redis-command"));
+	private final ExecutorService commands = Executors.newCachedThreadPool(DaemonThreads.named(COMMAND_THREAD));
+
+	/**
+	 * Runs the commands of virtual threads, each on a virtual thread of its own, so that
+	 * as many virtual threads as wait for Redis at once cost no platform thread each;
+	 * {@code null} on a JDK without virtual threads.
+	 */
+	private final @Nullable ExecutorService virtualCommands = VirtualThreads.newThreadPerTaskExecutor(COMMAND_THREAD);
 
 	/** Runs the commands whose reply nobody waits for. */
 	private final ExecutorService detached = Executors
@@ -149,6 +157,9 @@ final class SpringDataLockConnection implements LockConnection {
 	@Override
 	public void close() {
 		this.commands.shutdownNow();
+		if (this.virtualCommands != null) {
+			this.virtualCommands.shutdownNow();
+		}
 		this.detached.shutdownNow();
 	}
 
@@ -227,13 +238,15 @@ final class SpringDataLockConnection implements LockConnection {
 	 * the caller, keeping the interrupt for afterwards. Lettuce gives up waiting for the
 	 * reply of a command it already sent when its thread is interrupted, and a virtual
 	 * thread's socket is closed when it is interrupted in a read, so that a release that
-	 * Redis ran would fail: those calls run on a thread of {@link #commands}. A platform
+	 * Redis ran would fail: those calls run on a thread that nobody interrupts, a thread
+	 * of {@link #commands}, or a new virtual thread for a virtual caller. A platform
 	 * thread's blocking read (Jedis') ignores interrupts, and runs the action itself,
 	 * with a pending interrupt set aside meanwhile so that borrowing a connection from an
 	 * exhausted pool does not fail on it. The wait is bounded by the driver's timeout.
 	 */
 	private <T> T execute(Function<RedisConnection, T> action) {
-		if (!this.sharesConnections && !VirtualThreads.isVirtual(Thread.currentThread())) {
+		boolean virtual = VirtualThreads.isVirtual(Thread.currentThread());
+		if (!this.sharesConnections && !virtual) {
 			boolean interrupted = Thread.interrupted();
 			try {
 				return executeHere(action);
@@ -245,7 +258,10 @@ final class SpringDataLockConnection implements LockConnection {
 			}
 		}
 		try {
-			return CompletableFuture.supplyAsync(() -> executeHere(action), this.commands).join();
+			return CompletableFuture
+				.supplyAsync(() -> executeHere(action),
+						(virtual && this.virtualCommands != null) ? this.virtualCommands : this.commands)
+				.join();
 		}
 		catch (CompletionException ex) {
 			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
