@@ -2,7 +2,8 @@ package dev.distlock;
 
 /**
  * What a {@link DistributedLock} method does when its lock is not acquired within the
- * wait time, or cannot be acquired because Redis failed.
+ * wait time, or cannot be acquired because Redis failed; and a
+ * {@link DistributedConcurrencyLimit} method when it gets no permit.
  *
  * @since 0.1.0
  */

@@ -164,7 +164,7 @@ class ConcurrencyLimitInterceptorTests {
 			this.mostAtOnce.accumulateAndGet(now, Math::max);
 			try {
 				this.calls.incrementAndGet();
-				Thread.sleep(20);
+				Thread.sleep(50);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.LeaseOptions;
@@ -20,8 +21,10 @@ import dev.distlock.LockRegistry;
 import dev.distlock.fencing.RedisFence;
 import dev.distlock.fencing.StaleFencingTokenException;
 import dev.distlock.sample.accounts.Balance;
+import dev.distlock.sample.catalog.CatalogSnapshot;
 import dev.distlock.sample.cleanup.CleanupJob;
 import dev.distlock.sample.cleanup.CleanupRun;
+import dev.distlock.sample.export.CatalogExport;
 import dev.distlock.sample.inventory.StockLevel;
 import dev.distlock.sample.report.DailyReport;
 import dev.distlock.sample.report.DailyReports;
@@ -71,7 +74,7 @@ class TwoInstancesTests {
 		try {
 			redis = RedisServer.start();
 			String[] properties = { "sample.cleanup.interval=200ms",
-					"sample.cleanup.min-hold=" + CLEANUP_MIN_HOLD.toMillis() + "ms" };
+					"sample.cleanup.min-hold=" + CLEANUP_MIN_HOLD.toMillis() + "ms", "sample.exports.duration=300ms" };
 			a = SampleInstance.start("a", redis.port(), properties);
 			b = SampleInstance.start("b", redis.port(), properties);
 		}
@@ -271,6 +274,89 @@ class TwoInstancesTests {
 		String scraped = a().http().get().uri("/actuator/prometheus").retrieve().body(String.class);
 		assertThat(scraped)
 			.containsPattern("(?m)^distlock_wait_seconds_count\\{name=\"inventory\",result=\"acquired\"\\} ");
+	}
+
+	@Test
+	void catalogueReadersOnTwoInstancesNeverSeeAReplacementHalfDone() throws Exception {
+		a().http().put().uri("/catalog").body(pricesAll(0)).retrieve().toBodilessEntity();
+		List<Callable<List<CatalogSnapshot>>> clients = new ArrayList<>();
+		for (SampleInstance instance : List.of(a(), b())) {
+			long first = (instance == a()) ? 1 : 1001;
+			clients.add(() -> {
+				List<CatalogSnapshot> replaced = new ArrayList<>();
+				for (long price = first; price < first + 15; price++) {
+					replaced.add(instance.http()
+						.put()
+						.uri("/catalog")
+						.body(pricesAll(price))
+						.retrieve()
+						.body(CatalogSnapshot.class));
+				}
+				return replaced;
+			});
+			for (int reader = 0; reader < 3; reader++) {
+				clients.add(() -> {
+					List<CatalogSnapshot> read = new ArrayList<>();
+					for (int i = 0; i < 15; i++) {
+						read.add(instance.http().get().uri("/catalog").retrieve().body(CatalogSnapshot.class));
+					}
+					return read;
+				});
+			}
+		}
+		List<CatalogSnapshot> snapshots = runConcurrently(clients).stream().flatMap(List::stream).toList();
+		assertThat(snapshots).hasSize(120).allSatisfy((snapshot) -> {
+			assertThat(snapshot.prices()).as("every product of one replacement").hasSize(4);
+			assertThat(snapshot.prices().values()).as("prices of one replacement")
+				.containsOnly(snapshot.prices().values().iterator().next());
+		});
+		assertThat(snapshots.stream().map(CatalogSnapshot::revision).filter((revision) -> revision > 0).distinct())
+			.as("30 replacements, each a revision of its own")
+			.hasSizeGreaterThanOrEqualTo(30);
+	}
+
+	@Test
+	void exportsOnTwoInstancesNeverRunMoreThanTheLimitAtOnceAndCallsBeyondItAreRefused() throws Exception {
+		a().http().put().uri("/catalog").body(pricesAll(5)).retrieve().toBodilessEntity();
+		AtomicInteger refused = new AtomicInteger();
+		List<Callable<List<CatalogExport>>> clients = new ArrayList<>();
+		for (SampleInstance instance : List.of(a(), b())) {
+			for (int client = 0; client < 3; client++) {
+				clients.add(() -> {
+					List<CatalogExport> exports = new ArrayList<>();
+					while (exports.size() < 2) {
+						ResponseEntity<Map<String, Object>> answer = instance.answer(HttpMethod.POST,
+								"/catalog/exports");
+						if (answer.getStatusCode() == HttpStatus.SERVICE_UNAVAILABLE) {
+							assertThat(answer.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
+							refused.incrementAndGet();
+							Thread.sleep(20);
+						}
+						else {
+							assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.OK);
+							exports.add(export(answer.getBody()));
+						}
+					}
+					return exports;
+				});
+			}
+		}
+		List<CatalogExport> exports = runConcurrently(clients).stream().flatMap(List::stream).toList();
+		assertThat(exports).hasSize(12)
+			.allSatisfy((export) -> assertThat(export.running()).isBetween(1L, 2L))
+			.anySatisfy((export) -> assertThat(export.running()).isEqualTo(2));
+		assertThat(exports).map(CatalogExport::csv).containsOnly("a,5\nb,5\nc,5\nd,5");
+		assertThat(refused).as("calls beyond the limit of 2").hasPositiveValue();
+	}
+
+	private static CatalogExport export(@Nullable Map<String, Object> body) {
+		assertThat(body).isNotNull();
+		return new CatalogExport((String) body.get("instance"), ((Number) body.get("running")).longValue(),
+				((Number) body.get("fencingToken")).longValue(), (String) body.get("csv"));
+	}
+
+	private static Map<String, Long> pricesAll(long price) {
+		return Map.of("a", price, "b", price, "c", price, "d", price);
 	}
 
 	private static <T> List<T> runConcurrently(List<Callable<T>> tasks) throws Exception {
