@@ -5,9 +5,8 @@ import java.util.OptionalLong;
 /**
  * This instance's candidacy for the leadership of one name: of all the instances that
  * campaign for the same name on the same Redis, at most one is leader at a time. Obtained
- * from {@link LockRegistry#leadership(String)}; the names in
- * {@code distlock.leader.names} are started with the application context and stopped with
- * it.
+ * from {@link LockRegistry#leadership(String)}, and started and stopped by the
+ * application.
  *
  * <p>
  * A started leadership waits, on a daemon thread of its own, for the exclusive lock of
@@ -26,7 +25,6 @@ import java.util.OptionalLong;
  * it ends, before its lock is released. Listeners must be quick.
  *
  * @since 0.1.0
- * @see LeaderOnly
  */
 public interface Leadership {
 

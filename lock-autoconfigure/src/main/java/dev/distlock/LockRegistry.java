@@ -144,9 +144,8 @@ public interface LockRegistry {
 
 	/**
 	 * Return this registry's leadership of the given name: the same object on every call,
-	 * not started until {@link Leadership#start()} (names in
-	 * {@code distlock.leader.names} are started with the application context). Its term
-	 * is a hold of the lock of that name.
+	 * not started until {@link Leadership#start()}. Its term is a hold of the lock of
+	 * that name.
 	 * @param name the leadership's name, which is its lock's name
 	 * @return the leadership
 	 * @throws UnsupportedOperationException if this registry does not elect leaders
