@@ -63,21 +63,21 @@ final class HoldRelease {
 		}
 		this.active.remove(hold);
 		boolean leaseOver = before != RedisHold.State.HELD || expired;
-		boolean stillHeld;
 		try {
-			stillHeld = (hold.kind == HoldKind.EXCLUSIVE) ? releaseLock(hold, leaseOver)
+			boolean stillHeld = (hold.kind == HoldKind.EXCLUSIVE) ? releaseLock(hold, leaseOver)
 					: releaseShare(hold, leaseOver);
+			if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
+				this.active.report(hold, stillHeld ? "it was released after its lease ran out"
+						: "its release found it expired or held by another owner");
+			}
+			if (!stillHeld || expired) {
+				throw new LockLostException(hold.id.name.value(), hold.fencingToken, "Lock '" + hold.id.name
+						+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
+			}
 		}
 		finally {
+			// After any loss the release found was reported
 			hold.observation().released();
-		}
-		if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
-			this.active.report(hold, stillHeld ? "it was released after its lease ran out"
-					: "its release found it expired or held by another owner");
-		}
-		if (!stillHeld || expired) {
-			throw new LockLostException(hold.id.name.value(), hold.fencingToken, "Lock '" + hold.id.name
-					+ "' was lost before its release (fencing token " + hold.fencingToken + ")");
 		}
 	}
 
