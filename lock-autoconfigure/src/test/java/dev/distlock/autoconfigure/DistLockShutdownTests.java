@@ -43,7 +43,12 @@ class DistLockShutdownTests {
 					.isEmpty();
 			}
 		});
-		assertThat(output).doesNotContain("WARN");
+		// A Jedis Sentinel listener left by an earlier test class of this JVM may still
+		// be
+		// retrying; only this context's warnings count.
+		assertThat(
+				output.getAll().lines().filter((line) -> line.contains("WARN") && !line.contains("SentinelListener")))
+			.isEmpty();
 	}
 
 }
