@@ -273,6 +273,7 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 	void watchdogKeepsALockThroughThreeLeases() throws Exception {
 		TestLockRegistry holder = testRegistry(Duration.ofMillis(300));
 		RedisLockRegistry rival = registry(Duration.ofMillis(300));
+		warmUpRenewals();
 		LockLease lease = holder.registry().acquire("job", Duration.ZERO);
 		assertKeptThroughThreeLeases(holder, lease, Duration.ofMillis(300),
 				() -> rival.tryAcquire("job", Duration.ZERO));
@@ -454,13 +455,7 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 		Duration lease = Duration.ofMillis(500);
 		TestLockRegistry holder = testRegistry(lease);
 		DistributedSemaphore rivalPool = registry(lease).semaphore("pool", 1);
-		// A first renewal of a permit with time to spare: Redis caches the renew script
-		// and the JVM loads the classes of its first send, which on a busy machine took
-		// longer than the short lease below
-		RedisLockRegistry warmUp = registry(LEASE);
-		LockLease warmUpPermit = warmUp.semaphore("warm-up", 1).acquire(Duration.ZERO);
-		warmUp.renewLeases();
-		warmUpPermit.release();
+		warmUpRenewals();
 		LockLease permit = holder.registry().semaphore("pool", 1).acquire(Duration.ZERO);
 		assertKeptThroughThreeLeases(holder, permit, lease, () -> rivalPool.tryAcquire(Duration.ZERO));
 	}
@@ -492,6 +487,20 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> registry.semaphore("pool", 1).tryAcquire(Duration.ofSeconds(-1)))
 			.withMessage("Wait time of 'pool' must not be negative");
+	}
+
+	/**
+	 * Renew a lock and a permit once with time to spare: Redis caches the renew scripts
+	 * and the JVM loads the classes of their first send, which on a busy machine took
+	 * longer than a short lease.
+	 */
+	private void warmUpRenewals() {
+		RedisLockRegistry warmUp = registry(LEASE);
+		LockLease lock = warmUp.acquire("warm-up", Duration.ZERO);
+		LockLease permit = warmUp.semaphore("warm-up-pool", 1).acquire(Duration.ZERO);
+		warmUp.renewLeases();
+		lock.release();
+		permit.release();
 	}
 
 	/**
