@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,11 +65,9 @@ final class SpringDataLockConnection implements LockConnection {
 	private final ExecutorService commands = Executors.newCachedThreadPool(DaemonThreads.named(COMMAND_THREAD));
 
 	/**
-	 * Runs the commands of virtual threads, each on a virtual thread of its own, so that
-	 * as many virtual threads as wait for Redis at once cost no platform thread each;
-	 * {@code null} on a JDK without virtual threads.
+	 * Runs the commands of virtual threads: see {@link #commandsOfVirtualThreads}.
 	 */
-	private final @Nullable ExecutorService virtualCommands = VirtualThreads.newThreadPerTaskExecutor(COMMAND_THREAD);
+	private final @Nullable ExecutorService virtualCommands;
 
 	/** Runs the commands whose reply nobody waits for. */
 	private final ExecutorService detached = Executors
@@ -87,6 +86,28 @@ final class SpringDataLockConnection implements LockConnection {
 		this.factory = factory;
 		this.sharesConnections = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 				SpringDataLockConnection.class.getClassLoader()) && ConnectionUtils.isAsync(factory);
+		this.virtualCommands = commandsOfVirtualThreads(factory);
+	}
+
+	/**
+	 * Return the executor of the commands of virtual threads: a virtual thread per
+	 * command, so that as many virtual threads as wait for Redis at once cost no platform
+	 * thread each, except on a factory that lends its connections from a bounded pool
+	 * (Jedis'). There, one platform thread per pooled connection runs them, as many as
+	 * can talk to Redis at once anyway: a thread that Commons Pool keeps waiting while
+	 * the pool grows and that has no maximum wait spins without parking, and a virtual
+	 * thread spinning so keeps its carrier; enough of them (as many as there are
+	 * processors) starve the virtual threads whose connections would let the pool grow,
+	 * for good on a JDK whose socket reads are polled by virtual threads (22 and later).
+	 * @return the executor, or {@code null} on a JDK without virtual threads where a
+	 * thread per command would be
+	 */
+	private static @Nullable ExecutorService commandsOfVirtualThreads(RedisConnectionFactory factory) {
+		OptionalInt pooled = ConnectionPools.maxTotalOf(factory);
+		if (pooled.isPresent()) {
+			return Executors.newFixedThreadPool(pooled.getAsInt(), DaemonThreads.named(COMMAND_THREAD));
+		}
+		return VirtualThreads.newThreadPerTaskExecutor(COMMAND_THREAD);
 	}
 
 	@Override
@@ -239,10 +260,11 @@ final class SpringDataLockConnection implements LockConnection {
 	 * reply of a command it already sent when its thread is interrupted, and a virtual
 	 * thread's socket is closed when it is interrupted in a read, so that a release that
 	 * Redis ran would fail: those calls run on a thread that nobody interrupts, a thread
-	 * of {@link #commands}, or a new virtual thread for a virtual caller. A platform
-	 * thread's blocking read (Jedis') ignores interrupts, and runs the action itself,
-	 * with a pending interrupt set aside meanwhile so that borrowing a connection from an
-	 * exhausted pool does not fail on it. The wait is bounded by the driver's timeout.
+	 * of {@link #commands}, or one of {@link #virtualCommands} for a virtual caller. A
+	 * platform thread's blocking read (Jedis') ignores interrupts, and runs the action
+	 * itself, with a pending interrupt set aside meanwhile so that borrowing a connection
+	 * from an exhausted pool does not fail on it. The wait is bounded by the driver's
+	 * timeout.
 	 */
 	private <T> T execute(Function<RedisConnection, T> action) {
 		boolean virtual = VirtualThreads.isVirtual(Thread.currentThread());
