@@ -106,12 +106,15 @@ final class ReleaseSignals implements AutoCloseable {
 	 */
 	Subscription subscribe(String key) {
 		if (!this.polling) {
+			CompletableFuture<Void> subscription = subscription();
 			try {
-				this.commands.await(subscription(), "subscribe to lock grants on '" + this.channel + "'");
+				// A copy: a waiter interrupted or out of time cancels its own wait only
+				this.commands.await(subscription.copy(), "subscribe to lock grants on '" + this.channel + "'");
 			}
 			catch (RuntimeException ex) {
 				String refusal = (ex instanceof DistributedLockException) ? ErrorReplies.refusal(ex) : null;
 				if (refusal == null) {
+					forgetUnconfirmed(subscription);
 					throw ex;
 				}
 				pollFromNowOn(refusal);
@@ -133,6 +136,23 @@ final class ReleaseSignals implements AutoCloseable {
 				this.subscribed = current;
 			}
 			return current;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Forget a subscription that Redis has not confirmed when a waiter stopped waiting
+	 * for it, so that the next waiter subscribes again rather than waiting for a reply
+	 * that may never come; the waiters that wait for it meanwhile go on waiting.
+	 */
+	private void forgetUnconfirmed(CompletableFuture<Void> subscription) {
+		this.lock.lock();
+		try {
+			if (this.subscribed == subscription && !subscription.isDone()) {
+				this.subscribed = null;
+			}
 		}
 		finally {
 			this.lock.unlock();
