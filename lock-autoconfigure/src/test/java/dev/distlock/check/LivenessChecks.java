@@ -121,6 +121,8 @@ final class LivenessChecks {
 
 	private long longestMicros;
 
+	private long readersBehindWriters;
+
 	LivenessChecks(CheckHistory history, Violations violations) {
 		this.history = history;
 		this.violations = violations;
@@ -163,8 +165,21 @@ final class LivenessChecks {
 					}
 				}
 			}
-			waits.stream().filter(Wait::isWriter).forEach((writer) -> checkWriter(writer, holds, notExcused));
+			List<Wait> writers = waits.stream().filter(Wait::isWriter).toList();
+			writers.forEach((writer) -> checkWriter(writer, holds, notExcused));
+			this.readersBehindWriters += waits.stream()
+				.filter((reader) -> writers.stream().anyMatch((writer) -> cameBehind(reader, writer)))
+				.count();
 		});
+	}
+
+	/**
+	 * Tell whether the given acquisition is a reader's that began while the given writer
+	 * waited, past its head start: one that must queue behind it.
+	 */
+	private static boolean cameBehind(Wait reader, Wait writer) {
+		return reader.api().equals(WorkerOps.READ) && reader.start() > writer.start() + READER_HEAD_START
+				&& reader.start() < writer.end();
 	}
 
 	/**
@@ -203,13 +218,15 @@ final class LivenessChecks {
 	/**
 	 * Return what the check saw: how long locks were wanted with no fault to excuse them
 	 * (watched), how much of that time they were certainly free, in how many stretches,
-	 * and the longest.
+	 * and the longest; and how many readers began to acquire while a writer waited, past
+	 * its head start, which the writer-starved check would see pass it.
 	 * @return the summary, such as {@code {watched=80.2s, free=1.3s, stretches=140,
-	 * longest=850ms}}
+	 * longest=850ms, readersBehindWriters=12}}
 	 */
 	String summary() {
 		return "{watched=" + seconds(this.watchedMicros) + "s, free=" + seconds(this.freeMicros) + "s, stretches="
-				+ this.stretches + ", longest=" + TimeUnit.MICROSECONDS.toMillis(this.longestMicros) + "ms}";
+				+ this.stretches + ", longest=" + TimeUnit.MICROSECONDS.toMillis(this.longestMicros)
+				+ "ms, readersBehindWriters=" + this.readersBehindWriters + "}";
 	}
 
 	/**

@@ -5,14 +5,17 @@ import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Wait;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LivenessChecks} on made-up histories: a lock released while another
  * worker waits, then left free for {@code freeSeconds} before the next hold; a semaphore
- * with a permit left free while wanted; a writer behind a stream of readers; a leader
- * killed before a standby takes over.
+ * with a permit left free while wanted; a writer behind a stream of readers, and behind a
+ * {@link ReaderBurst}; a leader killed before a standby takes over.
  */
 @Timeout(30)
 class LivenessChecksTests {
@@ -24,6 +27,8 @@ class LivenessChecksTests {
 	private static final long SECOND = 1_000_000;
 
 	private final CheckHistory history = new CheckHistory();
+
+	private final Violations violations = new Violations();
 
 	LivenessChecksTests() {
 		this.history.waits.add(new Wait("w1.1", NAME, "lock", 0, 100_000, 110_000, "timeout"));
@@ -138,6 +143,70 @@ class LivenessChecksTests {
 		return check();
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "400, 15", "699, 9" })
+	void readerBurstLetPastItsWaitingWriterStarvesIt(int gapMillis, int readersBehind) {
+		LivenessChecks check = readerBurst(new ReaderBurst(gapMillis), false);
+		assertThat(this.violations.counts()).isEqualTo("{writer-starved=1}");
+		assertThat(this.violations.report()).contains("w1.1(write " + WorkerOps.READ_WRITE + " wait=8000ms");
+		assertThat(check.summary()).contains("readersBehindWriters=" + readersBehind);
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 400, 699 })
+	void readerBurstQueuedBehindItsWaitingWriterIsNoViolation(int gapMillis) {
+		LivenessChecks check = readerBurst(new ReaderBurst(gapMillis), true);
+		assertThat(this.violations.isEmpty()).isTrue();
+		assertThat(check.summary()).contains("readersBehindWriters=2");
+	}
+
+	/**
+	 * Record a reader burst from one second as its worker would: the first reader's share
+	 * of {@code w0.1} and the writer of {@code w1.1}, which takes the lock 10 ms after
+	 * the first reader's release and keeps it 10 ms, or waits in vain when readers go
+	 * past it; and the later readers of {@code w2.1}, which come in 10 ms after the
+	 * writer's release when they queue behind it, at once otherwise. Fencing tokens are
+	 * the times of the grants. Then run the check.
+	 */
+	private LivenessChecks readerBurst(ReaderBurst burst, boolean readersQueueBehindTheWriter) {
+		String name = WorkerOps.READ_WRITE;
+		long firstReleased = SECOND + micros(burst.firstKeepMillis());
+		burstReader("w0.1-0", "w0.1", SECOND, SECOND, firstReleased);
+		long writerStart = SECOND + micros(burst.writerOffset());
+		long writerReleased = 0;
+		if (readersQueueBehindTheWriter) {
+			long acquired = firstReleased + 10_000;
+			writerReleased = acquired + 10_000;
+			this.history.waits.add(new Wait("w1.1", name, WorkerOps.WRITE, ReaderBurst.WRITER_WAIT.toMillis(),
+					writerStart, acquired, "acquired"));
+			released(new Hold("w1.1-1", "w1.1", name, acquired, WorkerOps.WRITE, writerStart, acquired, 0),
+					writerReleased);
+		}
+		else {
+			this.history.waits.add(new Wait("w1.1", name, WorkerOps.WRITE, ReaderBurst.WRITER_WAIT.toMillis(),
+					writerStart, writerStart + micros(ReaderBurst.WRITER_WAIT.toMillis()), "timeout"));
+		}
+		for (int reader = 1; reader <= burst.laterReaders(); reader++) {
+			long arrived = SECOND + micros(burst.readerOffset(reader));
+			long acquired = (arrived < writerReleased) ? writerReleased + 10_000 : arrived;
+			burstReader("w2.1-" + reader, "w2.1", arrived, acquired, acquired + micros(burst.keepMillis(reader)));
+		}
+		LivenessChecks check = new LivenessChecks(this.history, this.violations);
+		check.run();
+		return check;
+	}
+
+	private void burstReader(String id, String incarnation, long arrived, long acquired, long releasedAt) {
+		this.history.waits.add(new Wait(incarnation, WorkerOps.READ_WRITE, WorkerOps.READ,
+				ReaderBurst.READER_WAIT.toMillis(), arrived, acquired, "acquired"));
+		released(new Hold(id, incarnation, WorkerOps.READ_WRITE, acquired, WorkerOps.READ, arrived, acquired, 0),
+				releasedAt);
+	}
+
+	private static long micros(long millis) {
+		return millis * 1000;
+	}
+
 	@Test
 	void noStandbyTakingOverFromAKilledLeaderIsAViolation() {
 		Violations violations = leaderKilledAtOneSecondThenStandbyGrantedAt(8 * SECOND);
@@ -195,9 +264,8 @@ class LivenessChecksTests {
 	}
 
 	private Violations check() {
-		Violations violations = new Violations();
-		new LivenessChecks(this.history, violations).run();
-		return violations;
+		new LivenessChecks(this.history, this.violations).run();
+		return this.violations;
 	}
 
 }

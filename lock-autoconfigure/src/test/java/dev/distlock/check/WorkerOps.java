@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
@@ -33,7 +35,9 @@ import reactor.core.Disposable;
  * the write lock (an upgrade, which must throw); writers increment them, and a downgrade
  * takes the read lock under the write lock, releases the write lock and reads. Each
  * upgrade and downgrade is recorded as a {@code SIDE} line with the validity of the hold
- * it started from.
+ * it started from. A reader burst ({@link ReaderBurst}) sends a stream of readers, each
+ * on a thread of its own, at the read/write lock while a writer waits, for the
+ * writer-starved check of {@link LivenessChecks}.
  */
 final class WorkerOps implements Runnable {
 
@@ -125,7 +129,7 @@ final class WorkerOps implements Runnable {
 	private String pickApi() {
 		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "sync", "fixedLease", "minHold",
 				"transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read", "write",
-				"downgrade" };
+				"downgrade", "readerBurst" };
 		return apis[this.random.nextInt(apis.length)];
 	}
 
@@ -147,6 +151,7 @@ final class WorkerOps implements Runnable {
 			case "read" -> read();
 			case "write" -> write();
 			case "downgrade" -> downgrade();
+			case "readerBurst" -> readerBurst();
 			default -> throw new IllegalArgumentException(api);
 		}
 	}
@@ -188,23 +193,109 @@ final class WorkerOps implements Runnable {
 	}
 
 	private void read() {
+		read(waitTime(), keepMillis(), true);
+	}
+
+	/**
+	 * Take the read lock within the given time, read, and keep the share the given time
+	 * longer; with side trips, now and then take it again or try an upgrade meanwhile.
+	 */
+	private void read(Duration waitTime, int keepMillis, boolean sideTrips) {
 		FencedReadWriteLock lock = this.registry.readWriteLock(READ_WRITE);
-		if (!lock.readLock().tryLock(waitTime())) {
+		if (!lock.readLock().tryLock(waitTime)) {
 			return;
 		}
 		try {
 			RecordedHold hold = ((RecordedLease) lock.readLock().currentHold()).hold();
 			this.critical.read(hold);
-			if (this.random.nextInt(4) == 0 && lock.readLock().tryLock(Duration.ZERO)) {
+			if (sideTrips && this.random.nextInt(4) == 0 && lock.readLock().tryLock(Duration.ZERO)) {
 				lock.readLock().unlock();
 			}
-			if (this.random.nextInt(4) == 0) {
+			if (sideTrips && this.random.nextInt(4) == 0) {
 				upgrade(lock, hold);
 			}
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis()));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
 		}
 		finally {
 			lock.readLock().unlock();
+		}
+	}
+
+	/**
+	 * Send a stream of readers at the read/write lock while a writer waits, each on a
+	 * thread of its own that starts at once and waits for its turn, and wait for them all
+	 * within {@link #BOUND}; a failure of one of them is the call's.
+	 */
+	private void readerBurst() throws Exception {
+		ReaderBurst burst = ReaderBurst.pick(this.random);
+		String names = Thread.currentThread().getName() + "-burst-" + History.now();
+		List<Thread> threads = new ArrayList<>();
+		List<CompletableFuture<Void>> parts = new ArrayList<>();
+		parts
+			.add(startAfter(names + "-writer", burst.writerOffset(), () -> write(ReaderBurst.WRITER_WAIT, 0), threads));
+		for (int reader = 0; reader <= burst.laterReaders(); reader++) {
+			int keepMillis = burst.keepMillis(reader);
+			parts.add(startAfter(names + "-reader-" + reader, burst.readerOffset(reader),
+					() -> read(ReaderBurst.READER_WAIT, keepMillis, false), threads));
+		}
+		awaitAll(parts, threads);
+	}
+
+	/**
+	 * Run the given part of an operation on a daemon thread of the given name, after the
+	 * given time, and add the thread to the given list.
+	 */
+	private static CompletableFuture<Void> startAfter(String threadName, long delayMillis, Runnable part,
+			List<Thread> threads) {
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(delayMillis));
+				part.run();
+				done.complete(null);
+			}
+			catch (Throwable ex) {
+				done.completeExceptionally(ex);
+			}
+		}, threadName);
+		thread.setDaemon(true);
+		threads.add(thread);
+		thread.start();
+		return done;
+	}
+
+	/**
+	 * Wait within {@link #BOUND} for the parts of an operation that run on the given
+	 * threads, and throw a failure of one of them. An interrupt of the waiting thread is
+	 * passed on to the parts' threads, as if it had hit the operation's waiters, and kept
+	 * for the caller.
+	 */
+	private static void awaitAll(List<CompletableFuture<Void>> parts, List<Thread> threads) throws Exception {
+		CompletableFuture<Void> all = CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
+		long deadline = System.nanoTime() + BOUND.toNanos();
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					all.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+					return;
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+					threads.forEach(Thread::interrupt);
+				}
+			}
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof Exception failure) {
+				throw failure;
+			}
+			throw (Error) ex.getCause();
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
@@ -231,13 +322,21 @@ final class WorkerOps implements Runnable {
 	}
 
 	private void write() {
+		write(waitTime(), keepMillis());
+	}
+
+	/**
+	 * Take the write lock within the given time, write, and keep it the given time
+	 * longer.
+	 */
+	private void write(Duration waitTime, int keepMillis) {
 		FencedLock lock = this.registry.readWriteLock(READ_WRITE).writeLock();
-		if (!lock.tryLock(waitTime())) {
+		if (!lock.tryLock(waitTime)) {
 			return;
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis()));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
 		}
 		finally {
 			lock.unlock();

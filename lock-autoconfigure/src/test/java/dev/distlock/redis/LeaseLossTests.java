@@ -16,8 +16,6 @@ import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
-import dev.distlock.observation.LockMeterObservationHandler;
-import dev.distlock.observation.ObservationLockObserver;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -25,7 +23,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -215,7 +212,7 @@ class LeaseLossTests {
 			else {
 				losses.add(event);
 			}
-		}, meteredBy(meters));
+		}, TestLockRegistry.meteredBy(meters));
 		LockLease order = registry.acquire("order:1", Duration.ZERO);
 		LockLease invoice = registry.acquire("invoice:1", Duration.ZERO);
 		redis.server().pause();
@@ -264,12 +261,6 @@ class LeaseLossTests {
 	private TestLockRegistry testRegistry(Duration leaseTime) {
 		return this.closer.add(TestLockRegistry.create(redis.server().uri(),
 				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofMillis(500))));
-	}
-
-	private static LockObserver meteredBy(SimpleMeterRegistry meters) {
-		ObservationRegistry observations = ObservationRegistry.create();
-		observations.observationConfig().observationHandler(new LockMeterObservationHandler(meters));
-		return new ObservationLockObserver(observations);
 	}
 
 	private RedisLockRegistry registry(Duration leaseTime, Consumer<LockEvent> events, LockObserver observer) {

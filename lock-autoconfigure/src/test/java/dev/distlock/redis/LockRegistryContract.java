@@ -588,7 +588,8 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 		return this.closer;
 	}
 
-	private TestLockRegistry testRegistry(Duration leaseTime) {
+	@Override
+	public TestLockRegistry testRegistry(Duration leaseTime) {
 		return this.closer.add(connect(leaseTime));
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
+import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
@@ -48,6 +49,14 @@ interface ReadWriteLockContract {
 	 * @return the registry
 	 */
 	RedisLockRegistry registry(Duration leaseTime);
+
+	/**
+	 * Connect a registry like {@link #registry(Duration)}, recording the events it
+	 * publishes.
+	 * @param leaseTime the lease time in watchdog mode
+	 * @return the registry
+	 */
+	TestLockRegistry testRegistry(Duration leaseTime);
 
 	/**
 	 * Return the key commands of a plain client of the deployment.
@@ -189,6 +198,49 @@ interface ReadWriteLockContract {
 		assertThat(reader.isHeldByCurrentThread()).isFalse();
 		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(reader::unlock)
 			.withMessage("Read lock 'catalogue' is not held by thread '" + Thread.currentThread().getName() + "'");
+		assertNothingLeft();
+	}
+
+	@Test
+	default void watchdogKeepsAReadShareThroughThreeLeases() throws Exception {
+		Duration lease = Duration.ofMillis(500);
+		TestLockRegistry holder = testRegistry(lease);
+		FencedLock rivalWriter = registry(lease).readWriteLock(NAME).writeLock();
+		FencedLock reader = holder.registry().readWriteLock(NAME).readLock();
+		reader.lock();
+		// A first renewal with the lease to spare: Redis caches the script and the JVM
+		// loads what its first send needs, which on a busy machine takes a while
+		holder.registry().renewLeases();
+		long end = System.nanoTime() + lease.multipliedBy(3).toNanos();
+		while (System.nanoTime() < end) {
+			assertThat(rivalWriter.tryLock()).as("a writer while the share is renewed").isFalse();
+			Thread.sleep(50);
+		}
+		assertThat(reader.currentHold().isValid()).isTrue();
+		reader.unlock();
+		assertThat(holder.lostEvents()).isEmpty();
+		assertNothingLeft();
+	}
+
+	@Test
+	default void renewalThatFindsAReadShareGoneReportsItLostAndItsReleaseThrows() {
+		TestLockRegistry holder = testRegistry(LEASE);
+		FencedLock reader = holder.registry().readWriteLock(NAME).readLock();
+		reader.lock();
+		long token = reader.fencingToken();
+		keyCommands().del(HoldKind.READ_SHARE.heldKey(id()));
+		holder.registry().renewLeases();
+		assertThat(reader.currentHold().isValid()).isFalse();
+		assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
+			assertThat(event.name()).isEqualTo(NAME);
+			assertThat(event.key()).isEqualTo(KEY);
+			assertThat(event.fencingToken()).isEqualTo(token);
+		});
+		assertThat(holder.registry().heldLocks()).isEmpty();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(reader::unlock)
+			.withMessage("Lock 'catalogue' was lost before its release (fencing token " + token + ")");
+		assertThat(reader.isHeldByCurrentThread()).isFalse();
+		assertThat(holder.lostEvents()).hasSize(1);
 		assertNothingLeft();
 	}
 

@@ -11,11 +11,15 @@ import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
+import dev.distlock.observation.LockMeterObservationHandler;
+import dev.distlock.observation.ObservationLockObserver;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -213,6 +217,18 @@ public final class TestLockRegistry implements AutoCloseable {
 	 */
 	public static RedisLockSettings settings(Duration leaseTime) {
 		return RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(COMMAND_TIMEOUT);
+	}
+
+	/**
+	 * Return an observer whose observations are recorded as distlock's meters in the
+	 * given meter registry, as the metrics auto-configuration records them.
+	 * @param meters the meter registry
+	 * @return the observer
+	 */
+	public static LockObserver meteredBy(MeterRegistry meters) {
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig().observationHandler(new LockMeterObservationHandler(meters));
+		return new ObservationLockObserver(observations);
 	}
 
 	/**
