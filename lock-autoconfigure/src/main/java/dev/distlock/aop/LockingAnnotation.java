@@ -7,10 +7,6 @@ import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
 
 import org.springframework.core.annotation.MergedAnnotation;
-import org.springframework.core.annotation.MergedAnnotationSelectors;
-import org.springframework.core.annotation.MergedAnnotations;
-import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
-import org.springframework.core.annotation.RepeatableContainers;
 
 /**
  * The annotations that make a method run holding something in Redis, each intercepted by
@@ -77,9 +73,8 @@ public enum LockingAnnotation {
 	 * is a meta-annotation of, as {@code AnnotatedElementUtils.findMergedAnnotation}
 	 * finds it.
 	 */
-	MergedAnnotation<? extends Annotation> find(Method method) {
-		return MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY, RepeatableContainers.none())
-			.get(this.type, null, MergedAnnotationSelectors.firstDirectlyDeclared());
+	private MergedAnnotation<? extends Annotation> find(Method method) {
+		return AnnotatedTarget.find(method, this.type);
 	}
 
 }
