@@ -6,8 +6,6 @@ import java.lang.reflect.Method;
 import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
 
-import org.springframework.core.annotation.MergedAnnotation;
-
 /**
  * The annotations that make a method run holding something in Redis, each intercepted by
  * an advisor of its own: a lock, or a permit of a semaphore.
@@ -51,7 +49,7 @@ public enum LockingAnnotation {
 	 * @return whether the annotation is present
 	 */
 	public boolean isPresentOn(Method method) {
-		return find(method).isPresent();
+		return AnnotatedTarget.find(method, this.type).isPresent();
 	}
 
 	/**
@@ -66,15 +64,6 @@ public enum LockingAnnotation {
 			}
 		}
 		return false;
-	}
-
-	/**
-	 * Find the annotation on the method, merged with the attributes of the annotations it
-	 * is a meta-annotation of, as {@code AnnotatedElementUtils.findMergedAnnotation}
-	 * finds it.
-	 */
-	private MergedAnnotation<? extends Annotation> find(Method method) {
-		return AnnotatedTarget.find(method, this.type);
 	}
 
 }
