@@ -1,23 +1,32 @@
 package dev.distlock.aop;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
 
+import org.springframework.util.ClassUtils;
+
 /**
- * The problems found in one locking annotation of a method, each with the attribute it is
- * in and what to write instead.
+ * The problems found in one of distlock's annotations on a method, each with the
+ * attribute it is in and what to write instead.
  */
 final class AnnotationProblems {
 
-	private final LockingAnnotation annotation;
+	private final String annotation;
 
 	private final String method;
 
 	private final List<Problem> problems = new ArrayList<>();
 
-	AnnotationProblems(LockingAnnotation annotation, String method) {
+	/**
+	 * Create a collection of problems.
+	 * @param annotation the annotation as messages name it, such as
+	 * {@code @DistributedLock}
+	 * @param method the annotated method as messages name it
+	 */
+	AnnotationProblems(String annotation, String method) {
 		this.annotation = annotation;
 		this.method = method;
 	}
@@ -33,7 +42,7 @@ final class AnnotationProblems {
 	 * Record a problem of an attribute.
 	 */
 	void add(String attribute, String problem, String action) {
-		this.problems.add(new Problem(null, this.annotation.displayName(), this.method, attribute, problem, action));
+		this.problems.add(new Problem(null, this.annotation, this.method, attribute, problem, action));
 	}
 
 	/**
@@ -49,6 +58,31 @@ final class AnnotationProblems {
 		catch (IllegalArgumentException ex) {
 			add(attribute, ex.getMessage(), action);
 			return false;
+		}
+	}
+
+	/**
+	 * Check that a method whose calls may be skipped can return what a skipped call
+	 * returns: nothing for a primitive type, {@code null} for a suspend function's
+	 * non-null result type.
+	 * @param attribute the attribute that makes calls skip
+	 * @param method the method
+	 * @param resultKind how the method delivers its result
+	 * @param skipped what skips the calls, such as {@code SKIP}
+	 * @param otherwise what else to write, such as {@code use onFailure = THROW}
+	 */
+	void checkSkippable(String attribute, Method method, ResultKind resultKind, String skipped, String otherwise) {
+		if (method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
+			add(attribute, skipped + " cannot return a value of primitive type " + method.getReturnType(),
+					otherwise + ", or return a wrapper type such as "
+							+ ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType()).getSimpleName()
+							+ " or Optional");
+		}
+		if (resultKind == ResultKind.SUSPENDING && !SuspendingFunctions.returnsNullWhenSkipped(method)) {
+			String type = SuspendingFunctions.resultType(method).getSimpleName();
+			add(attribute,
+					skipped + " returns null from a suspend function, and its result type " + type + " is not nullable",
+					"declare the result nullable (" + type + "?), or " + otherwise);
 		}
 	}
 

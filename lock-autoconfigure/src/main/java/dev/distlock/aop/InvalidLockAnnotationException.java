@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Thrown when {@link dev.distlock.DistributedLock} or
- * {@link dev.distlock.DistributedConcurrencyLimit} annotations cannot work as written. At
- * startup it fails the application context, reported by a failure analyzer.
+ * Thrown when {@link dev.distlock.DistributedLock},
+ * {@link dev.distlock.DistributedConcurrencyLimit} or {@link dev.distlock.LeaderOnly}
+ * annotations cannot work as written. At startup it fails the application context,
+ * reported by a failure analyzer.
  *
  * @since 0.1.0
  */

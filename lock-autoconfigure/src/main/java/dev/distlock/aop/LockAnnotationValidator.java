@@ -1,16 +1,10 @@
 package dev.distlock.aop;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -26,8 +20,6 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  * @since 0.1.0
  */
 public class LockAnnotationValidator implements SmartInitializingSingleton {
-
-	private static final Log logger = LogFactory.getLog(LockAnnotationValidator.class);
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
@@ -45,14 +37,13 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		List<Problem> problems = new ArrayList<>();
+		AnnotatedMethodCheck check = new AnnotatedMethodCheck();
 		Map<String, LockSpec> locksByName = new HashMap<>();
 		Map<LockedMethod, LockSpec> limits = new LinkedHashMap<>();
 		for (LockedMethod locked : LockedMethod.findIn(this.beanFactory)) {
 			for (LockingAnnotation annotation : LockingAnnotation.values()) {
 				if (annotation.isPresentOn(locked.method())) {
-					warnIfNotInterceptable(annotation, locked.beanName(), locked.method());
-					try {
+					check.check(locked, annotation.displayName(), () -> {
 						LockSpec spec = this.specs.resolve(annotation, locked.method(), locked.beanType());
 						if (annotation == LockingAnnotation.CONCURRENCY_LIMIT) {
 							limits.put(locked, spec);
@@ -60,17 +51,14 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 						else {
 							locksByName.putIfAbsent(spec.name(), spec);
 						}
-					}
-					catch (InvalidLockAnnotationException ex) {
-						ex.getProblems().forEach((problem) -> problems.add(problem.inBean(locked.beanName())));
-					}
+					});
 				}
 			}
 		}
 		limits.forEach((limited, spec) -> {
 			LockSpec lock = locksByName.get(spec.name());
 			if (lock != null) {
-				problems.add(new Problem(limited.beanName(), LockingAnnotation.CONCURRENCY_LIMIT.displayName(),
+				check.add(new Problem(limited.beanName(), LockingAnnotation.CONCURRENCY_LIMIT.displayName(),
 						spec.description(), "name",
 						"'" + spec.name() + "' is also the name of the @DistributedLock on " + lock.description()
 								+ "; a semaphore and a lock of one name would share their fencing key and wait queue"
@@ -78,21 +66,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton {
 						"give the concurrency limit a name of its own, such as \"" + spec.name() + "-limit\""));
 			}
 		});
-		if (!problems.isEmpty()) {
-			throw new InvalidLockAnnotationException(problems);
-		}
-	}
-
-	private static void warnIfNotInterceptable(LockingAnnotation annotation, String beanName, Method method) {
-		int modifiers = method.getModifiers();
-		if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
-			logger.warn(annotation.displayName() + " on "
-					+ (Modifier.isPrivate(modifiers) ? "private" : Modifier.isFinal(modifiers) ? "final" : "static")
-					+ " method " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " of bean '"
-					+ beanName
-					+ "' has no effect: a proxy can only intercept public or protected, non-final instance methods"
-					+ " called from another bean");
-		}
+		check.throwIfAny();
 	}
 
 }

@@ -14,13 +14,11 @@ import dev.distlock.LockMode;
 import dev.distlock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.env.PropertyResolver;
 import org.springframework.expression.Expression;
-import org.springframework.util.ClassUtils;
 
 /**
  * Resolves and checks {@link DistributedLock} and
@@ -57,17 +55,6 @@ public class LockSpecResolver {
 	}
 
 	/**
-	 * Return whether the method carries {@link DistributedLock} or
-	 * {@link dev.distlock.DistributedConcurrencyLimit}, directly or through a
-	 * meta-annotation.
-	 * @param method the method
-	 * @return whether the method is locked or limited
-	 */
-	public static boolean isLocked(Method method) {
-		return LockingAnnotation.anyPresentOn(method);
-	}
-
-	/**
 	 * Return the spec of the {@link DistributedLock} of a method called on the given
 	 * target class.
 	 * @param method the method
@@ -97,18 +84,12 @@ public class LockSpecResolver {
 	}
 
 	private LockSpec create(LockingAnnotation type, Method calledMethod, @Nullable Class<?> targetClass) {
-		Class<?> userClass = ClassUtils
-			.getUserClass((targetClass != null) ? targetClass : calledMethod.getDeclaringClass());
-		Method method = AopUtils.getMostSpecificMethod(calledMethod, userClass);
-		MergedAnnotation<? extends Annotation> annotation = type.find(method);
-		if (!annotation.isPresent()) {
-			annotation = type.find(calledMethod);
-		}
-		if (!annotation.isPresent()) {
-			throw new IllegalStateException("No " + type.displayName() + " on " + calledMethod);
-		}
-		String description = LockedMethod.describe(userClass, method);
-		AnnotationProblems problems = new AnnotationProblems(type, description);
+		AnnotatedTarget annotated = AnnotatedTarget.of(calledMethod, targetClass, type.type());
+		Class<?> userClass = annotated.userClass();
+		Method method = annotated.method();
+		MergedAnnotation<? extends Annotation> annotation = annotated.annotation();
+		String description = annotated.description();
+		AnnotationProblems problems = annotated.problems();
 		String name = this.attributes.name(annotation.getString("name"),
 				userClass.getSimpleName() + "." + method.getName(), problems);
 		Expression key = this.keys.parse(annotation.getString("key"), method, problems);
@@ -143,28 +124,9 @@ public class LockSpecResolver {
 			AnnotationProblems problems) {
 		LockFailureAction onFailure = (written != LockFailureAction.DEFAULT) ? written : this.defaults.onFailure();
 		if (onFailure == LockFailureAction.SKIP) {
-			checkSkippable(method, resultKind, problems);
+			problems.checkSkippable("onFailure", method, resultKind, "SKIP", "use onFailure = THROW");
 		}
 		return onFailure;
-	}
-
-	/**
-	 * Check that a method that skips can return what a skipped call returns: nothing for
-	 * a primitive type, {@code null} for a suspend function's non-null result type.
-	 */
-	private static void checkSkippable(Method method, ResultKind resultKind, AnnotationProblems problems) {
-		if (method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
-			problems.add("onFailure", "SKIP cannot return a value of primitive type " + method.getReturnType(),
-					"use onFailure = THROW, or return a wrapper type such as "
-							+ ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType()).getSimpleName()
-							+ " or Optional");
-		}
-		if (resultKind == ResultKind.SUSPENDING && !SuspendingFunctions.returnsNullWhenSkipped(method)) {
-			String type = SuspendingFunctions.resultType(method).getSimpleName();
-			problems.add("onFailure",
-					"SKIP returns null from a suspend function, and its result type " + type + " is not nullable",
-					"declare the result nullable (" + type + "?), or use onFailure = THROW");
-		}
 	}
 
 	/**

@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.distlock.DistributedLock;
+import dev.distlock.LeaderOnly;
 
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -17,8 +19,9 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * A {@link DistributedLock} or {@link dev.distlock.DistributedConcurrencyLimit} method of
- * a bean, found on the class a proxy of the bean would call.
+ * A method of a bean with one of distlock's annotations: {@link DistributedLock},
+ * {@link dev.distlock.DistributedConcurrencyLimit} or {@link LeaderOnly}, found on the
+ * class a proxy of the bean would call.
  *
  * @param beanName the name of the bean
  * @param beanType the user class of the bean's target
@@ -27,13 +30,14 @@ import org.springframework.util.ReflectionUtils;
  */
 public record LockedMethod(String beanName, Class<?> beanType, Method method) {
 
-	private static final List<Class<? extends Annotation>> ANNOTATION_TYPES = Arrays.stream(LockingAnnotation.values())
-		.<Class<? extends Annotation>>map(LockingAnnotation::type)
+	private static final List<Class<? extends Annotation>> ANNOTATION_TYPES = Stream
+		.<Class<? extends Annotation>>concat(Arrays.stream(LockingAnnotation.values()).map(LockingAnnotation::type),
+				Stream.of(LeaderOnly.class))
 		.toList();
 
 	/**
-	 * Find the {@link DistributedLock} and
-	 * {@link dev.distlock.DistributedConcurrencyLimit} methods of every bean.
+	 * Find the methods of every bean that carry one of distlock's annotations, directly
+	 * or through a meta-annotation.
 	 * @param beanFactory the beans to look through
 	 * @return the annotated methods, bean by bean in the order the beans were defined
 	 */
@@ -44,13 +48,29 @@ public record LockedMethod(String beanName, Class<?> beanType, Method method) {
 			if (type != null) {
 				Class<?> userType = ClassUtils.getUserClass(type);
 				if (AnnotationUtils.isCandidateClass(userType, ANNOTATION_TYPES)) {
-					MethodIntrospector
-						.selectMethods(userType, (ReflectionUtils.MethodFilter) LockSpecResolver::isLocked)
+					MethodIntrospector.selectMethods(userType, (ReflectionUtils.MethodFilter) LockedMethod::isAnnotated)
 						.forEach((method) -> found.add(new LockedMethod(beanName, userType, method)));
 				}
 			}
 		}
 		return found;
+	}
+
+	/**
+	 * Return whether the method carries one of distlock's annotations.
+	 */
+	private static boolean isAnnotated(Method method) {
+		return LockingAnnotation.anyPresentOn(method) || isLeaderOnly(method);
+	}
+
+	/**
+	 * Return whether the method carries {@link LeaderOnly}, directly or through a
+	 * meta-annotation.
+	 * @param method the method
+	 * @return whether the method runs only on the leader
+	 */
+	static boolean isLeaderOnly(Method method) {
+		return AnnotatedTarget.find(method, LeaderOnly.class).isPresent();
 	}
 
 	/**

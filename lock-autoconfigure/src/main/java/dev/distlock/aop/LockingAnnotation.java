@@ -6,12 +6,6 @@ import java.lang.reflect.Method;
 import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
 
-import org.springframework.core.annotation.MergedAnnotation;
-import org.springframework.core.annotation.MergedAnnotationSelectors;
-import org.springframework.core.annotation.MergedAnnotations;
-import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
-import org.springframework.core.annotation.RepeatableContainers;
-
 /**
  * The annotations that make a method run holding something in Redis, each intercepted by
  * an advisor of its own: a lock, or a permit of a semaphore.
@@ -55,7 +49,7 @@ public enum LockingAnnotation {
 	 * @return whether the annotation is present
 	 */
 	public boolean isPresentOn(Method method) {
-		return find(method).isPresent();
+		return AnnotatedTarget.find(method, this.type).isPresent();
 	}
 
 	/**
@@ -70,16 +64,6 @@ public enum LockingAnnotation {
 			}
 		}
 		return false;
-	}
-
-	/**
-	 * Find the annotation on the method, merged with the attributes of the annotations it
-	 * is a meta-annotation of, as {@code AnnotatedElementUtils.findMergedAnnotation}
-	 * finds it.
-	 */
-	MergedAnnotation<? extends Annotation> find(Method method) {
-		return MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY, RepeatableContainers.none())
-			.get(this.type, null, MergedAnnotationSelectors.firstDirectlyDeclared());
 	}
 
 }

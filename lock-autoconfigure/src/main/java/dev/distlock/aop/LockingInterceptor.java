@@ -97,7 +97,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 			case SYNCHRONOUS -> invokeSynchronously(invocation, spec, lockNames);
 			case COMPLETION_STAGE -> invokeForStage(invocation, spec, lockNames);
 			case REACTIVE, SUSPENDING -> ReactiveResults.hold(() -> acquireLeases(spec, lockNames),
-					() -> proceedForSubscription(invocation, spec), this.lostLockPolicy, spec);
+					() -> proceedForSubscription(invocation, spec.resultKind()), this.lostLockPolicy, spec);
 		};
 	}
 
@@ -105,8 +105,11 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 	 * Return the method the target class implements for the called one, as the startup
 	 * check resolved it: a JDK proxy calls the interface method, whose parameter names
 	 * and (for a generic interface) return type may differ from the annotated one.
+	 * @param method the called method
+	 * @param targetClass the class of the target, or {@code null} for the declaring class
+	 * @return the method to resolve the spec of
 	 */
-	private static Method specificMethod(Method method, @Nullable Class<?> targetClass) {
+	static Method specificMethod(Method method, @Nullable Class<?> targetClass) {
 		return (targetClass != null) ? AopUtils.getMostSpecificMethod(method, targetClass) : method;
 	}
 
@@ -225,11 +228,14 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 	 * the invocation: a proceeded invocation would skip the advice after this one. A
 	 * suspend function's clone gets a continuation whose context carries the
 	 * subscription's leases into the function's coroutine.
+	 * @param invocation the call
+	 * @param resultKind how the method delivers its result
+	 * @return the method's result
 	 */
-	private static @Nullable Object proceedForSubscription(MethodInvocation invocation, LockSpec spec) {
+	static @Nullable Object proceedForSubscription(MethodInvocation invocation, ResultKind resultKind) {
 		MethodInvocation call = invocation;
 		if (invocation instanceof ProxyMethodInvocation proxied) {
-			call = (spec.resultKind() != ResultKind.SUSPENDING) ? proxied.invocableClone()
+			call = (resultKind != ResultKind.SUSPENDING) ? proxied.invocableClone()
 					: proxied.invocableClone(SuspendingFunctions.inLockContext(proxied.getArguments()));
 		}
 		try {

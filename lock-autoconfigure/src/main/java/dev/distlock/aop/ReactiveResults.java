@@ -2,6 +2,7 @@ package dev.distlock.aop;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import dev.distlock.LockContext;
@@ -82,7 +83,29 @@ final class ReactiveResults {
 						(held, error) -> release(held, policy, spec, error), ReactiveResults::releaseOnCancel)
 				.doFinally((signal) -> locks.end());
 		});
-		return adapter.fromPublisher(adapter.isMultiValue() ? locked : locked.singleOrEmpty());
+		return fromFlux(adapter, locked);
+	}
+
+	/**
+	 * Return a result of the method's type (for a suspend function, the publisher its
+	 * proxy awaits) that, on each subscription, calls the method and relays its result
+	 * when the condition holds, and completes empty otherwise.
+	 * @param method the method
+	 * @param condition whether to call the method, asked on each subscription
+	 * @param call runs the method and returns its result
+	 */
+	static Object onlyIf(Method method, BooleanSupplier condition, Supplier<@Nullable Object> call) {
+		ReactiveAdapter adapter = adapter(method);
+		return fromFlux(adapter,
+				Flux.defer(() -> condition.getAsBoolean() ? Flux.from(adapter.toPublisher(call.get())) : Flux.empty()));
+	}
+
+	/**
+	 * Turn a flux back into the type of the adapter, single-valued ones from its only
+	 * value, if any.
+	 */
+	private static Object fromFlux(ReactiveAdapter adapter, Flux<?> flux) {
+		return adapter.fromPublisher(adapter.isMultiValue() ? flux : flux.singleOrEmpty());
 	}
 
 	/**

@@ -1,6 +1,8 @@
 /**
- * Interception of {@link dev.distlock.DistributedLock} methods: an advisor, its method
- * interceptor, and the lock specification resolved once per method.
+ * Interception of {@link dev.distlock.DistributedLock},
+ * {@link dev.distlock.DistributedConcurrencyLimit} and {@link dev.distlock.LeaderOnly}
+ * methods: an advisor for each, its method interceptor, and the specification resolved
+ * once per method.
  */
 @NullMarked
 package dev.distlock.aop;

@@ -1,10 +1,16 @@
 package dev.distlock.autoconfigure;
 
+import java.util.Set;
+
 import dev.distlock.LockRegistry;
 import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
 import dev.distlock.aop.DistributedConcurrencyLimitInterceptor;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.DistributedLockInterceptor;
+import dev.distlock.aop.LeaderOnlyAdvisor;
+import dev.distlock.aop.LeaderOnlyInterceptor;
+import dev.distlock.aop.LeaderOnlySpecResolver;
+import dev.distlock.aop.LeaderOnlyValidator;
 import dev.distlock.aop.LockAnnotationValidator;
 import dev.distlock.aop.LockNames;
 import dev.distlock.aop.LockSpecResolver;
@@ -37,13 +43,14 @@ import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 
 /**
- * Auto-configuration of the interception of {@code @DistributedLock} and
- * {@code @DistributedConcurrencyLimit} methods with the {@link LockRegistry} bean,
- * whichever configuration defined it: distlock's own on Spring Boot's Lettuce connection,
- * or the application's. Without one, annotated methods fail the startup with a
- * {@link MissingLockRegistryException}. With Spring's transaction support, a warning says
- * when transaction advice is ordered to run outside the locks, and transactions begun
- * inside annotated methods do not commit once their locks are known lost.
+ * Auto-configuration of the interception of {@code @DistributedLock},
+ * {@code @DistributedConcurrencyLimit} and {@code @LeaderOnly} methods with the
+ * {@link LockRegistry} bean, whichever configuration defined it: distlock's own on Spring
+ * Boot's Lettuce connection, or the application's. Without one, annotated methods fail
+ * the startup with a {@link MissingLockRegistryException}. With Spring's transaction
+ * support, a warning says when transaction advice is ordered to run outside the locks,
+ * and transactions begun inside annotated methods do not commit once their locks are
+ * known lost.
  *
  * @since 0.1.0
  */
@@ -109,6 +116,38 @@ public final class DistLockInterceptionAutoConfiguration {
 		static DistributedConcurrencyLimitAdvisor distlockConcurrencyLimitAdvisor(Environment environment) {
 			return new DistributedConcurrencyLimitAdvisor("distlockConcurrencyLimitInterceptor",
 					Math.max(order(environment), Integer.MIN_VALUE + 1) - 1);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		LeaderOnlySpecResolver distlockLeaderOnlySpecResolver(Environment environment, DistLockProperties properties) {
+			return new LeaderOnlySpecResolver(environment, Set.copyOf(properties.getLeader().getNames()));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		LeaderOnlyInterceptor distlockLeaderOnlyInterceptor(LockRegistry registry,
+				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver) {
+			return new LeaderOnlyInterceptor(registry, distlockLeaderOnlySpecResolver);
+		}
+
+		/**
+		 * Created early, as the lock advisor is, and ordered just before the concurrency
+		 * limit's: a call skipped for not leading takes no permit or lock.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static LeaderOnlyAdvisor distlockLeaderOnlyAdvisor(Environment environment) {
+			return new LeaderOnlyAdvisor("distlockLeaderOnlyInterceptor",
+					Math.max(order(environment), Integer.MIN_VALUE + 2) - 2);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		LeaderOnlyValidator distlockLeaderOnlyValidator(ConfigurableListableBeanFactory beanFactory,
+				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver) {
+			return new LeaderOnlyValidator(beanFactory, distlockLeaderOnlySpecResolver);
 		}
 
 		/**

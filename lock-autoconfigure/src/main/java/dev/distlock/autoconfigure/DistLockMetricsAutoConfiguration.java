@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -30,6 +31,10 @@ import org.springframework.core.annotation.Order;
  * Boot's observation auto-configuration registers that handler with the registry before
  * its default one. Without an {@code ObservationRegistry} bean, a {@code MeterRegistry}
  * still gets distlock's meters, through an observation registry of the observer's own.
+ *
+ * <p>
+ * With a {@link MeterRegistry}, the gauge {@code distlock.leader} tells, per leadership
+ * name, whether this instance leads it.
  *
  * <p>
  * The observations follow a {@link LockWaitObservationConvention} and a
@@ -101,6 +106,19 @@ public final class DistLockMetricsAutoConfiguration {
 			ObservationRegistry observationRegistry = ObservationRegistry.create();
 			observationRegistry.observationConfig().observationHandler(new LockMeterObservationHandler(meterRegistry));
 			return observer(observationRegistry, waitConvention, holdConvention);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBean(MeterRegistry.class)
+	@EnableConfigurationProperties(DistLockProperties.class)
+	static class LeaderGaugeConfiguration {
+
+		@Bean
+		LeaderGauges distlockLeaderGauges(MeterRegistry meterRegistry, DistLockProperties properties) {
+			return new LeaderGauges(meterRegistry, properties.getLeader().getNames());
 		}
 
 	}

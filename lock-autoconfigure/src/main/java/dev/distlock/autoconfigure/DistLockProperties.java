@@ -1,6 +1,8 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockLostAction;
@@ -74,6 +76,8 @@ public class DistLockProperties {
 	private Duration lockDelay = Duration.ZERO;
 
 	private final Fencing fencing = new Fencing();
+
+	private final Leader leader = new Leader();
 
 	private final Redis redis = new Redis();
 
@@ -158,6 +162,10 @@ public class DistLockProperties {
 		return this.fencing;
 	}
 
+	public Leader getLeader() {
+		return this.leader;
+	}
+
 	public Redis getRedis() {
 		return this.redis;
 	}
@@ -181,6 +189,28 @@ public class DistLockProperties {
 		public void setRetention(Duration retention) {
 			Assert.isTrue(retention.toMillis() >= 1, () -> "must be at least 1ms, was " + retention);
 			this.retention = retention;
+		}
+
+	}
+
+	/**
+	 * Leader election settings.
+	 */
+	public static class Leader {
+
+		/**
+		 * Names of the leaderships this instance campaigns for, from startup until
+		 * shutdown, which hands its leaderships to the standbys at once. Methods
+		 * annotated with @LeaderOnly name one of these.
+		 */
+		private List<String> names = new ArrayList<>();
+
+		public List<String> getNames() {
+			return this.names;
+		}
+
+		public void setNames(List<String> names) {
+			this.names = names;
 		}
 
 	}

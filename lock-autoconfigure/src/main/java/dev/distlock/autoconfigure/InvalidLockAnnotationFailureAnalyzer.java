@@ -9,9 +9,9 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Reports {@code @DistributedLock} and {@code @DistributedConcurrencyLimit} annotations
- * that cannot work as written: for each, the bean, the method, the attribute, what is
- * wrong and what to write instead.
+ * Reports {@code @DistributedLock}, {@code @DistributedConcurrencyLimit} and
+ * {@code @LeaderOnly} annotations that cannot work as written: for each, the bean, the
+ * method, the attribute, what is wrong and what to write instead.
  *
  * @since 0.1.0
  */

@@ -9,9 +9,10 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 /**
- * Fails the startup of a context that has {@link dev.distlock.DistributedLock} methods
- * but no {@link LockRegistry} bean to lock them with; registered only when there is no
- * such bean.
+ * Fails the startup of a context that has {@link dev.distlock.DistributedLock},
+ * {@link dev.distlock.DistributedConcurrencyLimit} or {@link dev.distlock.LeaderOnly}
+ * methods but no {@link LockRegistry} bean to run them with; registered only when there
+ * is no such bean.
  *
  * @since 0.1.0
  */

@@ -7,9 +7,10 @@ import dev.distlock.LockRegistry;
 import dev.distlock.aop.LockedMethod;
 
 /**
- * Thrown at startup when beans have {@link dev.distlock.DistributedLock} methods but no
- * {@link LockRegistry} bean exists to lock them, so that they do not run unlocked
- * unnoticed. Reported by a failure analyzer.
+ * Thrown at startup when beans have {@link dev.distlock.DistributedLock},
+ * {@link dev.distlock.DistributedConcurrencyLimit} or {@link dev.distlock.LeaderOnly}
+ * methods but no {@link LockRegistry} bean exists to run them with, so that they do not
+ * run unlocked, or on every instance, unnoticed. Reported by a failure analyzer.
  *
  * @since 0.1.0
  */
@@ -22,7 +23,7 @@ public class MissingLockRegistryException extends IllegalStateException {
 	 * @param methods the annotated methods, at least one
 	 */
 	public MissingLockRegistryException(List<LockedMethod> methods) {
-		super("No LockRegistry bean exists to lock the @DistributedLock and @DistributedConcurrencyLimit methods "
+		super("No LockRegistry bean exists to run the @DistributedLock, @DistributedConcurrencyLimit and @LeaderOnly methods "
 				+ methods.stream().map(LockedMethod::toString).collect(Collectors.joining(", ")));
 		this.methods = List.copyOf(methods);
 	}

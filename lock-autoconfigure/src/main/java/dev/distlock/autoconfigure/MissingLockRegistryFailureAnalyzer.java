@@ -9,9 +9,10 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Reports {@code @DistributedLock} methods that have no {@code LockRegistry} bean to lock
- * them with: the first few of them, and the ways to provide a registry or to run them
- * unlocked on purpose.
+ * Reports {@code @DistributedLock}, {@code @DistributedConcurrencyLimit} and
+ * {@code @LeaderOnly} methods that have no {@code LockRegistry} bean to run them with:
+ * the first few of them, and the ways to provide a registry or to run them unlocked, and
+ * on every instance, on purpose.
  *
  * @since 0.1.0
  */
@@ -29,12 +30,12 @@ class MissingLockRegistryFailureAnalyzer extends AbstractFailureAnalyzer<Missing
 			.limit(LISTED_METHODS)
 			.map((method) -> "- " + method)
 			.collect(Collectors.joining(eol,
-					"Methods are annotated with @DistributedLock or @DistributedConcurrencyLimit, but no LockRegistry bean"
-							+ " exists to lock them:" + eol,
+					"Methods are annotated with @DistributedLock, @DistributedConcurrencyLimit or @LeaderOnly, but no"
+							+ " LockRegistry bean exists to run them:" + eol,
 					unlisted));
 		String action = "Add spring-boot-starter-data-redis (on Lettuce or Jedis), on whose connection factory "
 				+ "distlock creates its LockRegistry, or define a RedisConnectionFactory or a LockRegistry bean of your "
-				+ "own. To run these methods unlocked, set distlock.enabled=false.";
+				+ "own. To run these methods unlocked, and on every instance, set distlock.enabled=false.";
 		return new FailureAnalysis(description, action, cause);
 	}
 

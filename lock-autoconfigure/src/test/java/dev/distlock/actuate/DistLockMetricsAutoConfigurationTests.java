@@ -13,6 +13,7 @@ import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
+import dev.distlock.autoconfigure.DistLockLeadershipAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockMetricsAutoConfiguration;
 import dev.distlock.observation.DefaultLockWaitObservationConvention;
 import dev.distlock.observation.LockMeterObservationHandler;
@@ -21,6 +22,7 @@ import dev.distlock.observation.ObservationLockObserver;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -37,6 +39,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -47,8 +50,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link DistLockMetricsAutoConfiguration}: the observations of
- * {@link ObservationLockObserver} and the meters recorded from them on a real
- * {@code redis-server}.
+ * {@link ObservationLockObserver} and the meters recorded from them, and the gauge of
+ * leaderships, on a real {@code redis-server}.
  */
 class DistLockMetricsAutoConfigurationTests {
 
@@ -231,6 +234,25 @@ class DistLockMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	@Timeout(30)
+	void gaugesWhetherThisInstanceLeadsEachConfiguredLeadership() {
+		ApplicationContextRunner instances = this.contextRunner
+			.withConfiguration(AutoConfigurations.of(DistLockLeadershipAutoConfiguration.class))
+			.withPropertyValues("distlock.leader.names=report");
+		instances.run((leader) -> {
+			Gauge leading = leaderGauge(leader, "report");
+			await().atMost(Duration.ofSeconds(5)).until(() -> leading.value() == 1);
+			instances.run((standby) -> {
+				Gauge standing = leaderGauge(standby, "report");
+				assertThat(standing.value()).isZero();
+				leader.getBean(LockRegistry.class).leadership("report").stop();
+				assertThat(leading.value()).isZero();
+				await().atMost(Duration.ofSeconds(5)).until(() -> standing.value() == 1);
+			});
+		});
+	}
+
+	@Test
 	void backsOffWithoutMicrometer() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockObserver.class));
@@ -257,6 +279,11 @@ class DistLockMetricsAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasSingleBean(LockObserver.class)
 				.doesNotHaveBean(ObservationLockObserver.class)
 				.hasBean("userLockObserver"));
+	}
+
+	private static Gauge leaderGauge(AssertableApplicationContext context, String name) {
+		assertThat(context).hasNotFailed();
+		return context.getBean(MeterRegistry.class).get("distlock.leader").tag("name", name).gauge();
 	}
 
 	private static String listing(MeterRegistry meters) {

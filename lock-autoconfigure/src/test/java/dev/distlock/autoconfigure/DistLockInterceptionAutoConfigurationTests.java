@@ -107,8 +107,8 @@ class DistLockInterceptionAutoConfigurationTests {
 			.getFailure()
 			.isInstanceOf(MissingLockRegistryException.class)
 			.hasMessage(
-					"No LockRegistry bean exists to lock the @DistributedLock and @DistributedConcurrencyLimit methods"
-							+ " ReportService.generate(String, LongSupplier) of bean 'reportService'"));
+					"No LockRegistry bean exists to run the @DistributedLock, @DistributedConcurrencyLimit and @LeaderOnly"
+							+ " methods ReportService.generate(String, LongSupplier) of bean 'reportService'"));
 	}
 
 	@Test

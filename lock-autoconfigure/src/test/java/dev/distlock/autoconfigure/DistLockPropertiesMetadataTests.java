@@ -23,9 +23,9 @@ class DistLockPropertiesMetadataTests {
 
 	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
-			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention", "distlock.redis.client",
-			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout", "distlock.jdbc.table-name",
-			"distlock.jdbc.initialize-schema");
+			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention", "distlock.leader.names",
+			"distlock.redis.client", "distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout",
+			"distlock.jdbc.table-name", "distlock.jdbc.initialize-schema");
 
 	private final DocumentContext metadata = readMetadata();
 
@@ -73,6 +73,7 @@ class DistLockPropertiesMetadataTests {
 		assertThat(property("distlock.redis.replica-ack-timeout")).containsEntry("defaultValue", "100ms");
 		assertThat(property("distlock.jdbc.table-name")).containsEntry("defaultValue", "distlock_fence");
 		assertThat(property("distlock.jdbc.initialize-schema")).containsEntry("defaultValue", "embedded");
+		assertThat(property("distlock.leader.names")).containsEntry("defaultValue", List.of());
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
+import dev.distlock.LeaderOnly;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockMode;
 import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
@@ -183,6 +184,17 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 						+ " attribute 'limit': '0' is not a positive whole number");
 			assertThat(analysis.getAction()).contains("BadLimitService.export(), 'limit': write how many calls may run"
 					+ " at once, such as \"2\", or a ${...} placeholder that resolves to one");
+		});
+	}
+
+	@Test
+	void leaderOnlyNamingALeadershipThatIsNotCampaignedForFailsStartup() {
+		this.contextRunner.withBean("reportJob", ReportJob.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription()).startsWith("Invalid @LeaderOnly annotations:")
+				.contains("- @LeaderOnly on ReportJob.generate() of bean 'reportJob', attribute 'value': "
+						+ "'report' is not a leadership this instance campaigns for");
+			assertThat(analysis.getAction()).contains("ReportJob.generate(), 'value': add it to distlock.leader.names");
 		});
 	}
 
@@ -370,6 +382,14 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 		return eol + "***************************" + eol + "APPLICATION FAILED TO START" + eol
 				+ "***************************" + eol + eol + "Description:" + eol + eol + analysis.getDescription()
 				+ eol + eol + "Action:" + eol + eol + analysis.getAction() + eol;
+	}
+
+	static class ReportJob {
+
+		@LeaderOnly("report")
+		public void generate() {
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

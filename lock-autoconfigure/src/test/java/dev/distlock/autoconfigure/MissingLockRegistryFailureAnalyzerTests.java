@@ -1,6 +1,7 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.DistributedLock;
+import dev.distlock.LeaderOnly;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -22,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Tests for {@link MissingLockRegistryFailureAnalyzer}: {@link DistributedLock} methods
- * without a {@code LockRegistry} bean fail the startup, and the analysis names them and
- * the ways to provide a registry or to run them unlocked.
+ * Tests for {@link MissingLockRegistryFailureAnalyzer}: {@link DistributedLock} and
+ * {@link LeaderOnly} methods without a {@code LockRegistry} bean fail the startup, and
+ * the analysis names them and the ways to provide a registry or to run them unlocked.
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
@@ -38,12 +39,21 @@ class MissingLockRegistryFailureAnalyzerTests {
 		this.contextRunner.withBean("reportService", ReportService.class).run((context) -> {
 			FailureAnalysis analysis = analyzeStartupFailure(context);
 			assertThat(analysis.getDescription()).isEqualTo(
-					"Methods are annotated with @DistributedLock or @DistributedConcurrencyLimit, but no LockRegistry bean"
-							+ " exists to lock them:" + System.lineSeparator()
+					"Methods are annotated with @DistributedLock, @DistributedConcurrencyLimit or @LeaderOnly, but no"
+							+ " LockRegistry bean exists to run them:" + System.lineSeparator()
 							+ "- ReportService.generate(String) of bean 'reportService'");
 			assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis (on Lettuce or Jedis)")
 				.contains("define a RedisConnectionFactory or a LockRegistry bean of your own")
-				.contains("To run these methods unlocked, set distlock.enabled=false");
+				.contains("To run these methods unlocked, and on every instance, set distlock.enabled=false");
+		});
+	}
+
+	@Test
+	void leaderOnlyMethodsWithoutARegistryFailStartup() {
+		this.contextRunner.withBean("reportJob", ReportJob.class).run((context) -> {
+			FailureAnalysis analysis = analyzeStartupFailure(context);
+			assertThat(analysis.getDescription()).endsWith("LockRegistry bean exists to run them:"
+					+ System.lineSeparator() + "- ReportJob.run() of bean 'reportJob'");
 		});
 	}
 
@@ -68,7 +78,7 @@ class MissingLockRegistryFailureAnalyzerTests {
 			.satisfies((ex) -> assertThat(NestedExceptionUtils.getMostSpecificCause(ex))
 				.isInstanceOf(MissingLockRegistryException.class));
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("no LockRegistry bean exists to lock them:")
+			.contains("LockRegistry bean exists to run them:")
 			.contains("- ReportService.generate(String) of bean 'reportService'")
 			.contains("set distlock.enabled=false");
 	}
@@ -97,6 +107,14 @@ class MissingLockRegistryFailureAnalyzerTests {
 
 		@DistributedLock(name = "report", key = "#day")
 		public void generate(String day) {
+		}
+
+	}
+
+	static class ReportJob {
+
+		@LeaderOnly("report")
+		public void run() {
 		}
 
 	}

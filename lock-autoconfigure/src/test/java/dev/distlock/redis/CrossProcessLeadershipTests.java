@@ -35,10 +35,11 @@ import static org.awaitility.Awaitility.await;
  * <p>
  * Every candidate asks its leadership every few milliseconds whether it leads and prints
  * the stretches in which it said so, in wall-clock time (one clock: the JVMs share a
- * machine). Two candidates never said so at the same time, apart from the time a sample's
- * clock reading may lag its answer ({@link #SAMPLE_LAG}). When Redis restarts empty they
- * may: the old leader learns of the loss at its next renewal, as a lock holder does, and
- * only the fencing token, greater for the new leader, tells them apart.
+ * machine). Two candidates never said so at the same time, apart from the time by which a
+ * sample's clock reading may precede its answer ({@link #SAMPLE_LAG}). When Redis
+ * restarts empty they may: the old leader learns of the loss at its next renewal, as a
+ * lock holder does, and only the fencing token, greater for the new leader, tells them
+ * apart.
  */
 @Timeout(120)
 class CrossProcessLeadershipTests {
@@ -66,8 +67,8 @@ class CrossProcessLeadershipTests {
 	private static final Duration RECONNECT = Duration.ofSeconds(20);
 
 	/**
-	 * How much later than its answer a sample may read the clock, on a busy machine: the
-	 * overlap two stretches of belief may show without two leaders believing at once.
+	 * How much earlier than its answer a sample may read the clock, on a busy machine:
+	 * the overlap two stretches of belief may show without two leaders believing at once.
 	 */
 	private static final long SAMPLE_LAG = 50;
 

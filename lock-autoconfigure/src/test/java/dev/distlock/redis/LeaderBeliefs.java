@@ -9,8 +9,8 @@ import dev.distlock.Leadership;
  * daemon thread, and prints each stretch in which it said so: when it starts,
  * {@code BELIEVING <fencing token> <from>}, and when it ends,
  * {@code BELIEVED <fencing token> <from> <to>}, in wall-clock milliseconds of the first
- * and last sample that said so. A JVM that is paused takes no samples, so a stretch ends
- * with the last sample before the pause.
+ * and last sample that said so, each read just before it asked. A JVM that is paused
+ * takes no samples, so a stretch ends with the last sample before the pause.
  */
 final class LeaderBeliefs implements AutoCloseable {
 
@@ -45,8 +45,10 @@ final class LeaderBeliefs implements AutoCloseable {
 		long from = 0;
 		long to = 0;
 		while (!this.closed) {
-			OptionalLong current = this.leadership.fencingToken();
+			// The clock first: a pause between the two must not date an answer given
+			// before it after it
 			long now = System.currentTimeMillis();
+			OptionalLong current = this.leadership.fencingToken();
 			if (token != 0 && (current.isEmpty() || current.getAsLong() != token)) {
 				System.out.println("BELIEVED " + token + " " + from + " " + to);
 				token = 0;

@@ -5,9 +5,10 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * The sample application: an inventory, accounts, a scheduled cleanup job, a daily report
- * and a ledger in an in-memory database, each guarded by distlock, served over HTTP. Run
- * it with {@code ./mvnw -pl sample-app -am spring-boot:run}: when no Redis answers at
+ * The sample application: an inventory, accounts, a scheduled cleanup job, a daily
+ * report, a stock summary that the leader alone writes, and a ledger in an in-memory
+ * database, each guarded by distlock, served over HTTP. Run it with
+ * {@code ./mvnw -pl sample-app -am spring-boot:run}: when no Redis answers at
  * {@code spring.data.redis.*}, it starts a bundled {@code redis-server} (see
  * {@link EmbeddedRedisLauncher}). With {@code -Pjedis} it runs on Jedis instead of
  * Lettuce.

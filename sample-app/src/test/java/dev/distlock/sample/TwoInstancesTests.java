@@ -1,10 +1,13 @@
 package dev.distlock.sample;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -28,6 +31,8 @@ import dev.distlock.sample.export.CatalogExport;
 import dev.distlock.sample.inventory.StockLevel;
 import dev.distlock.sample.report.DailyReport;
 import dev.distlock.sample.report.DailyReports;
+import dev.distlock.sample.summary.StockSummary;
+import dev.distlock.sample.summary.StockSummaryJob;
 import dev.distlock.testsupport.RedisServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -74,7 +79,8 @@ class TwoInstancesTests {
 		try {
 			redis = RedisServer.start();
 			String[] properties = { "sample.cleanup.interval=200ms",
-					"sample.cleanup.min-hold=" + CLEANUP_MIN_HOLD.toMillis() + "ms", "sample.exports.duration=300ms" };
+					"sample.cleanup.min-hold=" + CLEANUP_MIN_HOLD.toMillis() + "ms", "sample.exports.duration=300ms",
+					"sample.summary.interval=200ms" };
 			a = SampleInstance.start("a", redis.port(), properties);
 			b = SampleInstance.start("b", redis.port(), properties);
 		}
@@ -180,6 +186,27 @@ class TwoInstancesTests {
 			total += balance.balance();
 		}
 		assertThat(total).isEqualTo(30_000);
+	}
+
+	@Test
+	void stockSummaryIsWrittenByTheLeaderOnlyAndServedByEitherInstance() {
+		await().atMost(Duration.ofSeconds(10)).until(() -> leads(a()) || leads(b()));
+		SampleInstance leader = leads(a()) ? a() : b();
+		String leaderId = leader.property("sample.instance-id");
+		long term = leader.bean(LockRegistry.class).leadership(StockSummaryJob.LEADERSHIP).fencingToken().orElseThrow();
+		StockSummaryJob summaries = a().bean(StockSummaryJob.class);
+		Set<Instant> written = new HashSet<>();
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+			summaries.latest().ifPresent((summary) -> {
+				assertThat(summary.writtenBy()).as("writer of %s", summary).isEqualTo(leaderId);
+				assertThat(summary.fencingToken()).as("term of %s", summary).isEqualTo(term);
+				written.add(summary.writtenAt());
+			});
+			return written.size() >= 5;
+		});
+		assertThat(leads(a()) && leads(b())).isFalse();
+		StockSummary served = b().http().get().uri("/reports/summary").retrieve().body(StockSummary.class);
+		assertThat(served).isNotNull().extracting(StockSummary::writtenBy).isEqualTo(leaderId);
 	}
 
 	@Test
@@ -357,6 +384,13 @@ class TwoInstancesTests {
 
 	private static Map<String, Long> pricesAll(long price) {
 		return Map.of("a", price, "b", price, "c", price, "d", price);
+	}
+
+	/**
+	 * Return whether the instance leads the stock summary's leadership.
+	 */
+	private static boolean leads(SampleInstance instance) {
+		return instance.bean(LockRegistry.class).leadership(StockSummaryJob.LEADERSHIP).isLeader();
 	}
 
 	private static <T> List<T> runConcurrently(List<Callable<T>> tasks) throws Exception {
