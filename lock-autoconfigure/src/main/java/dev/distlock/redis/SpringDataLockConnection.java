@@ -353,7 +353,18 @@ final class SpringDataLockConnection implements LockConnection {
 		private final ExecutorService registrations = Executors
 			.newSingleThreadExecutor(DaemonThreads.named("distlock-release-signals-registration"));
 
+		/**
+		 * Runs the container's subscription, and its recovery after a connection failure,
+		 * which sleeps between attempts on that thread. Closed before the container,
+		 * interrupting a recovery asleep: a recovery that wakes up once the container is
+		 * stopping waits for the end of a subscription that never comes.
+		 */
+		private final SimpleAsyncTaskExecutor subscriptions = new SimpleAsyncTaskExecutor("distlock-release-signals-");
+
 		private final RedisMessageListenerContainer container = new ReleaseSignalsContainer();
+
+		/** Whether {@link #close()} began: a connection failure is not recovered from. */
+		private volatile boolean closed;
 
 		/**
 		 * The container of this subscriber's listeners, named so that its log has a name
@@ -364,15 +375,20 @@ final class SpringDataLockConnection implements LockConnection {
 			/**
 			 * Fail the waiting subscriptions when Redis refused to subscribe, rather than
 			 * letting them wait for the command timeout; a connection failure is
-			 * recovered from by the container. A blocking driver's (Jedis') connection is
-			 * not closed after a failed subscription: Spring Data Redis would send
-			 * {@code UNSUBSCRIBE} on it and hand it back to the pool with the reply
-			 * unread, so that every later command on it would read the reply of the
-			 * command before. The connection stays out of the pool instead.
+			 * recovered from by the container, unless the subscriber is closed. A
+			 * blocking driver's (Jedis') connection is not closed after a failed
+			 * subscription: Spring Data Redis would send {@code UNSUBSCRIBE} on it and
+			 * hand it back to the pool with the reply unread, so that every later command
+			 * on it would read the reply of the command before. The connection stays out
+			 * of the pool instead.
 			 */
 			@Override
 			protected void handleSubscriptionException(CompletableFuture<Void> future,
 					BackOffExecution backOffExecution, Throwable cause) {
+				if (ContainerSubscriber.this.closed) {
+					future.completeExceptionally(cause);
+					return;
+				}
 				if (cause instanceof RedisConnectionFailureException) {
 					super.handleSubscriptionException(future, backOffExecution, cause);
 					return;
@@ -394,12 +410,12 @@ final class SpringDataLockConnection implements LockConnection {
 
 		ContainerSubscriber(Consumer<String> onMessage) {
 			this.onMessage = onMessage;
-			SimpleAsyncTaskExecutor subscriptions = new SimpleAsyncTaskExecutor("distlock-release-signals-");
-			subscriptions.setDaemon(true);
+			this.subscriptions.setDaemon(true);
+			this.subscriptions.setCancelRemainingTasksOnClose(true);
 			ExponentialBackOff recovery = new ExponentialBackOff(100, 2);
 			recovery.setMaxInterval(2000);
 			this.container.setConnectionFactory(SpringDataLockConnection.this.factory);
-			this.container.setSubscriptionExecutor(subscriptions);
+			this.container.setSubscriptionExecutor(this.subscriptions);
 			this.container.setTaskExecutor(new SyncTaskExecutor());
 			this.container.setRecoveryBackoff(recovery);
 			this.container.afterPropertiesSet();
@@ -446,7 +462,9 @@ final class SpringDataLockConnection implements LockConnection {
 
 		@Override
 		public void close() {
+			this.closed = true;
 			this.registrations.shutdownNow();
+			this.subscriptions.close();
 			try {
 				this.container.destroy();
 			}

@@ -1,8 +1,10 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import dev.distlock.LockLease;
 import dev.distlock.testsupport.Closer;
@@ -65,6 +67,50 @@ class SubscriptionFaultTests {
 		second.release();
 		assertThat(taken.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the other waiter took its lock").isTrue();
 		first.release();
+	}
+
+	/**
+	 * On Spring Data Redis, a listener container holds the subscription and recovers it
+	 * after a connection failure, sleeping between attempts. A registry closed meanwhile
+	 * leaves no thread behind: no recovery subscribes again once Redis is back.
+	 */
+	@Test
+	void registryClosedWhileItsSubscriptionRecoversLeavesNoSubscriptionThreadBehind() throws Exception {
+		TcpProxy proxy = this.closer.add(TcpProxy.start(redis.server().port()));
+		RedisLockSettings settings = RedisLockSettings.of("lock:", Duration.ofSeconds(30))
+			.withCommandTimeout(Duration.ofSeconds(2));
+		Set<Long> before = subscriptionThreads();
+		TestLockRegistry registry = TestLockRegistry.create(TestDriver.SPRING_DATA_JEDIS, proxy.uri(), settings);
+		try {
+			RedisLockRegistry rival = this.closer.add(TestLockRegistry.create(redis.server().uri(), settings))
+				.registry();
+			LockLease held = rival.acquire("held", Duration.ZERO);
+			assertThat(registry.registry().obtain("held").tryLock(Duration.ofMillis(300))).isFalse();
+			held.release();
+			proxy.cutConnections();
+			// The container's recovery fails while the proxy refuses connections
+			Thread.sleep(500);
+		}
+		finally {
+			registry.close();
+		}
+		proxy.heal();
+		await().atMost(WAIT)
+			.during(Duration.ofSeconds(3))
+			.untilAsserted(() -> assertThat(subscriptionThreads()).as("subscription threads left").isSubsetOf(before));
+	}
+
+	/**
+	 * Return the ids of the live threads of release signals' listener containers.
+	 */
+	private static Set<Long> subscriptionThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("distlock-release-signals-")
+					&& !thread.getName().endsWith("registration"))
+			.map(Thread::getId)
+			.collect(Collectors.toSet());
 	}
 
 	/**
