@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The histories of every worker incarnation and of the nemesis, read back for the checks:
- * the driver of each incarnation, acquisitions, holds (of locks, read/write locks and
- * semaphores) with their validity checks, releases, loss actions and commits, operations,
- * reads under read holds, upgrade attempts, lost events, faults and the workers' own
+ * the driver of each incarnation, acquisitions (those that threw with their causes),
+ * holds (of locks, read/write locks and semaphores) with their validity checks, releases,
+ * loss actions and commits, operations, reads under read holds, upgrade attempts, lost
+ * events, the interrupts of fresh registries' waiters, faults and the workers' own
  * reports.
  */
 final class CheckHistory {
@@ -40,6 +41,16 @@ final class CheckHistory {
 	final Map<String, Integer> permits = new HashMap<>();
 
 	final List<Wait> waits = new ArrayList<>();
+
+	/** The acquisitions that threw. */
+	final List<FailedWait> failedWaits = new ArrayList<>();
+
+	/**
+	 * How often a fresh registry's waiter was interrupted, by when: {@code subscribing}
+	 * while it and another waited for the registry's first subscription, otherwise
+	 * {@code early}.
+	 */
+	final Map<String, Long> freshInterrupts = new TreeMap<>();
 
 	/**
 	 * The acquisitions that had begun and not returned when their worker's history ended,
@@ -110,9 +121,15 @@ final class CheckHistory {
 				case "WAITING" -> waitingByThread.put(line.get("thread"), line);
 				case "WAIT" -> {
 					waitingByThread.remove(line.get("thread"));
-					this.waits.add(new Wait(incarnation, line.get("name"), line.get("api"), num(line, "wait"),
-							num(line, "start"), num(line, "end"), line.get("outcome")));
+					Wait wait = new Wait(incarnation, line.get("name"), line.get("api"), num(line, "wait"),
+							num(line, "start"), num(line, "end"), line.get("outcome"));
+					this.waits.add(wait);
+					if (!line.get("causes").isEmpty()) {
+						this.failedWaits.add(new FailedWait(wait, List.of(line.get("causes").split(",")),
+								Boolean.parseBoolean(line.get("interrupted"))));
+					}
 				}
+				case "FRESH" -> this.freshInterrupts.merge(line.get("interrupted"), 1L, Long::sum);
 				case "VALID" -> {
 					Hold hold = this.holds.get(line.get("hold"));
 					if (hold != null && Boolean.parseBoolean(line.get("valid"))) {
@@ -447,6 +464,18 @@ final class CheckHistory {
 			return this.incarnation + "(" + this.api + " " + this.name + " wait=" + this.waitMillis + "ms " + this.start
 					+ ".." + this.end + " " + this.outcome + ")";
 		}
+
+	}
+
+	/**
+	 * An acquisition that threw.
+	 *
+	 * @param acquisition the acquisition
+	 * @param causes the class names of what it threw and of its causes, outermost first
+	 * @param interrupted whether its thread was interrupted: its interrupt flag set when
+	 * it began or threw, or an {@link InterruptedException} among the causes
+	 */
+	record FailedWait(Wait acquisition, List<String> causes, boolean interrupted) {
 
 	}
 

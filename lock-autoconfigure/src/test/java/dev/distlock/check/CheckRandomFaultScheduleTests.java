@@ -34,14 +34,16 @@ import static org.awaitility.Awaitility.await;
  * {@code CompletableFuture}, {@code Mono} and multi-key methods) and, holding them,
  * increment a fenced and a plain counter, take a read/write lock (reading or writing its
  * counters, and in bursts of readers while a writer waits) and permits of two semaphores,
- * and campaign for a leadership, while a {@link Nemesis} pauses and kills workers (some
- * of them while they wait for a lock, some while they hold one), pauses, restarts and
- * flushes Redis, stalls, cuts and slows the workers' connections and interrupts their
- * threads (some of them while they wait) on a seeded schedule. Waiters also give up on
- * their own: wait times that run out, cancelled {@code Mono}s. The recorded history must
- * show no broken promise ({@link SafetyChecks}, {@link PromiseChecks}), no free lock left
- * unserved while wanted ({@link LivenessChecks}), no lock key left in Redis, and no
- * thread or connection left once the workers closed.
+ * and campaign for a leadership (now and then waiting through a fresh registry, whose
+ * first subscription to lock grants one waiter's interrupt must not fail for the others),
+ * while a {@link Nemesis} pauses and kills workers (some of them while they wait for a
+ * lock, some while they hold one), pauses, restarts and flushes Redis, stalls, cuts and
+ * slows the workers' connections and interrupts their threads (some of them while they
+ * wait) on a seeded schedule. Waiters also give up on their own: wait times that run out,
+ * cancelled {@code Mono}s. The recorded history must show no broken promise
+ * ({@link SafetyChecks}, {@link PromiseChecks}), no free lock left unserved while wanted
+ * ({@link LivenessChecks}), no lock key left in Redis, and no thread or connection left
+ * once the workers closed.
  * <p>
  * The seed is printed with the driver of every worker
  * ({@code [check] seed=... drivers ...}); replay a run with
@@ -110,7 +112,8 @@ class CheckRandomFaultScheduleTests {
 		System.out.println("[check] seed=" + seed + " seconds=" + seconds + " drivers=" + history.drivers + " faults="
 				+ nemesis.injectedCount() + " " + nemesis.injected() + " cancellations="
 				+ history.calls.getOrDefault("monoCancel:OK", 0L) + " readerBursts="
-				+ countCalls(history, "readerBurst") + " waits=" + waitsByOutcome(history) + " liveness="
+				+ countCalls(history, "readerBurst") + " freshRegistries=" + countCalls(history, "freshRegistry")
+				+ " freshInterrupts=" + history.freshInterrupts + " waits=" + waitsByOutcome(history) + " liveness="
 				+ liveness.summary() + " operations=" + operations + " holds=" + history.holds.size() + " "
 				+ countHolds(history, (hold) -> history.drivers.getOrDefault(hold.incarnation, "?")) + " "
 				+ countHolds(history, (hold) -> hold.api) + " reads=" + history.reads.size() + " criticalSections="

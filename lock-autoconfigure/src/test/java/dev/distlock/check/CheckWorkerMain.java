@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -23,6 +24,7 @@ import ch.qos.logback.classic.Logger;
 import dev.distlock.HeldLock;
 import dev.distlock.LeadershipGrantedEvent;
 import dev.distlock.LeadershipRevokedEvent;
+import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
@@ -100,24 +102,12 @@ final class CheckWorkerMain {
 		Set<String> baseline = LiveThreads.now();
 		History history = History.appendTo(historyFile);
 		history.record("DRIVER", "driver", driver);
-		TestLockRegistry lockRegistry = TestLockRegistry.create(driver, lockUri,
-				RedisLockSettings.of("lock:", LEASE)
-					.withCommandTimeout(COMMAND_TIMEOUT)
-					.withLockDelay(((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY),
-				(event) -> {
-					if (event instanceof LockLostEvent) {
-						history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason",
-								event.reason(), "at", History.now());
-					}
-					else if (event instanceof LeadershipGrantedEvent granted) {
-						history.record("GRANTED", "name", granted.name(), "token", granted.fencingToken(), "at",
-								History.now());
-					}
-					else if (event instanceof LeadershipRevokedEvent revoked) {
-						history.record("REVOKED", "name", revoked.name(), "token", revoked.fencingToken(), "reason",
-								revoked.reason(), "at", History.now());
-					}
-				});
+		RedisLockSettings settings = RedisLockSettings.of("lock:", LEASE)
+			.withCommandTimeout(COMMAND_TIMEOUT)
+			.withLockDelay(((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY);
+		Consumer<LockEvent> events = recordEvents(history);
+		TestLockRegistry lockRegistry = TestLockRegistry.create(driver, lockUri, settings, events);
+		FreshRegistries freshRegistries = new FreshRegistries(driver, lockUri, settings, events, history, incarnation);
 		RedisLockRegistry engine = lockRegistry.registry();
 		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);
 		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
@@ -129,7 +119,8 @@ final class CheckWorkerMain {
 		AtomicBoolean stopping = new AtomicBoolean();
 		List<Thread> workers = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
-			WorkerOps ops = new WorkerOps(recorder, service, critical, history, random.nextLong(), stopping::get);
+			WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, history, random.nextLong(),
+					stopping::get);
 			Thread worker = new Thread(ops, "check-worker-" + t);
 			workers.add(worker);
 		}
@@ -169,6 +160,26 @@ final class CheckWorkerMain {
 			}
 		}
 		history.close();
+	}
+
+	/**
+	 * Return a listener that records lost holds ({@code LOST}) and the terms of
+	 * leaderships ({@code GRANTED}, {@code REVOKED}).
+	 */
+	private static Consumer<LockEvent> recordEvents(History history) {
+		return (event) -> {
+			if (event instanceof LockLostEvent) {
+				history.record("LOST", "name", event.name(), "token", event.fencingToken(), "reason", event.reason(),
+						"at", History.now());
+			}
+			else if (event instanceof LeadershipGrantedEvent granted) {
+				history.record("GRANTED", "name", granted.name(), "token", granted.fencingToken(), "at", History.now());
+			}
+			else if (event instanceof LeadershipRevokedEvent revoked) {
+				history.record("REVOKED", "name", revoked.name(), "token", revoked.fencingToken(), "reason",
+						revoked.reason(), "at", History.now());
+			}
+		};
 	}
 
 	/**

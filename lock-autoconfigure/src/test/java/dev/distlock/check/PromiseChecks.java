@@ -1,8 +1,10 @@
 package dev.distlock.check;
 
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.stream.Collectors;
 
+import dev.distlock.check.CheckHistory.FailedWait;
 import dev.distlock.check.CheckHistory.Fault;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.SideChange;
@@ -16,7 +18,9 @@ import dev.distlock.check.CheckHistory.SideChange;
  * leadership's term ends in a revocation (its loss action) after which the leadership
  * never says it leads, and a read/write lock refuses an upgrade (the write lock taken
  * under a read hold) by throwing and grants a downgrade (the read lock taken under a
- * write hold) at once, both from a hold that said valid just before.
+ * write hold) at once, both from a hold that said valid just before. An acquisition never
+ * fails because another was cancelled: one that threw with a
+ * {@link CancellationException} among its causes must have been interrupted itself.
  */
 final class PromiseChecks {
 
@@ -54,6 +58,12 @@ final class PromiseChecks {
 			if (hold.isTerm() && !hold.releaseOutcome.isEmpty() && hold.confirmedUntil > hold.releaseStart) {
 				this.violations.add("leader-after-revoke", "isLeader() said true at " + hold.confirmedUntil
 						+ " after the term was revoked at " + hold.releaseStart + ": " + hold);
+			}
+		}
+		for (FailedWait failed : this.history.failedWaits) {
+			if (!failed.interrupted() && failed.causes().contains(CancellationException.class.getName())) {
+				this.violations.add("failed-by-another-cancel", "threw " + failed.causes()
+						+ " although its thread was not interrupted: " + failed.acquisition());
 			}
 		}
 		for (SideChange change : this.history.sideChanges) {

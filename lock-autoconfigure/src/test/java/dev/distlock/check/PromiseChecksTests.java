@@ -1,20 +1,31 @@
 package dev.distlock.check;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+
+import dev.distlock.DistributedLockException;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.SideChange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link PromiseChecks} on made-up upgrades and downgrades of a read/write
- * lock, and a leadership's term.
+ * Tests for {@link PromiseChecks} on made-up upgrades and downgrades of a read/write lock
+ * and a leadership's term, and on acquisitions that failed, recorded as workers record
+ * them.
  */
 @Timeout(30)
 class PromiseChecksTests {
 
 	private final CheckHistory history = new CheckHistory();
+
+	@TempDir
+	Path directory;
 
 	@Test
 	void upgradeThatTookTheWriteLockIsAViolation() {
@@ -50,6 +61,43 @@ class PromiseChecksTests {
 		term.confirmedUntil = 6000;
 		this.history.holds.put(term.id, term);
 		assertThat(check().counts()).isEqualTo("{leader-after-revoke=1}");
+	}
+
+	@Test
+	void acquisitionFailedByACancellationWithoutAnInterruptIsAViolation() {
+		recordAcquisitionFailedByACancellation(false);
+		assertThat(check().counts()).isEqualTo("{failed-by-another-cancel=1}");
+	}
+
+	@Test
+	void interruptedAcquisitionFailedByACancellationIsNoViolation() {
+		recordAcquisitionFailedByACancellation(true);
+		assertThat(this.history.failedWaits).hasSize(1);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record in a worker's history an acquisition that fails as one whose wait for its
+	 * registry's subscription to lock grants was cancelled, on this thread interrupted
+	 * meanwhile or not, and read the history back.
+	 */
+	private void recordAcquisitionFailedByACancellation(boolean interrupted) {
+		Path file = this.directory.resolve("w0.1.log");
+		try (History worker = History.appendTo(file)) {
+			RecordedWaits waits = new RecordedWaits(worker);
+			assertThatExceptionOfType(DistributedLockException.class)
+				.isThrownBy(() -> waits.record("c:r0", WorkerOps.LOCK, Duration.ofSeconds(5), () -> {
+					if (interrupted) {
+						Thread.currentThread().interrupt();
+					}
+					throw new DistributedLockException("Redis failed to subscribe to lock grants: null",
+							new CancellationException());
+				}, Boolean::booleanValue));
+		}
+		finally {
+			Thread.interrupted();
+		}
+		this.history.readWorker("w0.1", file);
 	}
 
 	private Violations check() {

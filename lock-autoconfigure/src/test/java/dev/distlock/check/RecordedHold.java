@@ -111,12 +111,7 @@ final class RecordedHold {
 	}
 
 	private static boolean causedByAnInterrupt(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof InterruptedException) {
-				return true;
-			}
-		}
-		return false;
+		return RecordedWaits.causes(ex).contains(InterruptedException.class.getName());
 	}
 
 }

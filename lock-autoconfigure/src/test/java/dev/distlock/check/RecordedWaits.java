@@ -1,6 +1,7 @@
 package dev.distlock.check;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,10 +13,16 @@ import java.util.function.Supplier;
 /**
  * The acquisitions of one worker JVM: each recorded as a {@code WAITING} line when it
  * begins and a {@code WAIT} line when it returns ({@code outcome} {@code acquired},
- * {@code timeout} or the type of the exception it threw), and those in progress kept by
+ * {@code timeout} or the type of the exception it threw; {@code causes} the class names
+ * of that exception and its causes, outermost first; {@code interrupted} whether the
+ * thread was interrupted: its interrupt flag set when the acquisition began or ended, or
+ * an {@link InterruptedException} among the causes), and those in progress kept by
  * thread, so that a fault can be aimed at a thread or a JVM that waits for a lock.
  */
 final class RecordedWaits {
+
+	/** How many causes of a failure are recorded at most, against a cycle of causes. */
+	private static final int MAX_CAUSES = 16;
 
 	private final History history;
 
@@ -40,6 +47,8 @@ final class RecordedWaits {
 		long start = History.now();
 		this.history.record("WAITING", "name", name, "api", api, "thread", thread, "start", start);
 		String outcome = "timeout";
+		List<String> causes = List.of();
+		boolean interrupted = Thread.currentThread().isInterrupted();
 		this.inProgress.put(Thread.currentThread(), name);
 		try {
 			T result = acquisition.get();
@@ -50,13 +59,30 @@ final class RecordedWaits {
 		}
 		catch (RuntimeException | Error ex) {
 			outcome = ex.getClass().getSimpleName();
+			causes = causes(ex);
 			throw ex;
 		}
 		finally {
 			this.inProgress.remove(Thread.currentThread());
+			interrupted |= Thread.currentThread().isInterrupted()
+					|| causes.contains(InterruptedException.class.getName());
 			this.history.record("WAIT", "name", name, "api", api, "thread", thread, "wait", waitTime.toMillis(),
-					"start", start, "end", History.now(), "outcome", outcome);
+					"start", start, "end", History.now(), "outcome", outcome, "causes", String.join(",", causes),
+					"interrupted", interrupted);
 		}
+	}
+
+	/**
+	 * Return the class names of a failure and its causes, outermost first.
+	 * @param failure the failure
+	 * @return the names
+	 */
+	static List<String> causes(Throwable failure) {
+		List<String> causes = new ArrayList<>();
+		for (Throwable cause = failure; cause != null && causes.size() < MAX_CAUSES; cause = cause.getCause()) {
+			causes.add(cause.getClass().getName());
+		}
+		return causes;
 	}
 
 	/**

@@ -33,7 +33,10 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	private final History history;
 
-	private final String incarnation;
+	/**
+	 * What the ids of its holds begin with: its worker's incarnation, unique in the run.
+	 */
+	private final String idPrefix;
 
 	private final AtomicLong sequence = new AtomicLong();
 
@@ -51,10 +54,10 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	private final ThreadLocal<Map<String, RecordedHold>> ownedByThread = ThreadLocal.withInitial(HashMap::new);
 
-	RecordingLockRegistry(LockRegistry delegate, History history, String incarnation) {
+	RecordingLockRegistry(LockRegistry delegate, History history, String idPrefix) {
 		this.delegate = delegate;
 		this.history = history;
-		this.incarnation = incarnation;
+		this.idPrefix = idPrefix;
 		this.waits = new RecordedWaits(history);
 	}
 
@@ -197,7 +200,7 @@ final class RecordingLockRegistry implements LockRegistry {
 	 */
 	private RecordedHold acquired(String name, LockLease view, LeaseOptions options, long start, String api,
 			Object... fields) {
-		String id = this.incarnation + "-" + this.sequence.incrementAndGet();
+		String id = this.idPrefix + "-" + this.sequence.incrementAndGet();
 		RecordedHold hold = new RecordedHold(this.history, id, name, view.fencingToken(), view);
 		long leaseMillis = (options.leaseTime() != null) ? options.leaseTime().toMillis() : 0;
 		Object[] line = { "hold", id, "name", name, "token", view.fencingToken(), "api", api, "start", start, "end",

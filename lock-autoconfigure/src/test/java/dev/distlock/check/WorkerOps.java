@@ -2,6 +2,8 @@ package dev.distlock.check;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +19,7 @@ import java.util.function.BooleanSupplier;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LockLease;
+import dev.distlock.testsupport.Closer;
 import reactor.core.Disposable;
 
 /**
@@ -38,6 +41,13 @@ import reactor.core.Disposable;
  * it started from. A reader burst ({@link ReaderBurst}) sends a stream of readers, each
  * on a thread of its own, at the read/write lock while a writer waits, for the
  * writer-starved check of {@link LivenessChecks}.
+ * <p>
+ * A fresh registry ({@link FreshRegistries}) has two or three threads wait at once for
+ * names this thread holds, so that they all wait for that registry's first subscription
+ * to lock grants, and one of them is interrupted early: while it and another wait for
+ * Redis to confirm the subscription when they are seen doing so, recorded as
+ * {@code FRESH interrupted=subscribing}, otherwise {@code FRESH interrupted=early}. The
+ * others must take their locks once this thread releases them.
  */
 final class WorkerOps implements Runnable {
 
@@ -81,7 +91,23 @@ final class WorkerOps implements Runnable {
 	private static final Duration[] WAITS = { Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(1),
 			Duration.ofSeconds(5) };
 
+	/** How long the waiters of a fresh registry may wait. */
+	private static final Duration FRESH_WAIT = Duration.ofSeconds(5);
+
+	/**
+	 * How long the waiters of a fresh registry are watched for two of them waiting for
+	 * its first subscription before one of them is interrupted anyway.
+	 */
+	private static final Duration SUBSCRIBING_BOUND = Duration.ofMillis(50);
+
+	/** Where a waiter waits for its registry's subscription to lock grants. */
+	private static final String SUBSCRIBING_CLASS = "dev.distlock.redis.ReleaseSignals";
+
+	private static final String SUBSCRIBING_METHOD = "subscribe";
+
 	private final RecordingLockRegistry registry;
+
+	private final FreshRegistries freshRegistries;
 
 	private final CheckedService service;
 
@@ -93,9 +119,10 @@ final class WorkerOps implements Runnable {
 
 	private final BooleanSupplier stopping;
 
-	WorkerOps(RecordingLockRegistry registry, CheckedService service, CriticalSection critical, History history,
-			long seed, BooleanSupplier stopping) {
+	WorkerOps(RecordingLockRegistry registry, FreshRegistries freshRegistries, CheckedService service,
+			CriticalSection critical, History history, long seed, BooleanSupplier stopping) {
 		this.registry = registry;
+		this.freshRegistries = freshRegistries;
 		this.service = service;
 		this.critical = critical;
 		this.history = history;
@@ -129,7 +156,7 @@ final class WorkerOps implements Runnable {
 	private String pickApi() {
 		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "sync", "fixedLease", "minHold",
 				"transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read", "write",
-				"downgrade", "readerBurst" };
+				"downgrade", "readerBurst", "freshRegistry" };
 		return apis[this.random.nextInt(apis.length)];
 	}
 
@@ -152,6 +179,7 @@ final class WorkerOps implements Runnable {
 			case "write" -> write();
 			case "downgrade" -> downgrade();
 			case "readerBurst" -> readerBurst();
+			case "freshRegistry" -> freshRegistry();
 			default -> throw new IllegalArgumentException(api);
 		}
 	}
@@ -161,8 +189,16 @@ final class WorkerOps implements Runnable {
 	 * watchdog renews it while others wait.
 	 */
 	private void lock(String key, int keepMillis) {
-		FencedLock lock = this.registry.obtain("c:" + key);
-		if (!lock.tryLock(waitTime())) {
+		lock(this.registry, "c:" + key, waitTime(), keepMillis);
+	}
+
+	/**
+	 * Lock the named lock through the given registry within the given time, work, and
+	 * keep the lock for the given time longer.
+	 */
+	private void lock(RecordingLockRegistry registry, String name, Duration waitTime, int keepMillis) {
+		FencedLock lock = registry.obtain(name);
+		if (!lock.tryLock(waitTime)) {
 			return;
 		}
 		try {
@@ -239,6 +275,67 @@ final class WorkerOps implements Runnable {
 					() -> read(ReaderBurst.READER_WAIT, keepMillis, false), threads));
 		}
 		awaitAll(parts, threads);
+	}
+
+	/**
+	 * Hold two or three lock names and have as many threads of a fresh registry wait for
+	 * them at once, interrupt one of them early, release the names a little later, wait
+	 * for the threads within {@link #BOUND} (a failure of one of them is the call's) and
+	 * close the registry.
+	 */
+	private void freshRegistry() throws Exception {
+		List<String> keys = new ArrayList<>(KEYS);
+		Collections.shuffle(keys, this.random);
+		// Closed in reverse: the names released, the waiters awaited, the registry closed
+		try (Closer closer = new Closer()) {
+			FreshRegistries.Fresh fresh = closer.add(this.freshRegistries.open());
+			List<Thread> threads = new ArrayList<>();
+			List<CompletableFuture<Void>> parts = new ArrayList<>();
+			closer.add(() -> awaitAll(parts, threads));
+			List<FencedLock> held = new ArrayList<>();
+			for (String key : new TreeSet<>(keys.subList(0, 2 + this.random.nextInt(2)))) {
+				FencedLock lock = this.registry.obtain("c:" + key);
+				if (lock.tryLock(Duration.ofSeconds(1))) {
+					closer.add(lock::unlock);
+					held.add(lock);
+				}
+			}
+			if (held.size() < 2) {
+				return;
+			}
+			String names = Thread.currentThread().getName() + "-fresh-" + History.now();
+			for (FencedLock lock : held) {
+				parts.add(startAfter(names + "-" + parts.size(), 0,
+						() -> lock(fresh.recorder(), lock.name(), FRESH_WAIT, 0), threads));
+			}
+			interruptOneEarly(threads);
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200 + this.random.nextInt(200)));
+		}
+	}
+
+	/**
+	 * Interrupt one of the given waiters as soon as two of them are seen waiting for
+	 * their registry's subscription, or one drawn at random after
+	 * {@link #SUBSCRIBING_BOUND}, and record which it was.
+	 */
+	private void interruptOneEarly(List<Thread> waiters) {
+		long deadline = System.nanoTime() + SUBSCRIBING_BOUND.toNanos();
+		List<Thread> subscribing = List.of();
+		while (subscribing.size() < 2 && System.nanoTime() - deadline < 0) {
+			Thread.onSpinWait();
+			subscribing = waiters.stream().filter(WorkerOps::isSubscribing).toList();
+		}
+		boolean together = subscribing.size() >= 2;
+		Thread interrupted = together ? subscribing.get(0) : waiters.get(this.random.nextInt(waiters.size()));
+		interrupted.interrupt();
+		this.history.record("FRESH", "thread", interrupted.getName(), "interrupted",
+				together ? "subscribing" : "early");
+	}
+
+	private static boolean isSubscribing(Thread thread) {
+		return Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals(SUBSCRIBING_CLASS)
+					&& frame.getMethodName().equals(SUBSCRIBING_METHOD));
 	}
 
 	/**
