@@ -103,7 +103,7 @@ public final class DistLockInterceptionAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static DistributedLockAdvisor distlockAdvisor(Environment environment) {
-			return new DistributedLockAdvisor("distlockInterceptor", order(environment));
+			return new DistributedLockAdvisor("distlockInterceptor", orderAhead(environment, 0));
 		}
 
 		/**
@@ -115,7 +115,7 @@ public final class DistLockInterceptionAutoConfiguration {
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static DistributedConcurrencyLimitAdvisor distlockConcurrencyLimitAdvisor(Environment environment) {
 			return new DistributedConcurrencyLimitAdvisor("distlockConcurrencyLimitInterceptor",
-					Math.max(order(environment), Integer.MIN_VALUE + 1) - 1);
+					orderAhead(environment, 1));
 		}
 
 		@Bean
@@ -139,8 +139,7 @@ public final class DistLockInterceptionAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static LeaderOnlyAdvisor distlockLeaderOnlyAdvisor(Environment environment) {
-			return new LeaderOnlyAdvisor("distlockLeaderOnlyInterceptor",
-					Math.max(order(environment), Integer.MIN_VALUE + 2) - 2);
+			return new LeaderOnlyAdvisor("distlockLeaderOnlyInterceptor", orderAhead(environment, 2));
 		}
 
 		@Bean
@@ -151,13 +150,16 @@ public final class DistLockInterceptionAutoConfiguration {
 		}
 
 		/**
-		 * Return {@code distlock.order}, bound from the environment.
+		 * Return {@code distlock.order}, bound from the environment, moved the given
+		 * number of places ahead (for the advisors that run outside the lock's) and never
+		 * below {@link Integer#MIN_VALUE}.
 		 */
-		private static int order(Environment environment) {
-			return Binder.get(environment)
+		private static int orderAhead(Environment environment, int places) {
+			int order = Binder.get(environment)
 				.bind("distlock", DistLockProperties.class)
 				.orElseGet(DistLockProperties::new)
 				.getOrder();
+			return Math.max(order, Integer.MIN_VALUE + places) - places;
 		}
 
 		@Bean
