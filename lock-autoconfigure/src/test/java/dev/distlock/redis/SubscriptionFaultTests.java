@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -89,7 +90,7 @@ class SubscriptionFaultTests {
 			held.release();
 			proxy.cutConnections();
 			// The container's recovery fails while the proxy refuses connections
-			Thread.sleep(500);
+			await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> recovering(before));
 		}
 		finally {
 			registry.close();
@@ -98,6 +99,20 @@ class SubscriptionFaultTests {
 		await().atMost(WAIT)
 			.during(Duration.ofSeconds(3))
 			.untilAsserted(() -> assertThat(subscriptionThreads()).as("subscription threads left").isSubsetOf(before));
+	}
+
+	/**
+	 * Return whether a thread of a release signals' listener container, other than the
+	 * given ones, recovers a lost subscription.
+	 */
+	private static boolean recovering(Set<Long> others) {
+		return Thread.getAllStackTraces()
+			.entrySet()
+			.stream()
+			.filter((thread) -> subscriptionThreads().contains(thread.getKey().getId())
+					&& !others.contains(thread.getKey().getId()))
+			.flatMap((thread) -> Arrays.stream(thread.getValue()))
+			.anyMatch((frame) -> frame.getMethodName().equals("potentiallyRecover"));
 	}
 
 	/**
