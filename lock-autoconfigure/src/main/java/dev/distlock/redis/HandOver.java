@@ -134,7 +134,7 @@ final class HandOver {
 			boolean taken = complete(handoff, lock, next);
 			if (next == null || !taken) {
 				// Failed, refused for want of replicas, or the waiter gave up meanwhile
-				this.commands.giveBack(lock.id, token);
+				this.commands.giveBack(lock.id, token, handoff.terms);
 			}
 		}
 		if (next != null) {

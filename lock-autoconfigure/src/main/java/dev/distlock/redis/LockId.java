@@ -18,7 +18,7 @@ final class LockId {
 
 	/**
 	 * The keys of every script that may grant the lock or a read share of it: lock,
-	 * fence, wait queue and read shares.
+	 * fence, wait queue, read shares and the tokens given back.
 	 */
 	final String[] grantKeys;
 
@@ -27,7 +27,8 @@ final class LockId {
 		this.key = key;
 		this.fenceKey = LockKeys.fenceKey(key);
 		this.grantKeys = new String[] { key, this.fenceKey, LockKeys.helperKey(key, LockKeys.QUEUE),
-				LockKeys.helperKey(key, LockKeys.WAITERS), LockKeys.helperKey(key, LockKeys.READERS) };
+				LockKeys.helperKey(key, LockKeys.WAITERS), LockKeys.helperKey(key, LockKeys.READERS),
+				LockKeys.helperKey(key, LockKeys.GIVEN_BACK) };
 	}
 
 }

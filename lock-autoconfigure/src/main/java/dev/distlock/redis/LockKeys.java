@@ -39,6 +39,12 @@ public final class LockKeys {
 	/** The role of the helper key that holds the permits taken of a semaphore. */
 	static final String PERMITS = "permits";
 
+	/**
+	 * The role of the helper key that marks the tokens given back of a lock's attempts
+	 * for a while, so that an attempt reaching Redis after its give-back takes nothing.
+	 */
+	static final String GIVEN_BACK = "given-back";
+
 	private final String prefix;
 
 	/**

@@ -82,7 +82,7 @@ final class RedisAcquirer {
 					RedisHold handedOver = handoff.awaitCompletion();
 					if (handedOver != null) {
 						if (requeued) {
-							this.commands.giveBack(lock.id, token);
+							this.commands.giveBack(lock.id, token, terms);
 						}
 						return handedOver;
 					}
@@ -101,7 +101,7 @@ final class RedisAcquirer {
 							result - tokens + 1, result, sentNanos, terms, options) : null;
 					if (acquired == null && queueing.waits()) {
 						// The deadline passed while this attempt joined the queue.
-						this.commands.giveBack(lock.id, token);
+						this.commands.giveBack(lock.id, token, terms);
 					}
 					return handoff.withdraw() ? acquired : eitherOf(handoff.awaitCompletion(), acquired);
 				}
@@ -118,11 +118,11 @@ final class RedisAcquirer {
 		catch (InterruptedException | RuntimeException | Error ex) {
 			RedisHold orphan = handoff.abandon();
 			if (orphan != null) {
-				this.commands.giveBack(lock.id, orphan.token);
+				this.commands.giveBack(lock.id, orphan.token, orphan.terms);
 			}
 			if (attempted) {
 				// Held by an attempt without an answer, granted, or waiting in the queue
-				this.commands.giveBack(lock.id, token);
+				this.commands.giveBack(lock.id, token, terms);
 			}
 			throw ex;
 		}
@@ -190,7 +190,7 @@ final class RedisAcquirer {
 			return acquired;
 		}
 		if (acquired != null) {
-			this.commands.giveBack(acquired.id, acquired.token);
+			this.commands.giveBack(acquired.id, acquired.token, acquired.terms);
 		}
 		return handedOver;
 	}

@@ -122,19 +122,24 @@ final class RedisLockCommands implements AutoCloseable {
 	 * Release a token that no caller holds any more, and take it out of the lock's wait
 	 * queue, without waiting: the reply, or its failure, changes nothing for the caller,
 	 * and the key expires with its lease (the entry with its life) if the release does
-	 * not reach Redis.
+	 * not reach Redis. The token stays marked given back for the key's life under the
+	 * given terms: an attempt under it that reaches Redis later, sent before the
+	 * give-back on another connection (a pool's), takes nothing.
+	 * @param terms the terms the token was offered under
 	 */
-	void giveBack(LockId id, String token) {
-		giveBack(id.name, LuaScript.RELEASE, id.grantKeys, releaseArgs(token, 0, 0, false));
+	void giveBack(LockId id, String token, LeaseTerms terms) {
+		giveBack(id.name, LuaScript.RELEASE, id.grantKeys, releaseArgs(token, 0, 0, false, terms.keyMillis()));
 	}
 
 	/**
 	 * Release a shared hold's token that no caller holds any more, and take it out of the
-	 * wait queue, without waiting, like {@link #giveBack(LockId, String)}.
+	 * wait queue, without waiting, like {@link #giveBack(LockId, String, LeaseTerms)}.
 	 * @param kind which set of holders the token may be in
+	 * @param terms the terms the token was offered under
 	 */
-	void giveBack(LockId id, HoldKind kind, String token) {
-		giveBack(id.name, kind.releaseScript, SharedAttempt.keysOf(id, kind), token, "0", "0");
+	void giveBack(LockId id, HoldKind kind, String token, LeaseTerms terms) {
+		giveBack(id.name, kind.releaseScript, SharedAttempt.keysOf(id, kind), token, "0", "0",
+				Long.toString(terms.keyMillis()));
 	}
 
 	/**
@@ -152,7 +157,7 @@ final class RedisLockCommands implements AutoCloseable {
 			boolean leaseOver) {
 		return this.connection
 			.eval(kind.releaseScript, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
-					leaseOver ? "1" : "0")
+					leaseOver ? "1" : "0", "0")
 			.thenApply((Long result) -> result != 0L);
 	}
 
@@ -181,7 +186,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 */
 	CompletableFuture<Boolean> release(LockId id, String token, long keepMillis, long delayMillis, boolean leaseOver) {
 		return this.connection
-			.eval(LuaScript.RELEASE, id.grantKeys, releaseArgs(token, keepMillis, delayMillis, leaseOver))
+			.eval(LuaScript.RELEASE, id.grantKeys, releaseArgs(token, keepMillis, delayMillis, leaseOver, 0))
 			.thenApply((Long result) -> result != 0L);
 	}
 
@@ -295,8 +300,14 @@ final class RedisLockCommands implements AutoCloseable {
 		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args);
 	}
 
-	private static String[] releaseArgs(String token, long keepMillis, long delayMillis, boolean leaseOver) {
-		return new String[] { token, Long.toString(keepMillis), Long.toString(delayMillis), leaseOver ? "1" : "0" };
+	/**
+	 * Return the release script's arguments.
+	 * @param buryMillis how long a token given back stays marked so; 0 for a release
+	 */
+	private static String[] releaseArgs(String token, long keepMillis, long delayMillis, boolean leaseOver,
+			long buryMillis) {
+		return new String[] { token, Long.toString(keepMillis), Long.toString(delayMillis), leaseOver ? "1" : "0",
+				Long.toString(buryMillis) };
 	}
 
 	private static String[] renewKeys(HoldKind kind, List<LockId> ids) {

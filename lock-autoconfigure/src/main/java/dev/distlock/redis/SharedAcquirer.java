@@ -69,7 +69,7 @@ final class SharedAcquirer {
 				if (deadline.isPast()) {
 					if (queueing.waits()) {
 						// The deadline passed while this attempt joined the queue.
-						this.commands.giveBack(attempt.id(), attempt.kind(), token);
+						this.commands.giveBack(attempt.id(), attempt.kind(), token, this.terms);
 					}
 					return null;
 				}
@@ -87,7 +87,7 @@ final class SharedAcquirer {
 		catch (InterruptedException | RuntimeException | Error ex) {
 			if (attempted) {
 				// Admitted by an attempt without an answer, or waiting in the queue
-				this.commands.giveBack(attempt.id(), attempt.kind(), token);
+				this.commands.giveBack(attempt.id(), attempt.kind(), token, this.terms);
 			}
 			throw ex;
 		}

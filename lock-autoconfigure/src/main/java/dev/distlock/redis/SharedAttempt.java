@@ -37,13 +37,14 @@ record SharedAttempt(LockId id, HoldKind kind, LuaScript script, String... args)
 	/**
 	 * Return the keys of the scripts that take or release shared holds of a read/write
 	 * lock or semaphore, all in its key's Cluster slot: its key, its fencing key, its
-	 * wait queue's two keys and its set of holders of the given kind.
+	 * wait queue's two keys, its set of holders of the given kind and its tokens given
+	 * back.
 	 * @param id the read/write lock or semaphore
 	 * @param kind how its holds are kept
 	 */
 	static String[] keysOf(LockId id, HoldKind kind) {
 		String[] grantKeys = id.grantKeys;
-		return new String[] { grantKeys[0], grantKeys[1], grantKeys[2], grantKeys[3], kind.heldKey(id) };
+		return new String[] { grantKeys[0], grantKeys[1], grantKeys[2], grantKeys[3], kind.heldKey(id), grantKeys[5] };
 	}
 
 }

@@ -2,7 +2,8 @@
 -- trip (issue_tokens, the queue functions and the shared-hold functions come from
 -- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which precede this text).
 -- KEYS[1]: the semaphore's key (never written), KEYS[2]: its fencing key, KEYS[3] and
--- KEYS[4]: its wait queue, KEYS[5]: its set of permit holders
+-- KEYS[4]: its wait queue, KEYS[5]: its set of permit holders, KEYS[6]: the tokens given
+-- back
 -- ARGV[1]: the caller's random token, ARGV[2]: how long the permit's entry lives in
 -- milliseconds, the lease plus the lock delay, ARGV[3]: how long the fencing key lives in
 -- milliseconds, ARGV[4]: '1' to wait in the queue, '0' to leave it, ARGV[5]: how long a
@@ -14,6 +15,11 @@
 -- first holder's entry expires (0 when unknown), for the caller's next re-check.
 -- Each attempt counts against the permits it passes: callers that pass different numbers
 -- for one semaphore each take a permit while fewer holders than their own number hold one.
+-- An attempt whose token was given back (it reached Redis after the give-back, which was
+-- sent after it on another connection) takes nothing: returns 0.
+if given_back(ARGV[1]) then
+	return 0
+end
 local now = server_micros()
 local now_millis = millis_of(now)
 local held = live_holders(now_millis)

@@ -2,8 +2,9 @@
 -- trip (issue_tokens, the queue functions and the shared-hold functions come from
 -- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which precede this text).
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
--- KEYS[5]: the read shares of the read/write lock whose write side the lock is, helper
--- keys in the lock key's Cluster slot, which no lock key can be
+-- KEYS[5]: the read shares of the read/write lock whose write side the lock is, KEYS[6]:
+-- the tokens given back, helper keys in the lock key's Cluster slot, which no lock key can
+-- be
 -- ARGV[1]: the caller's random token, ARGV[2]: how long the key lives in milliseconds,
 -- the lease plus the lock delay, ARGV[3]: how many fencing tokens to reserve (1, or more
 -- for local hand-overs), ARGV[4]: how long the fencing key lives in milliseconds,
@@ -18,9 +19,14 @@
 -- otherwise minus the milliseconds the lock key has left, or the read shares while
 -- readers hold the lock (0 when unknown), for the caller's next re-check. A waiter that
 -- leaves the queue while readers hold the lock wakes the first waiter left, which may be
--- a reader that it kept out.
-if redis.call('exists', KEYS[3], KEYS[5]) == 0 and redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+-- a reader that it kept out. An attempt whose token was given back (it reached Redis after
+-- the give-back, which was sent after it on another connection) takes nothing: returns 0.
+if redis.call('exists', KEYS[3], KEYS[5], KEYS[6]) == 0
+		and redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 	return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
+end
+if given_back(ARGV[1]) then
+	return 0
 end
 local holder = redis.call('get', KEYS[1])
 if holder == ARGV[1] then

@@ -4,7 +4,7 @@
 -- shared-holds.lua, which precede this text). The write side is the lock itself: the lock
 -- key holds the writer's token.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
--- KEYS[5]: its read shares
+-- KEYS[5]: its read shares, KEYS[6]: the tokens given back
 -- ARGV[1]: the reader's random token, ARGV[2]: how long the share lives in milliseconds,
 -- the lease plus the lock delay, ARGV[3]: how long the fencing key lives in milliseconds,
 -- ARGV[4]: '1' to wait in the queue, '0' to leave it, ARGV[5]: how long a queue entry
@@ -20,7 +20,11 @@
 -- next re-check. A reader admitted to a lock that no writer holds wakes the first waiter
 -- left, which comes in too if it reads: readers queued behind each other come in one
 -- after the other. A lock that nobody holds, reads or takes up is granted to the first
--- waiter.
+-- waiter. An attempt whose token was given back (it reached Redis after the give-back, which
+-- was sent after it on another connection) takes nothing: returns 0.
+if given_back(ARGV[1]) then
+	return 0
+end
 local now = server_micros()
 local now_millis = millis_of(now)
 local holder = redis.call('get', KEYS[1])

@@ -5,12 +5,17 @@
 -- and the shared-hold functions come from wait-queue.lua and shared-holds.lua, which
 -- precede this text.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
--- KEYS[5]: its read shares
+-- KEYS[5]: its read shares, KEYS[6]: the tokens given back
 -- ARGV[1]: the reader's token, ARGV[2]: the share's lock delay in milliseconds (0: none),
--- ARGV[3]: '1' when the holder knows its lease is over (lost, or run out)
+-- ARGV[3]: '1' when the holder knows its lease is over (lost, or run out), ARGV[4]: when
+-- the caller gives back a token nobody holds, how long it stays marked given back, in
+-- milliseconds (0: a release)
 -- Returns 1 when the reader still held its share, 2 when it held it but its lease was
 -- over and the lock delay keeps writers out for the rest of the share's life, 0 when it
 -- had expired or been removed, or was a grant of the lock.
+if ARGV[4] ~= '0' then
+	bury(ARGV[1], tonumber(ARGV[4]))
+end
 local queued = redis.call('exists', KEYS[3]) == 1
 if queued then
 	leave(ARGV[1])

@@ -4,12 +4,18 @@
 -- and shared-hold functions come from wait-queue.lua and shared-holds.lua, which precede
 -- this text).
 -- KEYS[1]: the key of the read/write lock or semaphore, KEYS[2]: its fencing key, KEYS[3]
--- and KEYS[4]: its wait queue, KEYS[5]: its set of holders
+-- and KEYS[4]: its wait queue, KEYS[5]: its set of holders, KEYS[6]: the tokens given
+-- back
 -- ARGV[1]: the caller's token, ARGV[2]: the hold's lock delay in milliseconds (0: none),
--- ARGV[3]: '1' when the holder knows its lease is over (lost, or run out)
+-- ARGV[3]: '1' when the holder knows its lease is over (lost, or run out), ARGV[4]: when
+-- the caller gives back a token nobody holds, how long it stays marked given back, in
+-- milliseconds (0: a release)
 -- Returns 1 when the caller still held its entry, 2 when it held it but its lease was over
 -- and the lock delay keeps its place from everyone for the rest of the entry's life, 0
 -- when the entry had expired or been removed.
+if ARGV[4] ~= '0' then
+	bury(ARGV[1], tonumber(ARGV[4]))
+end
 local queued = redis.call('exists', KEYS[3]) == 1
 if queued then
 	leave(ARGV[1])

@@ -7,16 +7,20 @@
 -- functions and the shared-hold functions come from wait-queue.lua and shared-holds.lua,
 -- which precede this text.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
--- KEYS[5]: the read shares
+-- KEYS[5]: the read shares, KEYS[6]: the tokens given back
 -- ARGV[1]: the caller's token, ARGV[2]: milliseconds the lock must still be kept (0:
 -- none), ARGV[3]: the hold's lock delay in milliseconds (0: none), ARGV[4]: '1' when the
--- holder knows its lease is over (lost, or run out)
+-- holder knows its lease is over (lost, or run out), ARGV[5]: when the caller gives back a
+-- token nobody holds, how long it stays marked given back, in milliseconds (0: a release)
 -- Returns 1 when the caller still held the lock, 2 when it held it but its lease was over
 -- and the lock delay keeps the lock from everyone for the rest of the key's life, 0 when
 -- it had expired or been taken over.
 -- A lock kept for its minimum hold time or its lock delay no longer holds the caller's
 -- token, so that a renewal sent before the release and arriving after it cannot extend it
 -- again; the first waiter is woken to re-check when it expires.
+if ARGV[5] ~= '0' then
+	bury(ARGV[1], tonumber(ARGV[5]))
+end
 local queued = redis.call('exists', KEYS[3]) == 1
 local left = queued and leave(ARGV[1])
 if redis.call('get', KEYS[1]) ~= ARGV[1] then

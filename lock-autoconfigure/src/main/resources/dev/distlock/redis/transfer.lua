@@ -2,13 +2,16 @@
 -- of a release and an acquire, issuing the next holder's fencing token and taking it out
 -- of the lock's wait queue, where it keeps its place when the transfer fails (issue_tokens
 -- and leave come from fencing-tokens.lua and wait-queue.lua, which precede this text).
--- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue
+-- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
+-- KEYS[6]: the tokens given back
 -- ARGV[1]: the current holder's token, ARGV[2]: the next holder's token,
 -- ARGV[3]: how long the key lives in milliseconds, the next holder's lease plus its lock
 -- delay, ARGV[4]: how long the fencing key lives in milliseconds, ARGV[5]: the token the
 -- next holder waited under in the queue
--- Returns the next holder's fencing token, or 0 when the current holder no longer held it.
-if redis.call('get', KEYS[1]) ~= ARGV[1] then
+-- Returns the next holder's fencing token, or 0 when the current holder no longer held it,
+-- or when the next holder's token was given back: a transfer that reached Redis after the
+-- give-back of its failure, sent after it on another connection, changes nothing.
+if redis.call('get', KEYS[1]) ~= ARGV[1] or given_back(ARGV[2]) then
 	return 0
 end
 leave(ARGV[5])

@@ -3,8 +3,10 @@
 -- KEYS[3]: the waiters' tokens in order of arrival (a sorted set scored by the server's
 -- clock in microseconds), KEYS[4]: each waiter's entry (a hash): when it expires, in the
 -- server's milliseconds, how long a grant waits for the waiter to take it up in
--- milliseconds, and the channel its process listens on ('' when it polls). Both keys live as long as their latest entry and are gone once
--- the last waiter leaves.
+-- milliseconds, and the channel its process listens on ('' when it polls). Both keys live
+-- as long as their latest entry and are gone once the last waiter leaves. KEYS[6]: the
+-- tokens given back (a sorted set scored by when each is forgotten, in the server's
+-- milliseconds), which lives as long as its latest entry.
 
 -- Returns the server's clock in microseconds.
 local function server_micros()
@@ -74,4 +76,21 @@ local function enqueue(waiter, now, entry_millis, claim, channel)
 	redis.call('hset', KEYS[4], waiter, string.format('%.0f %d %s', expiry, claim, channel))
 	redis.call('pexpire', KEYS[3], entry_millis)
 	redis.call('pexpire', KEYS[4], entry_millis)
+end
+
+-- Marks a token given back for the given milliseconds, dropping the marks whose time is
+-- over: an attempt under that token that reaches Redis after the give-back (sent before
+-- it, on another connection) takes nothing.
+local function bury(token, life)
+	local now_millis = math.floor(server_micros() / 1000)
+	redis.call('zremrangebyscore', KEYS[6], '-inf', now_millis)
+	redis.call('zadd', KEYS[6], string.format('%.0f', now_millis + life), token)
+	if redis.call('pttl', KEYS[6]) < life then
+		redis.call('pexpire', KEYS[6], life)
+	end
+end
+
+-- Returns whether a token was given back.
+local function given_back(token)
+	return redis.call('zscore', KEYS[6], token) ~= false
 end

@@ -14,6 +14,7 @@ import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
+import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.observation.LockHoldContext;
 import dev.distlock.observation.ObservationLockObserver;
@@ -22,6 +23,7 @@ import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -217,6 +219,28 @@ class HandOverFaultTests {
 	/**
 	 * Hand the lock over from the holder to the waiter without a fault, and release it.
 	 */
+	/**
+	 * A transfer that got no answer is given back; on a pooled connection the give-back
+	 * of its new token may reach Redis before the transfer itself. The transfer that
+	 * arrives after it must leave the lock to its holder's token, which expires with its
+	 * lease, rather than hand it to the token nobody holds.
+	 */
+	@Test
+	void transferThatReachesRedisAfterItsGiveBackLeavesTheLockAlone() {
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		RedisLockCommands lockCommands = this.closer.add(TestLockRegistry.commands(client));
+		LockId id = new LockId(LockName.of("handed"), "lock:handed");
+		LeaseTerms terms = new LeaseTerms(LEASE.toMillis(), 0);
+		assertThat(lockCommands
+			.await(lockCommands.acquire(id, "holder", terms, 1, RedisLockCommands.Queueing.NONE), "acquire")
+			.reply()).isPositive();
+		lockCommands.giveBack(id, "next", terms);
+		assertThat(lockCommands.await(lockCommands.transfer(id, "holder", "next", terms, "waiter"), "transfer").reply())
+			.isZero();
+		assertThat(this.commands.get("lock:handed")).isEqualTo("holder");
+	}
+
 	private void handOver(FencedLock lock) throws Exception {
 		this.holder.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		CompletableFuture<Boolean> waiting = this.waiter.call(() -> lock.tryLock(WAIT));

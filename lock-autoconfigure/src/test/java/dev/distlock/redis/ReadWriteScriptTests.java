@@ -173,7 +173,7 @@ class ReadWriteScriptTests {
 		write("next-writer", waiting());
 		release("writer");
 		assertThat(this.redisCommands.get(CATALOGUE.key)).isEqualTo("reader");
-		this.commands.giveBack(CATALOGUE, HoldKind.READ_SHARE, "reader");
+		this.commands.giveBack(CATALOGUE, HoldKind.READ_SHARE, "reader", TERMS);
 		assertThat(releaseRead("absent")).isFalse();
 		assertThat(this.redisCommands.get(CATALOGUE.key)).isEqualTo("next-writer");
 	}

@@ -31,10 +31,16 @@ import java.util.concurrent.TimeUnit;
  *     // point the client at proxy.port()
  *     proxy.setLatency(Duration.ofMillis(400));
  *     proxy.stall();
+ *     proxy.stallOpenConnections();
  *     proxy.cutConnections();
  *     proxy.heal();
  * }
  * </pre>
+ * <p>
+ * A peer that closes or resets its connection closes it through the proxy once the bytes
+ * it sent before went through, as the network delivers the packets sent before a close: a
+ * stalled client's last command reaches the server after the heal even if the client gave
+ * up on it.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -126,6 +132,20 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Stops forwarding bytes in both directions on the connections open now, keeping them
+	 * open, while connections opened later flow: one client connection of a pool sees a
+	 * silent network while the others work. Bytes that arrive meanwhile are held until
+	 * {@link #heal()}.
+	 */
+	public void stallOpenConnections() {
+		synchronized (this.lock) {
+			for (Link link : this.links) {
+				link.stalled = true;
+			}
+		}
+	}
+
+	/**
 	 * Closes every open connection on both sides and refuses new ones (accepting and
 	 * closing them at once) until {@link #heal()}.
 	 */
@@ -146,6 +166,9 @@ public final class TcpProxy implements AutoCloseable {
 			this.latencyNanos = 0;
 			this.stalled = false;
 			this.cut = false;
+			for (Link link : this.links) {
+				link.stalled = false;
+			}
 			this.lock.notifyAll();
 		}
 	}
@@ -261,6 +284,9 @@ public final class TcpProxy implements AutoCloseable {
 
 		private final Pipe downstream;
 
+		/** Whether this connection's bytes are held; guarded by the proxy's lock. */
+		private boolean stalled;
+
 		Link(Socket client, Socket server) {
 			this.client = client;
 			this.server = server;
@@ -338,11 +364,10 @@ public final class TcpProxy implements AutoCloseable {
 				}
 			}
 			catch (IOException ex) {
-				// The socket was closed: the link ends
+				// Reset by the peer (Jedis closes with a reset), or closed by the link
 			}
-			finally {
-				this.link.close();
-			}
+			// The writer closes the link once the bytes read before went through.
+			this.chunks.offer(END);
 		}
 
 		private void write() {
@@ -378,9 +403,10 @@ public final class TcpProxy implements AutoCloseable {
 		private boolean awaitDue(Chunk chunk) throws InterruptedException {
 			synchronized (TcpProxy.this.lock) {
 				while (!this.stopped && !TcpProxy.this.closed) {
-					long wait = TcpProxy.this.stalled ? TimeUnit.MILLISECONDS.toNanos(100)
+					boolean stalled = TcpProxy.this.stalled || this.link.stalled;
+					long wait = stalled ? TimeUnit.MILLISECONDS.toNanos(100)
 							: chunk.arrivedNanos + TcpProxy.this.latencyNanos - System.nanoTime();
-					if (!TcpProxy.this.stalled && wait <= 0) {
+					if (!stalled && wait <= 0) {
 						return true;
 					}
 					TimeUnit.NANOSECONDS.timedWait(TcpProxy.this.lock, wait);

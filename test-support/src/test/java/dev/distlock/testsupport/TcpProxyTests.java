@@ -64,6 +64,27 @@ class TcpProxyTests {
 	}
 
 	@Test
+	void stallOfTheOpenConnectionsLetsNewOnesFlowAndDeliversTheirBytesOnHealEvenAfterTheyClosed() {
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server.port());
+				RedisTestClient direct = RedisTestClient.connect(server.uri(), COMMAND_TIMEOUT)) {
+			RedisTestClient stalled = RedisTestClient.connect(proxy.uri(), COMMAND_TIMEOUT);
+			stalled.sync().ping();
+			proxy.stallOpenConnections();
+			assertThatExceptionOfType(RedisCommandTimeoutException.class)
+				.isThrownBy(() -> stalled.sync().set("held", "1"));
+			stalled.close();
+			try (RedisTestClient flowing = RedisTestClient.connect(proxy.uri(), COMMAND_TIMEOUT)) {
+				assertThat(flowing.sync().ping()).as("a connection opened after the stall").isEqualTo("PONG");
+			}
+			assertThat(direct.sync().exists("held")).as("a stalled command has not reached the server").isZero();
+			proxy.heal();
+			await().atMost(WAIT).untilAsserted(() -> assertThat(direct.sync().get("held")).isEqualTo("1"));
+			await().atMost(WAIT).until(() -> proxy.openConnections() == 0);
+		}
+	}
+
+	@Test
 	void cutClosesEveryConnectionAndRefusesNewOnesUntilHeal() {
 		try (RedisServer server = RedisServer.start();
 				TcpProxy proxy = TcpProxy.start(server.port());
