@@ -16,8 +16,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -44,14 +42,17 @@ import org.springframework.core.annotation.Order;
  * <p>
  * The registry looks its {@link LockObserver} up when it is created, after every bean
  * definition is registered, so this configuration can come after
- * {@link DistLockAutoConfiguration} and check that the registry is there.
+ * {@link DistLockAutoConfiguration} and check that the registry is there. Spring Boot's
+ * metrics and observation auto-configurations are named by their class names, since an
+ * application may have neither: a class named in {@code after} that is missing makes
+ * reading the annotation fail.
  *
  * @since 0.1.0
  */
-@AutoConfiguration(
-		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				DistLockAutoConfiguration.class },
-		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@AutoConfiguration(after = DistLockAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
