@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -324,11 +325,18 @@ class DistLockMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffWhenUserDefinesLockObserver() {
-		this.contextRunner.withUserConfiguration(UserObserverConfiguration.class)
-			.run((context) -> assertThat(context).hasSingleBean(LockObserver.class)
-				.doesNotHaveBean(ObservationLockObserver.class)
-				.hasBean("userLockObserver"));
+	@Timeout(30)
+	void keepsItsObservationsBesideAnObserverOfTheApplicationsOwnAndTellsBoth() {
+		this.contextRunner.withUserConfiguration(UserObserverConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(ObservationLockObserver.class).hasBean("userLockObserver");
+			context.getBean(LockRegistry.class).acquire(LockName.keyed("order", "1"), Duration.ofSeconds(1)).release();
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("distlock.wait").tag("name", "order").tag("result", "acquired").timer().count())
+				.isOne();
+			assertThat(meters.get("distlock.hold").tag("name", "order").timer().count()).isOne();
+			assertThat(context.getBean(RecordingLockObserver.class).told).containsExactly("wait order:1",
+					"acquired order:1", "released order:1");
+		});
 	}
 
 	private static Gauge leaderGauge(AssertableApplicationContext context, String name) {
@@ -416,8 +424,8 @@ class DistLockMetricsAutoConfigurationTests {
 	static class UserObserverConfiguration {
 
 		@Bean
-		LockObserver userLockObserver() {
-			return LockObserver.NONE;
+		RecordingLockObserver userLockObserver() {
+			return new RecordingLockObserver();
 		}
 
 	}
@@ -442,6 +450,36 @@ class DistLockMetricsAutoConfigurationTests {
 
 		@DistributedLock(name = "billing:invoice", key = "#id")
 		public void invoice(long id) {
+		}
+
+	}
+
+	/**
+	 * Records what it is told of each lock.
+	 */
+	static class RecordingLockObserver implements LockObserver {
+
+		final List<String> told = new CopyOnWriteArrayList<>();
+
+		@Override
+		public Wait waitStarted(LockName name) {
+			this.told.add("wait " + name);
+			return new Wait() {
+
+				@Override
+				public Hold acquired(long fencingToken) {
+					RecordingLockObserver.this.told.add("acquired " + name);
+					return new Hold() {
+
+						@Override
+						public void released() {
+							RecordingLockObserver.this.told.add("released " + name);
+						}
+
+					};
+				}
+
+			};
 		}
 
 	}
