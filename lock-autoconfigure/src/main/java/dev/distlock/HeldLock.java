@@ -2,10 +2,14 @@ package dev.distlock;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A lock a registry holds, as seen from this JVM.
  *
  * @param name the lock name
+ * @param keyValue the {@link LockName#keyValue() key value} of a keyed name, as encoded
+ * in the name, or {@code null} for a name given whole
  * @param key the Redis key
  * @param fencingToken the fencing token of the hold
  * @param heldFor how long it has been held
@@ -16,7 +20,7 @@ import java.time.Duration;
  * {@code permit} (one permit of a semaphore)
  * @since 0.1.0
  */
-public record HeldLock(String name, String key, long fencingToken, Duration heldFor, Duration remainingTtl,
-		String owner, String kind) {
+public record HeldLock(String name, @Nullable String keyValue, String key, long fencingToken, Duration heldFor,
+		Duration remainingTtl, String owner, String kind) {
 
 }

@@ -21,7 +21,9 @@ public interface LockObserver {
 
 	/**
 	 * A caller starts to wait for a lock (a wait time of zero tries once).
-	 * @param name the lock name
+	 * @param name the lock name as the caller gave it: its {@link LockName#base() base}
+	 * is the annotation's name or the name a programmatic caller gave, and only a keyed
+	 * name has a {@link LockName#keyValue() key value}
 	 * @return the wait, to be told once how it ended
 	 */
 	default Wait waitStarted(LockName name) {

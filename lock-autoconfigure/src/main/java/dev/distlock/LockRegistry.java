@@ -18,6 +18,16 @@ import org.jspecify.annotations.Nullable;
  * {@link IllegalArgumentException}.
  *
  * <p>
+ * Every method that takes a name as a {@link String} has a twin that takes a
+ * {@link LockName}, for the same lock: {@code obtain("invoices:acme")} and
+ * {@code obtain(LockName.keyed("invoices", "acme"))} hold one Redis key. A {@code String}
+ * is a name given whole, and metrics and traces are tagged with all of it; a keyed
+ * {@code LockName} is tagged with its base, its key value only in traces. Pass a keyed
+ * name when a part of the name varies per call, such as a tenant or an order id, so that
+ * metrics keep a bounded set of tags. The {@code LockName} twins default to their
+ * {@code String} twins, for a registry that reports to no {@link LockObserver}.
+ *
+ * <p>
  * Leases from {@link #acquire} and {@link #tryAcquire} are renewed by the watchdog until
  * released, with the TTL {@code distlock.lease-time}.
  *
@@ -47,6 +57,27 @@ public interface LockRegistry {
 	FencedLock obtain(String name, LeaseOptions options);
 
 	/**
+	 * Return the thread-owned, reentrant lock of the given name, like
+	 * {@link #obtain(String)}.
+	 * @param name the lock's name
+	 * @return the lock
+	 */
+	default FencedLock obtain(LockName name) {
+		return obtain(name, LeaseOptions.WATCHDOG);
+	}
+
+	/**
+	 * Return the thread-owned, reentrant lock of the given name, held as the options say,
+	 * like {@link #obtain(String, LeaseOptions)}.
+	 * @param name the lock's name
+	 * @param options fixed lease or watchdog, and minimum hold time
+	 * @return the lock
+	 */
+	default FencedLock obtain(LockName name, LeaseOptions options) {
+		return obtain(name.value(), options);
+	}
+
+	/**
 	 * Acquire an owner-free lease, waiting at most the given time.
 	 * @param name the lock's name
 	 * @param waitTime how long to wait; zero tries once
@@ -54,8 +85,19 @@ public interface LockRegistry {
 	 * @throws LockAcquisitionException if not acquired in time, or interrupted
 	 */
 	default LockLease acquire(String name, Duration waitTime) {
-		return tryAcquire(name, waitTime).orElseThrow(() -> new LockAcquisitionException(name,
-				"Lock '" + name + "' was not acquired within " + waitTime, null));
+		return tryAcquire(name, waitTime).orElseThrow(() -> notAcquired(name, waitTime));
+	}
+
+	/**
+	 * Acquire an owner-free lease, waiting at most the given time, like
+	 * {@link #acquire(String, Duration)}.
+	 * @param name the lock's name
+	 * @param waitTime how long to wait; zero tries once
+	 * @return the lease, to be released from any thread
+	 * @throws LockAcquisitionException if not acquired in time, or interrupted
+	 */
+	default LockLease acquire(LockName name, Duration waitTime) {
+		return tryAcquire(name, waitTime).orElseThrow(() -> notAcquired(name.value(), waitTime));
 	}
 
 	/**
@@ -81,6 +123,31 @@ public interface LockRegistry {
 	Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options);
 
 	/**
+	 * Acquire an owner-free lease, waiting at most the given time, like
+	 * {@link #tryAcquire(String, Duration)}.
+	 * @param name the lock's name
+	 * @param waitTime how long to wait; zero tries once
+	 * @return the lease, or empty if the lock was not acquired in time
+	 * @throws LockAcquisitionException if interrupted while waiting
+	 */
+	default Optional<LockLease> tryAcquire(LockName name, Duration waitTime) {
+		return tryAcquire(name, waitTime, LeaseOptions.WATCHDOG);
+	}
+
+	/**
+	 * Acquire an owner-free lease held as the options say, waiting at most the given
+	 * time, like {@link #tryAcquire(String, Duration, LeaseOptions)}.
+	 * @param name the lock's name
+	 * @param waitTime how long to wait; zero tries once
+	 * @param options fixed lease or watchdog, and minimum hold time
+	 * @return the lease, or empty if the lock was not acquired in time
+	 * @throws LockAcquisitionException if interrupted while waiting
+	 */
+	default Optional<LockLease> tryAcquire(LockName name, Duration waitTime, LeaseOptions options) {
+		return tryAcquire(name.value(), waitTime, options);
+	}
+
+	/**
 	 * Return the read/write lock of the given name. Its write side is the lock that
 	 * {@link #obtain(String)} returns for the name. Obtaining is free: nothing is sent to
 	 * Redis until a side is acquired.
@@ -89,6 +156,15 @@ public interface LockRegistry {
 	 * @since 0.1.0
 	 */
 	FencedReadWriteLock readWriteLock(String name);
+
+	/**
+	 * Return the read/write lock of the given name, like {@link #readWriteLock(String)}.
+	 * @param name the lock's name
+	 * @return the read/write lock
+	 */
+	default FencedReadWriteLock readWriteLock(LockName name) {
+		return readWriteLock(name.value());
+	}
 
 	/**
 	 * Return the semaphore of the given name, giving at most the given number of permits
@@ -107,6 +183,18 @@ public interface LockRegistry {
 	DistributedSemaphore semaphore(String name, int permits);
 
 	/**
+	 * Return the semaphore of the given name, giving at most the given number of permits
+	 * at once, like {@link #semaphore(String, int)}.
+	 * @param name the semaphore's name
+	 * @param permits how many permits it gives at most, at least 1
+	 * @return the semaphore
+	 * @throws IllegalArgumentException if the permits are fewer than one
+	 */
+	default DistributedSemaphore semaphore(LockName name, int permits) {
+		return semaphore(name.value(), permits);
+	}
+
+	/**
 	 * Run a task holding the lock and return its result. The lock is released when the
 	 * task ends, also when it throws.
 	 * @param <T> the result type
@@ -121,9 +209,27 @@ public interface LockRegistry {
 	 */
 	default <T extends @Nullable Object, E extends Throwable> T executeLocked(String name, Duration waitTime,
 			LockedTask<T, E> task) throws E {
+		return executeLocked(LockName.of(name), waitTime, task);
+	}
+
+	/**
+	 * Run a task holding the lock and return its result, like
+	 * {@link #executeLocked(String, Duration, LockedTask)}.
+	 * @param <T> the result type
+	 * @param <E> the checked exception the task may throw
+	 * @param name the lock's name
+	 * @param waitTime how long to wait for the lock
+	 * @param task the task
+	 * @return the task's result
+	 * @throws E as thrown by the task, unwrapped
+	 * @throws LockAcquisitionException if the lock was not acquired in time
+	 * @throws LockLostException if the lock was lost while the task ran
+	 */
+	default <T extends @Nullable Object, E extends Throwable> T executeLocked(LockName name, Duration waitTime,
+			LockedTask<T, E> task) throws E {
 		FencedLock lock = obtain(name);
 		if (!lock.tryLock(waitTime)) {
-			throw new LockAcquisitionException(name, "Lock '" + name + "' was not acquired within " + waitTime, null);
+			throw notAcquired(name.value(), waitTime);
 		}
 		T result;
 		try {
@@ -152,6 +258,10 @@ public interface LockRegistry {
 	 */
 	default Leadership leadership(String name) {
 		throw new UnsupportedOperationException(getClass().getName() + " does not elect leaders");
+	}
+
+	private static LockAcquisitionException notAcquired(String name, Duration waitTime) {
+		return new LockAcquisitionException(name, "Lock '" + name + "' was not acquired within " + waitTime, null);
 	}
 
 }

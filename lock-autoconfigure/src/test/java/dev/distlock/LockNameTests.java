@@ -19,26 +19,37 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * Tests for {@link LockName} and {@link KeyValueEncoding}: how key values become lock
- * names, and the base name of a lock.
+ * names, and the base name and key value of a lock, as the caller gave them.
  */
 @Timeout(30)
 class LockNameTests {
 
 	@Test
-	void baseIsTheNameUpToItsLastColonOrTheWholeName() {
-		assertThat(LockName.of("order:42").base()).isEqualTo("order");
-		assertThat(LockName.of("billing:invoice:7").base()).isEqualTo("billing:invoice");
-		assertThat(LockName.of("OrderService.pay").base()).isEqualTo("OrderService.pay");
-		assertThat(LockName.of(":odd").base()).isEqualTo(":odd");
+	void nameGivenWholeIsItsOwnBaseWithoutKeyValueColonsIncluded() {
+		for (String text : List.of("tenant:acme:invoices", "jobs:cleanup", "OrderService.pay", ":odd")) {
+			LockName name = LockName.of(text);
+			assertThat(name.base()).isEqualTo(text);
+			assertThat(name.keyValue()).isNull();
+		}
 	}
 
 	@Test
-	void keyedNameKeepsItsBaseWhateverTheValue() {
+	void keyedNameKeepsItsBaseAndItsEncodedKeyValueWhateverTheValue() {
 		for (String value : List.of("42", "a:b", "x".repeat(1000), "{tag}", "\uD800")) {
 			LockName name = LockName.keyed("billing:invoice", value);
 			assertThat(name.base()).isEqualTo("billing:invoice");
-			assertThat(LockName.of(name.value())).isEqualTo(name);
+			assertThat(name.keyValue()).isEqualTo(KeyValueEncoding.encode(value));
+			assertThat(name.value()).isEqualTo("billing:invoice:" + KeyValueEncoding.encode(value));
 		}
+	}
+
+	@Test
+	void keyedNameAndNameGivenWholeOfTheSameTextAreTheSameLock() {
+		LockName keyed = LockName.keyed("invoices", "acme");
+		LockName whole = LockName.of("invoices:acme");
+		assertThat(keyed).isEqualTo(whole).hasSameHashCodeAs(whole);
+		assertThat(whole.base()).isEqualTo("invoices:acme");
+		assertThat(keyed.base()).isEqualTo("invoices");
 	}
 
 	@Test

@@ -23,11 +23,11 @@ import org.springframework.util.Assert;
  * Locks held by other instances are not listed.
  *
  * <p>
- * A lock's key value, the part of its name after its {@link LockName#base() base}, may be
- * personal data, such as an e-mail address: unless it is shown, it is replaced with
- * {@code ******} in the name and in the key ({@code order:******},
- * {@code lock:order:******}), and so in a leadership's name. A name without key value is
- * shown whole.
+ * A lock's key value ({@link HeldLock#keyValue()}: the value of a {@link LockName#keyed
+ * keyed} name, such as an annotated method's key) may be personal data, such as an e-mail
+ * address: unless it is shown, exactly that value is replaced with {@code ******} in the
+ * name and in the key ({@code order:******}, {@code lock:order:******}). A name given
+ * whole, without a key value, is shown whole, and so is a leadership's name.
  *
  * @since 0.1.0
  * @see LockIntrospector#heldLocks()
@@ -68,39 +68,32 @@ public class DistLockEndpoint {
 	@ReadOperation
 	public HeldLocksDescriptor locks(SecurityContext securityContext) {
 		boolean shown = this.showValues.isShown(securityContext, this.roles);
-		return new HeldLocksDescriptor(
-				this.registry.heldLocks()
-					.stream()
-					.map((lock) -> shown ? HeldLockDescriptor.of(lock) : masked(lock))
-					.toList(),
-				this.registry.leaderships()
-					.stream()
-					.map((leadership) -> LeadershipDescriptor.of(leadership,
-							shown ? leadership.name() : maskedName(leadership.name())))
-					.toList());
+		return new HeldLocksDescriptor(this.registry.heldLocks()
+			.stream()
+			.map((lock) -> shown ? HeldLockDescriptor.of(lock) : masked(lock))
+			.toList(), this.registry.leaderships().stream().map(LeadershipDescriptor::of).toList());
 	}
 
 	/**
-	 * Describe a lock with its key value masked in its name and key. The key is the key
-	 * prefix followed by the name; a key of another form is masked whole.
+	 * Describe a lock with its key value, if it has one, masked in its name and key. The
+	 * name ends with the key value and the key is the key prefix followed by the name; a
+	 * name or key of another form is masked whole.
 	 */
 	private static HeldLockDescriptor masked(HeldLock lock) {
-		String maskedName = maskedName(lock.name());
-		if (maskedName.equals(lock.name())) {
+		String keyValue = lock.keyValue();
+		if (keyValue == null) {
 			return HeldLockDescriptor.of(lock);
 		}
-		String key = lock.key();
-		String maskedKey = key.endsWith(lock.name())
-				? key.substring(0, key.length() - lock.name().length()) + maskedName : MASK;
-		return HeldLockDescriptor.of(lock, maskedName, maskedKey);
+		String maskedName = replacedEnd(lock.name(), keyValue, MASK);
+		return HeldLockDescriptor.of(lock, maskedName, replacedEnd(lock.key(), lock.name(), maskedName));
 	}
 
 	/**
-	 * Return the name with its key value, if it has one, masked.
+	 * Return the text with the given end replaced, or the mask alone if it does not end
+	 * so.
 	 */
-	private static String maskedName(String name) {
-		String base = LockName.of(name).base();
-		return base.equals(name) ? name : base + ":" + MASK;
+	private static String replacedEnd(String text, String end, String replacement) {
+		return text.endsWith(end) ? text.substring(0, text.length() - end.length()) + replacement : MASK;
 	}
 
 	/**
@@ -118,16 +111,17 @@ public class DistLockEndpoint {
 	/**
 	 * Description of one leadership an application instance campaigns for.
 	 *
-	 * @param name the leadership's name, its key value masked unless shown
+	 * @param name the leadership's name
 	 * @param leader whether this instance leads
 	 * @param fencingToken the fencing token of the current term while this instance
 	 * leads, otherwise {@code null}
 	 */
 	public record LeadershipDescriptor(String name, boolean leader, @Nullable Long fencingToken) {
 
-		static LeadershipDescriptor of(Leadership leadership, String name) {
+		static LeadershipDescriptor of(Leadership leadership) {
 			OptionalLong token = leadership.fencingToken();
-			return new LeadershipDescriptor(name, token.isPresent(), token.isPresent() ? token.getAsLong() : null);
+			return new LeadershipDescriptor(leadership.name(), token.isPresent(),
+					token.isPresent() ? token.getAsLong() : null);
 		}
 
 	}

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.LockName;
 import dev.distlock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -32,7 +33,7 @@ final class CallLocks {
 	 * @return the locks, or {@code null} if one was not acquired in time or, for a method
 	 * that skips, because Redis failed
 	 */
-	static @Nullable CallLocks ownedByThread(LockRegistry registry, LockSpec spec, List<String> names,
+	static @Nullable CallLocks ownedByThread(LockRegistry registry, LockSpec spec, List<LockName> names,
 			OutageLog outage) {
 		return acquire(names, spec, outage,
 				(name, wait) -> spec.target().takeForThread(registry, name, wait, spec.leaseOptions()));
@@ -43,7 +44,7 @@ final class CallLocks {
 	 * @return the leases, or {@code null} if one was not acquired in time or, for a
 	 * method that skips, because Redis failed
 	 */
-	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<String> names, OutageLog outage) {
+	static @Nullable CallLocks ownerFree(LockRegistry registry, LockSpec spec, List<LockName> names, OutageLog outage) {
 		return acquire(names, spec, outage,
 				(name, wait) -> spec.target().takeOwnerFree(registry, name, wait, spec.leaseOptions()));
 	}
@@ -54,11 +55,11 @@ final class CallLocks {
 	 * those acquired before it. A method that skips when its locks are not acquired also
 	 * skips when Redis fails, which the outage log tells and logs.
 	 */
-	private static @Nullable CallLocks acquire(List<String> names, LockSpec spec, OutageLog outage,
-			BiFunction<String, Duration, @Nullable LockLease> acquireOne) {
+	private static @Nullable CallLocks acquire(List<LockName> names, LockSpec spec, OutageLog outage,
+			BiFunction<LockName, Duration, @Nullable LockLease> acquireOne) {
 		CallLocks acquired = new CallLocks(new ArrayList<>(names.size()));
 		long start = System.nanoTime();
-		for (String name : names) {
+		for (LockName name : names) {
 			LockLease lease;
 			try {
 				lease = acquireOne.apply(name, remaining(spec.waitTime(), start));

@@ -26,12 +26,14 @@ import org.springframework.util.ObjectUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Evaluates a call's lock key into the names of the locks it takes: the spec's name
- * alone, or {@code name:value} per key value, sorted so that every call takes several
- * locks in the same global order. A key (or element of a collection or array key) that is
- * an {@link Optional} stands for the value it holds; an empty one, like {@code null},
- * fails the call, and so do a key with more values than the most keys a call may lock and
- * a value without a stable text ({@link LockKeyValues}).
+ * Evaluates a call's lock key into the names of the locks it takes: the spec's name given
+ * whole, or per key value the {@link LockName#keyed keyed} name of the spec's name and
+ * the value (so metrics are tagged with the annotation's name and never with a key
+ * value), sorted so that every call takes several locks in the same global order. A key
+ * (or element of a collection or array key) that is an {@link Optional} stands for the
+ * value it holds; an empty one, like {@code null}, fails the call, and so do a key with
+ * more values than the most keys a call may lock and a value without a stable text
+ * ({@link LockKeyValues}).
  *
  * @since 0.1.0
  */
@@ -64,10 +66,10 @@ public class LockNames {
 	 * @throws LockKeyException if the key evaluates to nothing usable or to more values
 	 * than a call may lock
 	 */
-	public List<String> of(LockSpec spec, Object target, Object[] args) {
+	public List<LockName> of(LockSpec spec, Object target, Object[] args) {
 		Expression key = spec.key();
 		if (key == null) {
-			return List.of(spec.name());
+			return List.of(LockName.of(spec.name()));
 		}
 		Object value = evaluate(spec, key, target, args);
 		Collection<?> values = toCollection(value);
@@ -79,7 +81,7 @@ public class LockNames {
 					+ this.maxKeysPerCall + ")");
 		}
 		boolean ofElements = (value instanceof Collection<?>) || value.getClass().isArray();
-		TreeSet<String> names = new TreeSet<>();
+		TreeSet<LockName> names = new TreeSet<>();
 		boolean several = values.size() > 1;
 		for (Object element : values) {
 			String ofElement = several ? " for one of its elements" : "";
@@ -97,7 +99,7 @@ public class LockNames {
 			if (!StringUtils.hasText(text)) {
 				throw keyException(spec, "evaluated to a blank value" + ofElement);
 			}
-			names.add(LockName.keyed(spec.name(), text).value());
+			names.add(LockName.keyed(spec.name(), text));
 		}
 		return new ArrayList<>(names);
 	}

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.LockName;
 import dev.distlock.LockRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -39,7 +40,7 @@ public sealed interface LockTarget {
 	 * @param options how a lock is held
 	 * @return the hold as a lease, or {@code null} if not taken in time
 	 */
-	@Nullable LockLease takeForThread(LockRegistry registry, String name, Duration waitTime, LeaseOptions options);
+	@Nullable LockLease takeForThread(LockRegistry registry, LockName name, Duration waitTime, LeaseOptions options);
 
 	/**
 	 * Take what the name stands for as a lease that any thread may release.
@@ -50,7 +51,7 @@ public sealed interface LockTarget {
 	 * @return the lease, or {@code null} if not taken in time
 	 * @throws IllegalStateException for a target held only by a thread
 	 */
-	@Nullable LockLease takeOwnerFree(LockRegistry registry, String name, Duration waitTime, LeaseOptions options);
+	@Nullable LockLease takeOwnerFree(LockRegistry registry, LockName name, Duration waitTime, LeaseOptions options);
 
 	/**
 	 * Describe what the names stand for, as messages say it, such as
@@ -66,13 +67,13 @@ public sealed interface LockTarget {
 	record Exclusive() implements LockTarget {
 
 		@Override
-		public @Nullable LockLease takeForThread(LockRegistry registry, String name, Duration waitTime,
+		public @Nullable LockLease takeForThread(LockRegistry registry, LockName name, Duration waitTime,
 				LeaseOptions options) {
 			return heldBy(registry.obtain(name, options), waitTime);
 		}
 
 		@Override
-		public @Nullable LockLease takeOwnerFree(LockRegistry registry, String name, Duration waitTime,
+		public @Nullable LockLease takeOwnerFree(LockRegistry registry, LockName name, Duration waitTime,
 				LeaseOptions options) {
 			return registry.tryAcquire(name, waitTime, options).orElse(null);
 		}
@@ -90,13 +91,13 @@ public sealed interface LockTarget {
 	record Shared() implements LockTarget {
 
 		@Override
-		public @Nullable LockLease takeForThread(LockRegistry registry, String name, Duration waitTime,
+		public @Nullable LockLease takeForThread(LockRegistry registry, LockName name, Duration waitTime,
 				LeaseOptions options) {
 			return heldBy(registry.readWriteLock(name).readLock(), waitTime);
 		}
 
 		@Override
-		public @Nullable LockLease takeOwnerFree(LockRegistry registry, String name, Duration waitTime,
+		public @Nullable LockLease takeOwnerFree(LockRegistry registry, LockName name, Duration waitTime,
 				LeaseOptions options) {
 			throw new IllegalStateException("The read side of lock '" + name + "' is held only by a thread");
 		}
@@ -116,13 +117,13 @@ public sealed interface LockTarget {
 	record Permit(int limit) implements LockTarget {
 
 		@Override
-		public @Nullable LockLease takeForThread(LockRegistry registry, String name, Duration waitTime,
+		public @Nullable LockLease takeForThread(LockRegistry registry, LockName name, Duration waitTime,
 				LeaseOptions options) {
 			return takeOwnerFree(registry, name, waitTime, options);
 		}
 
 		@Override
-		public @Nullable LockLease takeOwnerFree(LockRegistry registry, String name, Duration waitTime,
+		public @Nullable LockLease takeOwnerFree(LockRegistry registry, LockName name, Duration waitTime,
 				LeaseOptions options) {
 			return registry.semaphore(name, this.limit).tryAcquire(waitTime).orElse(null);
 		}

@@ -4,9 +4,11 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.stream.Collectors;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockContext;
+import dev.distlock.LockName;
 import dev.distlock.LockRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -85,7 +87,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
 		Method method = specificMethod(invocation.getMethod(), targetClass);
 		LockSpec spec = this.specs.resolve(this.annotation, method, targetClass);
-		List<String> lockNames;
+		List<LockName> lockNames;
 		try {
 			lockNames = this.names.of(spec, (target != null) ? target : method.getDeclaringClass(),
 					invocation.getArguments());
@@ -113,7 +115,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 		return (targetClass != null) ? AopUtils.getMostSpecificMethod(method, targetClass) : method;
 	}
 
-	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
+	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<LockName> lockNames)
 			throws Throwable {
 		CallLocks locks = CallLocks.ownedByThread(this.registry, spec, lockNames, this.outage);
 		if (locks == null) {
@@ -132,7 +134,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 		return result;
 	}
 
-	private @Nullable Object invokeForStage(MethodInvocation invocation, LockSpec spec, List<String> lockNames)
+	private @Nullable Object invokeForStage(MethodInvocation invocation, LockSpec spec, List<LockName> lockNames)
 			throws Throwable {
 		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames, this.outage);
 		if (leases == null) {
@@ -215,7 +217,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private @Nullable CallLocks acquireLeases(LockSpec spec, List<String> lockNames) {
+	private @Nullable CallLocks acquireLeases(LockSpec spec, List<LockName> lockNames) {
 		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames, this.outage);
 		if (leases == null && !spec.skipOnFailure()) {
 			throw acquisitionFailure(spec, lockNames);
@@ -249,15 +251,15 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private @Nullable Object notAcquired(LockSpec spec, List<String> lockNames) {
+	private @Nullable Object notAcquired(LockSpec spec, List<LockName> lockNames) {
 		if (spec.skipOnFailure()) {
 			return spec.resultKind().skippedResult(spec.method());
 		}
 		throw acquisitionFailure(spec, lockNames);
 	}
 
-	private static LockAcquisitionException acquisitionFailure(LockSpec spec, List<String> lockNames) {
-		String name = String.join(", ", lockNames);
+	private static LockAcquisitionException acquisitionFailure(LockSpec spec, List<LockName> lockNames) {
+		String name = lockNames.stream().map(LockName::value).collect(Collectors.joining(", "));
 		return new LockAcquisitionException(name, spec.target().describe(name) + " of " + spec.description()
 				+ " was not acquired within " + spec.waitTime(), null);
 	}

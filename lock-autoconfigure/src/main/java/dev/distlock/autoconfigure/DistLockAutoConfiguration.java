@@ -30,7 +30,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * wrapping factory), as {@code distlock.redis.client} says. The interception of
  * {@code @DistributedLock} methods is configured by
  * {@link DistLockInterceptionAutoConfiguration}, with this registry or the application's
- * own.
+ * own. The registry tells every {@link LockObserver} bean what it does, in their order:
+ * distlock's observation observer and any of the application's, so that an observer of
+ * the application's own turns no meter or span off.
  *
  * @since 0.1.0
  */
@@ -44,14 +46,14 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
 	RedisLockRegistry distlockRegistry(RedisConnectionFactory connectionFactory, DistLockProperties properties,
-			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observer) {
+			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observers) {
 		boolean lettuce = usesLettuce(connectionFactory, properties.getRedis().getClient());
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				ConnectionFactories.commandTimeoutOf(connectionFactory), properties.getRedis().getReplicasToAck(),
 				properties.getRedis().getReplicaAckTimeout(), properties.getLockDelay(),
 				properties.getFencing().getRetention());
 		Consumer<? super LockEvent> eventListener = eventPublisher::publishEvent;
-		LockObserver lockObserver = observer.getIfUnique(() -> LockObserver.NONE);
+		LockObserver lockObserver = CompositeLockObserver.of(observers.orderedStream().toList());
 		int phase = (connectionFactory instanceof SmartLifecycle lifecycle) ? lifecycle.getPhase()
 				: SmartLifecycle.DEFAULT_PHASE;
 		return lettuce

@@ -16,8 +16,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -42,16 +40,22 @@ import org.springframework.core.annotation.Order;
  * default conventions otherwise.
  *
  * <p>
- * The registry looks its {@link LockObserver} up when it is created, after every bean
- * definition is registered, so this configuration can come after
- * {@link DistLockAutoConfiguration} and check that the registry is there.
+ * The registry tells this observer and every other {@link LockObserver} bean, such as the
+ * application's own, so an application's observer leaves the observations on; an
+ * {@code ObservationLockObserver} bean of the application's replaces this one. The
+ * registry looks its observers up when it is created, after every bean definition is
+ * registered, so this configuration can come after {@link DistLockAutoConfiguration} and
+ * check that the registry is there. Spring Boot's metrics and observation
+ * auto-configurations are named by their class names, since an application may have
+ * neither: a class named in {@code after} that is missing makes reading the annotation
+ * fail.
  *
  * @since 0.1.0
  */
-@AutoConfiguration(
-		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				DistLockAutoConfiguration.class },
-		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@AutoConfiguration(after = DistLockAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(LockRegistry.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
@@ -69,7 +73,7 @@ public final class DistLockMetricsAutoConfiguration {
 	static class ObservationRegistryConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean(LockObserver.class)
+		@ConditionalOnMissingBean(ObservationLockObserver.class)
 		ObservationLockObserver distlockObserver(ObservationRegistry observationRegistry,
 				ObjectProvider<LockWaitObservationConvention> waitConvention,
 				ObjectProvider<LockHoldObservationConvention> holdConvention) {
@@ -99,7 +103,7 @@ public final class DistLockMetricsAutoConfiguration {
 	static class MeterRegistryConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean(LockObserver.class)
+		@ConditionalOnMissingBean(ObservationLockObserver.class)
 		ObservationLockObserver distlockObserver(MeterRegistry meterRegistry,
 				ObjectProvider<LockWaitObservationConvention> waitConvention,
 				ObjectProvider<LockHoldObservationConvention> holdConvention) {

@@ -26,22 +26,20 @@ public abstract class LockObservationContext extends Observation.Context {
 	/**
 	 * Return the name of the lock.
 	 * @return the lock name, whose {@link LockName#base() base} is the annotation's name
-	 * for an annotated lock
+	 * for an annotated lock, and the name a programmatic caller gave otherwise
 	 */
 	public LockName getLockName() {
 		return this.lockName;
 	}
 
 	/**
-	 * Return the key value of the lock: the part of its name after its
-	 * {@link LockName#base() base}, as encoded in the name.
-	 * @return the key value, such as {@code 42} for {@code order:42}, or {@code null}
-	 * when the name has none
+	 * Return the key value of the lock, as encoded in its name.
+	 * @return the {@link LockName#keyValue() key value} of a keyed name, such as
+	 * {@code 42} for {@code LockName.keyed("order", "42")}, or {@code null} for a name
+	 * given whole
 	 */
 	public @Nullable String getKeyValue() {
-		String base = this.lockName.base();
-		String name = this.lockName.value();
-		return (base.length() < name.length()) ? name.substring(base.length() + 1) : null;
+		return this.lockName.keyValue();
 	}
 
 	/**

@@ -60,7 +60,8 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 
 		/**
 		 * The lock's {@link dev.distlock.LockName#base() base name}: the annotation's
-		 * name for an annotated lock, never a key value.
+		 * name for an annotated lock, the name a programmatic caller gave otherwise (the
+		 * base of a keyed name, or a name given whole), never a key value.
 		 */
 		NAME {
 
@@ -91,8 +92,8 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 	public enum HighCardinalityKeyNames implements KeyName {
 
 		/**
-		 * The lock's key value: the part of its name after its base, for a name that has
-		 * one.
+		 * The lock's {@link dev.distlock.LockName#keyValue() key value}, as encoded in
+		 * its name, for a keyed name.
 		 */
 		KEY {
 

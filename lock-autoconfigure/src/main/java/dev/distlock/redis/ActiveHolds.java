@@ -114,8 +114,8 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
 			.map((hold) -> {
 				String owner = hold.owner;
-				return new HeldLock(hold.id.name.value(), hold.kind.heldKey(hold.id), hold.fencingToken,
-						Duration.ofNanos(now - hold.acquiredNanos),
+				return new HeldLock(hold.id.name.value(), hold.id.name.keyValue(), hold.kind.heldKey(hold.id),
+						hold.fencingToken, Duration.ofNanos(now - hold.acquiredNanos),
 						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease",
 						hold.kind.label);
 			})

@@ -164,12 +164,22 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
+		return obtain(LockName.of(name), options);
+	}
+
+	@Override
+	public FencedLock obtain(LockName name, LeaseOptions options) {
 		Assert.notNull(options, "'options' must not be null");
 		return new RedisFencedLock(this, checked(name), options, HoldKind.EXCLUSIVE);
 	}
 
 	@Override
 	public FencedReadWriteLock readWriteLock(String name) {
+		return readWriteLock(LockName.of(name));
+	}
+
+	@Override
+	public FencedReadWriteLock readWriteLock(LockName name) {
 		return new RedisReadWriteLock(this, checked(name));
 	}
 
@@ -182,6 +192,16 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public DistributedSemaphore semaphore(String name, int permits) {
+		return semaphore(LockName.of(name), permits);
+	}
+
+	/**
+	 * Return the semaphore of the given name, taking at most the given number of permits
+	 * at once, like {@link #semaphore(String, int)}.
+	 * @throws IllegalArgumentException if the permits are fewer than one
+	 */
+	@Override
+	public DistributedSemaphore semaphore(LockName name, int permits) {
 		LockId id = checked(name);
 		Assert.isTrue(permits >= 1,
 				() -> "Semaphore '" + name + "' must have at least 1 permit, but was given " + permits);
@@ -190,19 +210,24 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public Optional<LockLease> tryAcquire(String name, Duration waitTime, LeaseOptions options) {
+		return tryAcquire(LockName.of(name), waitTime, options);
+	}
+
+	@Override
+	public Optional<LockLease> tryAcquire(LockName name, Duration waitTime, LeaseOptions options) {
 		LockId id = checked(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
 			return leaseOf(acquireHold(id, waitTime, options));
 		}
 		catch (InterruptedException ex) {
-			throw interrupted(name, ex);
+			throw interrupted(name.value(), ex);
 		}
 	}
 
 	@Override
 	public Leadership leadership(String name) {
-		LockId id = checked(name);
+		LockId id = checked(LockName.of(name));
 		return this.leaderships.computeIfAbsent(id.name,
 				(key) -> new RedisLeadership(this, id, this.leadershipReports));
 	}
@@ -364,11 +389,12 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Return the lock of the given name, checked: a {@link LockName} whose key leaves
-	 * room for the lock's helper keys in its Cluster slot.
+	 * Return the lock of the given name, checked: a name whose key leaves room for the
+	 * lock's helper keys in its Cluster slot.
 	 */
-	LockId checked(String name) {
-		return new LockId(LockName.of(name), this.keys.lockKey(name));
+	LockId checked(LockName name) {
+		Assert.notNull(name, "'name' must not be null");
+		return new LockId(name, this.keys.lockKey(name.value()));
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {

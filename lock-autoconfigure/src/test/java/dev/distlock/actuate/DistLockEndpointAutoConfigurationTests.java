@@ -95,7 +95,7 @@ class DistLockEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void listsTheLeadershipsCampaignedForWithTheirTermsAndMasksTheirKeyValues() {
+	void listsTheLeadershipsCampaignedForWithTheirTermsAndTheirNamesWhole() {
 		try (TestLockRegistry otherInstance = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
 			Leadership audit = otherInstance.registry().leadership("audit");
 			audit.start();
@@ -111,12 +111,12 @@ class DistLockEndpointAutoConfigurationTests {
 				HeldLocksDescriptor described = context.getBean(DistLockEndpoint.class).locks(SecurityContext.NONE);
 				long term = report.fencingToken().orElseThrow();
 				assertThat(described.leaderships()).containsExactly(new LeadershipDescriptor("audit", false, null),
-						new LeadershipDescriptor("report:******", true, term));
+						new LeadershipDescriptor("report:eu", true, term));
 				assertThat(described.locks()).extracting(HeldLockDescriptor::name, HeldLockDescriptor::fencingToken)
-					.containsExactly(tuple("report:******", term));
+					.containsExactly(tuple("report:eu", term));
 				assertThat(JsonMapper.builder().build().writeValueAsString(described))
 					.contains("\"leaderships\":[{\"name\":\"audit\",\"leader\":false,\"fencingToken\":null},"
-							+ "{\"name\":\"report:******\",\"leader\":true,\"fencingToken\":" + term + "}]");
+							+ "{\"name\":\"report:eu\",\"leader\":true,\"fencingToken\":" + term + "}]");
 			});
 		}
 	}
@@ -211,18 +211,19 @@ class DistLockEndpointAutoConfigurationTests {
 	}
 
 	/**
-	 * Hold {@code order:42}, the lock of key value {@code alice@example.com} of
-	 * {@code user} and {@code report} in a context with the given properties, and return
-	 * the held locks as the endpoint describes them to the caller.
+	 * Hold the locks of key values {@code 42} of {@code order} and
+	 * {@code alice@example.com} of {@code user}, and the locks named whole {@code report}
+	 * and {@code tenant:acme:invoices}, in a context with the given properties, and
+	 * return the held locks as the endpoint describes them to the caller.
 	 */
 	private List<HeldLockDescriptor> heldLocksAsSeenBy(SecurityContext caller, String... properties) {
 		List<HeldLockDescriptor> seen = new ArrayList<>();
 		this.contextRunner.withPropertyValues(properties).run((context) -> {
 			LockRegistry registry = context.getBean(LockRegistry.class);
-			try (LockLease order = registry.acquire("order:42", Duration.ZERO);
-					LockLease user = registry.acquire(LockName.keyed("user", "alice@example.com").value(),
-							Duration.ZERO);
-					LockLease report = registry.acquire("report", Duration.ZERO)) {
+			try (LockLease order = registry.acquire(LockName.keyed("order", "42"), Duration.ZERO);
+					LockLease user = registry.acquire(LockName.keyed("user", "alice@example.com"), Duration.ZERO);
+					LockLease report = registry.acquire("report", Duration.ZERO);
+					LockLease invoices = registry.acquire("tenant:acme:invoices", Duration.ZERO)) {
 				seen.addAll(context.getBean(DistLockEndpoint.class).locks(caller).locks());
 			}
 		});
@@ -232,13 +233,15 @@ class DistLockEndpointAutoConfigurationTests {
 	private static void assertShown(List<HeldLockDescriptor> locks) {
 		assertThat(locks).extracting(HeldLockDescriptor::name, HeldLockDescriptor::key)
 			.containsExactlyInAnyOrder(tuple("order:42", "lock:order:42"),
-					tuple("user:alice%40example.com", "lock:user:alice%40example.com"), tuple("report", "lock:report"));
+					tuple("user:alice%40example.com", "lock:user:alice%40example.com"), tuple("report", "lock:report"),
+					tuple("tenant:acme:invoices", "lock:tenant:acme:invoices"));
 	}
 
 	private static void assertMasked(List<HeldLockDescriptor> locks) {
 		assertThat(locks).extracting(HeldLockDescriptor::name, HeldLockDescriptor::key)
 			.containsExactlyInAnyOrder(tuple("order:******", "lock:order:******"),
-					tuple("user:******", "lock:user:******"), tuple("report", "lock:report"));
+					tuple("user:******", "lock:user:******"), tuple("report", "lock:report"),
+					tuple("tenant:acme:invoices", "lock:tenant:acme:invoices"));
 	}
 
 	private static SecurityContext caller(Principal principal, String... roles) {
@@ -262,10 +265,10 @@ class DistLockEndpointAutoConfigurationTests {
 
 		@Bean
 		LockIntrospector inspectedRegistry() {
-			HeldLock report = new HeldLock("report", "store:report", 7, Duration.ofSeconds(1), Duration.ofSeconds(2),
-					"lease", "exclusive");
-			HeldLock order = new HeldLock("order:42", "orders/42", 8, Duration.ofSeconds(1), Duration.ofSeconds(2),
-					"lease", "exclusive");
+			HeldLock report = new HeldLock("report", null, "store:report", 7, Duration.ofSeconds(1),
+					Duration.ofSeconds(2), "lease", "exclusive");
+			HeldLock order = new HeldLock("order:42", "42", "orders/42", 8, Duration.ofSeconds(1),
+					Duration.ofSeconds(2), "lease", "exclusive");
 			return new LockIntrospector() {
 
 				@Override

@@ -2,6 +2,9 @@ package dev.distlock.actuate;
 
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -9,6 +12,7 @@ import dev.distlock.DistributedLock;
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
+import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
@@ -71,7 +75,7 @@ class DistLockMetricsAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed().hasSingleBean(LockObserver.class);
 			assertThat(context.getBean(LockObserver.class)).isInstanceOf(ObservationLockObserver.class);
-			context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
+			context.getBean(LockRegistry.class).acquire(LockName.keyed("order", "1"), Duration.ofSeconds(1)).release();
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			assertThat(meters.get("distlock.wait").tag("name", "order").tag("result", "acquired").timer().count())
 				.isOne();
@@ -99,6 +103,49 @@ class DistLockMetricsAutoConfigurationTests {
 
 	@Test
 	@Timeout(30)
+	void tagsAnnotatedLocksWithTheirWholeAnnotationNameColonsIncluded() {
+		this.contextRunner.withUserConfiguration(JobsConfiguration.class).run((context) -> {
+			Jobs jobs = context.getBean(Jobs.class);
+			jobs.cleanup();
+			jobs.report();
+			jobs.invoice(7);
+			assertThat(nameTags(context.getBean(MeterRegistry.class))).containsExactlyInAnyOrder("jobs:cleanup",
+					"jobs:report", "billing:invoice");
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void tagsProgrammaticLocksWithANameGivenWholeOrTheBaseOfAKeyedName() {
+		this.contextRunner.run((context) -> {
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			for (String tenant : List.of("acme", "globex")) {
+				registry.acquire("tenant:" + tenant + ":invoices", Duration.ofSeconds(1)).release();
+				registry.acquire(LockName.keyed("invoices", tenant), Duration.ofSeconds(1)).release();
+			}
+			assertThat(nameTags(context.getBean(MeterRegistry.class))).containsExactlyInAnyOrder("tenant:acme:invoices",
+					"tenant:globex:invoices", "invoices");
+		});
+	}
+
+	@Test
+	@Timeout(30)
+	void tracesTheKeyValueOfAProgrammaticKeyedLockAsAHighCardinalityValueOnly() {
+		this.contextRunner.withUserConfiguration(ObservationRegistryConfiguration.class).run((context) -> {
+			context.getBean(LockRegistry.class)
+				.acquire(LockName.keyed("invoices", "acme"), Duration.ofSeconds(1))
+				.release();
+			assertThat(context.getBean(TestObservationRegistry.class)).hasObservationWithNameEqualTo("distlock.wait")
+				.that()
+				.hasOnlyKeys("name", "result", "key", "fencing.token")
+				.hasLowCardinalityKeyValue("name", "invoices")
+				.hasHighCardinalityKeyValue("key", "acme")
+				.hasContextualNameEqualTo("distlock.wait invoices");
+		});
+	}
+
+	@Test
+	@Timeout(30)
 	void countsAcquisitionsNotMadeWithinTheWaitTime() {
 		this.contextRunner.run((context) -> {
 			LockRegistry registry = context.getBean(LockRegistry.class);
@@ -119,7 +166,7 @@ class DistLockMetricsAutoConfigurationTests {
 	@Timeout(30)
 	void measuresSemaphorePermitsLikeLocksUnderTheSemaphoresBaseName() {
 		this.contextRunner.run((context) -> {
-			DistributedSemaphore pool = context.getBean(LockRegistry.class).semaphore("pool:eu", 1);
+			DistributedSemaphore pool = context.getBean(LockRegistry.class).semaphore(LockName.keyed("pool", "eu"), 1);
 			try (LockLease permit = pool.acquire(Duration.ofSeconds(1))) {
 				assertThat(pool.tryAcquire(Duration.ofMillis(100))).isEmpty();
 			}
@@ -136,7 +183,7 @@ class DistLockMetricsAutoConfigurationTests {
 	void countsLostLocks() {
 		this.contextRunner.run((context) -> {
 			RedisLockRegistry registry = context.getBean(RedisLockRegistry.class);
-			registry.acquire("order:7", Duration.ofSeconds(1));
+			registry.acquire(LockName.keyed("order", "7"), Duration.ofSeconds(1));
 			String key = registry.heldLocks().get(0).key();
 			try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5))) {
 				client.sync().set(key, "another-owner");
@@ -159,7 +206,9 @@ class DistLockMetricsAutoConfigurationTests {
 			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(ObservationLockObserver.class);
-				context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
+				context.getBean(LockRegistry.class)
+					.acquire(LockName.keyed("order", "1"), Duration.ofSeconds(1))
+					.release();
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				assertThat(meters.get("distlock.wait").tag("name", "order").tag("result", "acquired").timer().count())
 					.isOne();
@@ -180,8 +229,8 @@ class DistLockMetricsAutoConfigurationTests {
 					.hasSingleBean(ObservationLockObserver.class)
 					.hasSingleBean(LockMeterObservationHandler.class);
 				LockRegistry registry = context.getBean(LockRegistry.class);
-				registry.acquire("order:1", Duration.ofSeconds(1)).release();
-				registry.acquire("order:2", Duration.ofSeconds(1)).release();
+				registry.acquire(LockName.keyed("order", "1"), Duration.ofSeconds(1)).release();
+				registry.acquire(LockName.keyed("order", "2"), Duration.ofSeconds(1)).release();
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				assertThat(meters.getMeters()).extracting(Meter::getId)
 					.filteredOn((id) -> id.getName().startsWith("distlock"))
@@ -221,7 +270,9 @@ class DistLockMetricsAutoConfigurationTests {
 		this.contextRunner
 			.withUserConfiguration(ObservationRegistryConfiguration.class, WaitConventionConfiguration.class)
 			.run((context) -> {
-				context.getBean(LockRegistry.class).acquire("order:1", Duration.ofSeconds(1)).release();
+				context.getBean(LockRegistry.class)
+					.acquire(LockName.keyed("order", "1"), Duration.ofSeconds(1))
+					.release();
 				assertThat(context.getBean(TestObservationRegistry.class))
 					.hasObservationWithNameEqualTo("distlock.wait")
 					.that()
@@ -274,16 +325,34 @@ class DistLockMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffWhenUserDefinesLockObserver() {
-		this.contextRunner.withUserConfiguration(UserObserverConfiguration.class)
-			.run((context) -> assertThat(context).hasSingleBean(LockObserver.class)
-				.doesNotHaveBean(ObservationLockObserver.class)
-				.hasBean("userLockObserver"));
+	@Timeout(30)
+	void keepsItsObservationsBesideAnObserverOfTheApplicationsOwnAndTellsBoth() {
+		this.contextRunner.withUserConfiguration(UserObserverConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(ObservationLockObserver.class).hasBean("userLockObserver");
+			context.getBean(LockRegistry.class).acquire(LockName.keyed("order", "1"), Duration.ofSeconds(1)).release();
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("distlock.wait").tag("name", "order").tag("result", "acquired").timer().count())
+				.isOne();
+			assertThat(meters.get("distlock.hold").tag("name", "order").timer().count()).isOne();
+			assertThat(context.getBean(RecordingLockObserver.class).told).containsExactly("wait order:1",
+					"acquired order:1", "released order:1");
+		});
 	}
 
 	private static Gauge leaderGauge(AssertableApplicationContext context, String name) {
 		assertThat(context).hasNotFailed();
 		return context.getBean(MeterRegistry.class).get("distlock.leader").tag("name", name).gauge();
+	}
+
+	/**
+	 * Return the distinct values of the {@code name} tag of distlock's meters.
+	 */
+	private static Set<String> nameTags(MeterRegistry meters) {
+		return meters.getMeters()
+			.stream()
+			.filter((meter) -> meter.getId().getName().startsWith("distlock."))
+			.map((meter) -> meter.getId().getTag("name"))
+			.collect(Collectors.toSet());
 	}
 
 	private static String listing(MeterRegistry meters) {
@@ -342,11 +411,21 @@ class DistLockMetricsAutoConfigurationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	static class JobsConfiguration {
+
+		@Bean
+		Jobs jobs() {
+			return new Jobs();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	static class UserObserverConfiguration {
 
 		@Bean
-		LockObserver userLockObserver() {
-			return LockObserver.NONE;
+		RecordingLockObserver userLockObserver() {
+			return new RecordingLockObserver();
 		}
 
 	}
@@ -355,6 +434,52 @@ class DistLockMetricsAutoConfigurationTests {
 
 		@DistributedLock(name = "order", key = "#id")
 		public void pay(long id) {
+		}
+
+	}
+
+	static class Jobs {
+
+		@DistributedLock(name = "jobs:cleanup")
+		public void cleanup() {
+		}
+
+		@DistributedLock(name = "jobs:report")
+		public void report() {
+		}
+
+		@DistributedLock(name = "billing:invoice", key = "#id")
+		public void invoice(long id) {
+		}
+
+	}
+
+	/**
+	 * Records what it is told of each lock.
+	 */
+	static class RecordingLockObserver implements LockObserver {
+
+		final List<String> told = new CopyOnWriteArrayList<>();
+
+		@Override
+		public Wait waitStarted(LockName name) {
+			this.told.add("wait " + name);
+			return new Wait() {
+
+				@Override
+				public Hold acquired(long fencingToken) {
+					RecordingLockObserver.this.told.add("acquired " + name);
+					return new Hold() {
+
+						@Override
+						public void released() {
+							RecordingLockObserver.this.told.add("released " + name);
+						}
+
+					};
+				}
+
+			};
 		}
 
 	}

@@ -123,6 +123,18 @@ class ReactiveSubscriptionTests {
 	}
 
 	@Test
+	void readmeExampleFencesEntriesOnAnotherSchedulerWithTheLeaseOfTheirSubscription() {
+		this.contextRunner.withPropertyValues(LONG_LEASE).run((context) -> {
+			List<Entry> exported = context.getBean(ExportService.class)
+				.export("books")
+				.collectList()
+				.block(Duration.ofSeconds(10));
+			assertThat(exported).hasSize(3).allSatisfy((entry) -> assertThat(entry.fencingToken()).isPositive());
+			assertThat(exported).extracting(Entry::fencingToken).containsOnly(exported.get(0).fencingToken());
+		});
+	}
+
+	@Test
 	void pipelineBuiltInASynchronousMethodCapturesItsLeaseForOtherSchedulers() {
 		withAutomaticContextPropagation(
 				(service) -> assertThat(service.leaseCapturedForAnotherScheduler("g")).isEqualTo("captured:g"));
@@ -152,6 +164,11 @@ class ReactiveSubscriptionTests {
 
 	@Configuration(proxyBeanMethods = false)
 	static class ReactiveConfiguration {
+
+		@Bean
+		ExportService exportService() {
+			return new ExportService(new Entries());
+		}
 
 		@Bean
 		ReactiveService reactiveService() {
@@ -241,6 +258,53 @@ class ReactiveSubscriptionTests {
 		@DistributedLock(name = "counted")
 		public Mono<Integer> counted() {
 			return Mono.just(this.bodies.incrementAndGet());
+		}
+
+	}
+
+	/**
+	 * The example of the README's "{@code LockContext} in reactive pipelines", as it is
+	 * written there.
+	 */
+	static class ExportService {
+
+		private final Entries entries;
+
+		ExportService(Entries entries) {
+			this.entries = entries;
+		}
+
+		@DistributedLock(name = "export", key = "#id")
+		public Flux<Entry> export(String id) {
+			return this.entries.findAll(id)
+				.publishOn(Schedulers.parallel())
+				.handle((entry, sink) -> sink
+					.next(entry.fenced(LockContext.currentLease().orElseThrow().fencingToken())));
+		}
+
+	}
+
+	/**
+	 * The entries of an export, found on a thread of their own.
+	 */
+	static class Entries {
+
+		Flux<Entry> findAll(String id) {
+			return Flux.range(1, 3).map((number) -> new Entry(id + "-" + number, 0)).subscribeOn(Schedulers.single());
+		}
+
+	}
+
+	/**
+	 * An entry, and the fencing token it is written with.
+	 *
+	 * @param id the entry's id
+	 * @param fencingToken the fencing token, 0 until fenced
+	 */
+	record Entry(String id, long fencingToken) {
+
+		Entry fenced(long token) {
+			return new Entry(this.id, token);
 		}
 
 	}

@@ -36,9 +36,9 @@ class LockMeterObservationHandlerTests {
 		for (int id = 0; id < 100; id++) {
 			this.observer.waitStarted(LockName.keyed("order", Integer.toString(id))).acquired(id + 1).released();
 		}
-		this.observer.waitStarted(LockName.of("order:1")).notAcquired();
-		this.observer.waitStarted(LockName.of("order:1")).failed(new DistributedLockException("Redis is down"));
-		LockObserver.Hold lost = this.observer.waitStarted(LockName.of("order:2")).acquired(200);
+		this.observer.waitStarted(LockName.keyed("order", "1")).notAcquired();
+		this.observer.waitStarted(LockName.keyed("order", "1")).failed(new DistributedLockException("Redis is down"));
+		LockObserver.Hold lost = this.observer.waitStarted(LockName.keyed("order", "2")).acquired(200);
 		lost.renewalFailed(new LockRenewalFailedEvent("order:2", "lock:order:2", 200, "test", Duration.ofSeconds(20)));
 		lost.lost(new LockLostEvent("order:2", "lock:order:2", 200, "test"));
 		lost.released();

@@ -9,6 +9,7 @@ import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.LockName;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
 import dev.distlock.redis.TestLockRegistry;
@@ -71,7 +72,7 @@ class ObservationLockObserverTests {
 		Observation request = Observation.start("request", this.observations);
 		LockLease lease;
 		try (Observation.Scope scope = request.openScope()) {
-			lease = this.registry.acquire("order:42", WAIT);
+			lease = this.registry.acquire(LockName.keyed("order", "42"), WAIT);
 		}
 		String fencingToken = Long.toString(lease.fencingToken());
 		assertThat(this.observations).hasObservationWithNameEqualTo("distlock.wait")
@@ -121,7 +122,7 @@ class ObservationLockObserverTests {
 	void waitThatRedisDoesNotAnswerEndsWithTheErrorAndStartsNoHold() {
 		redis.server().pause();
 		assertThatExceptionOfType(DistributedLockException.class)
-			.isThrownBy(() -> this.registry.acquire("order:9", Duration.ZERO));
+			.isThrownBy(() -> this.registry.acquire(LockName.keyed("order", "9"), Duration.ZERO));
 		redis.server().resume();
 		assertThat(this.observations).hasNumberOfObservationsWithNameEqualTo("distlock.hold", 0)
 			.hasObservationWithNameEqualTo("distlock.wait")
@@ -133,7 +134,7 @@ class ObservationLockObserverTests {
 
 	@Test
 	void holdFoundLostHasALostEventAndEndsLostAtItsRelease() {
-		LockLease lease = this.registry.acquire("order:7", Duration.ZERO);
+		LockLease lease = this.registry.acquire(LockName.keyed("order", "7"), Duration.ZERO);
 		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), WAIT)) {
 			client.sync().set("lock:order:7", "someone-else");
 		}
@@ -152,7 +153,7 @@ class ObservationLockObserverTests {
 
 	@Test
 	void renewalThatFailsIsAnEventOfTheHoldWhichEndsReleased() {
-		LockLease lease = this.registry.acquire("order:8", Duration.ZERO);
+		LockLease lease = this.registry.acquire(LockName.keyed("order", "8"), Duration.ZERO);
 		redis.server().pause();
 		this.registry.renewLeases();
 		redis.server().resume();

@@ -43,19 +43,19 @@ class ReadWriteLockMetricsTests {
 		RedisLockRegistry registry = this.closer.add(TestLockRegistry.create(redis.server().uri(),
 				TestLockRegistry.settings(Duration.ofSeconds(30)), TestLockRegistry.meteredBy(this.meterRegistry)))
 			.registry();
-		FencedReadWriteLock seven = registry.readWriteLock("catalogue:7");
+		FencedReadWriteLock seven = registry.readWriteLock(LockName.keyed("catalogue", "7"));
 		seven.readLock().lock();
 		seven.readLock().unlock();
 		seven.writeLock().lock();
 		seven.writeLock().unlock();
 		FencedLock rivalWriter = this.closer.add(TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30)))
 			.registry()
-			.readWriteLock("catalogue:8")
+			.readWriteLock(LockName.keyed("catalogue", "8"))
 			.writeLock();
 		assertThat(rivalWriter.tryLock()).isTrue();
-		assertThat(registry.readWriteLock("catalogue:8").readLock().tryLock()).isFalse();
+		assertThat(registry.readWriteLock(LockName.keyed("catalogue", "8")).readLock().tryLock()).isFalse();
 		rivalWriter.unlock();
-		FencedLock lostReader = registry.readWriteLock("catalogue:9").readLock();
+		FencedLock lostReader = registry.readWriteLock(LockName.keyed("catalogue", "9")).readLock();
 		lostReader.lock();
 		this.closer.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5)))
 			.sync()
