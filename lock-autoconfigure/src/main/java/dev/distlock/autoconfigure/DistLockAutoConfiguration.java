@@ -1,5 +1,7 @@
 package dev.distlock.autoconfigure;
 
+import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import dev.distlock.LockEvent;
@@ -25,12 +27,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Auto-configuration of distlock's {@link LockRegistry} on the
  * {@link RedisConnectionFactory} that Spring Boot configured from
- * {@code spring.data.redis.*} (or the application's own): through Lettuce's own client
- * when the factory is Boot's Lettuce one, through Spring Data Redis otherwise (Jedis, a
- * wrapping factory), as {@code distlock.redis.client} says. The interception of
- * {@code @DistributedLock} methods is configured by
- * {@link DistLockInterceptionAutoConfiguration}, with this registry or the application's
- * own.
+ * {@code spring.data.redis.*} (or the application's own: the one annotated with
+ * {@link DistLockConnectionFactory}, otherwise the only or the {@code @Primary} one; all
+ * of them are the registry's dependencies, so that it stops before they close their
+ * connections): through Lettuce's own client when the factory is Boot's Lettuce one,
+ * through Spring Data Redis otherwise (Jedis, a wrapping factory), as
+ * {@code distlock.redis.client} says. The interception of {@code @DistributedLock}
+ * methods is configured by {@link DistLockInterceptionAutoConfiguration}, with this
+ * registry or the application's own.
  *
  * @since 0.1.0
  */
@@ -43,8 +47,14 @@ public final class DistLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
-	RedisLockRegistry distlockRegistry(RedisConnectionFactory connectionFactory, DistLockProperties properties,
-			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observer) {
+	RedisLockRegistry distlockRegistry(@DistLockConnectionFactory ObjectProvider<RedisConnectionFactory> lockFactory,
+			ObjectProvider<RedisConnectionFactory> uniqueFactory, Map<String, RedisConnectionFactory> factories,
+			DistLockProperties properties, ApplicationEventPublisher eventPublisher,
+			ObjectProvider<LockObserver> observer) {
+		RedisConnectionFactory connectionFactory = lockFactory.getIfAvailable(uniqueFactory::getIfUnique);
+		if (connectionFactory == null) {
+			throw new NoUniqueLockConnectionFactoryException(List.copyOf(factories.keySet()));
+		}
 		boolean lettuce = usesLettuce(connectionFactory, properties.getRedis().getClient());
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				ConnectionFactories.commandTimeoutOf(connectionFactory), properties.getRedis().getReplicasToAck(),
