@@ -1,5 +1,7 @@
 package dev.distlock.autoconfigure;
 
+import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import dev.distlock.LockEvent;
@@ -25,14 +27,16 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Auto-configuration of distlock's {@link LockRegistry} on the
  * {@link RedisConnectionFactory} that Spring Boot configured from
- * {@code spring.data.redis.*} (or the application's own): through Lettuce's own client
- * when the factory is Boot's Lettuce one, through Spring Data Redis otherwise (Jedis, a
- * wrapping factory), as {@code distlock.redis.client} says. The interception of
- * {@code @DistributedLock} methods is configured by
- * {@link DistLockInterceptionAutoConfiguration}, with this registry or the application's
- * own. The registry tells every {@link LockObserver} bean what it does, in their order:
- * distlock's observation observer and any of the application's, so that an observer of
- * the application's own turns no meter or span off.
+ * {@code spring.data.redis.*} (or the application's own: the one annotated with
+ * {@link DistLockConnectionFactory}, otherwise the only or the {@code @Primary} one; all
+ * of them are the registry's dependencies, so that it stops before they close their
+ * connections): through Lettuce's own client when the factory is Boot's Lettuce one,
+ * through Spring Data Redis otherwise (Jedis, a wrapping factory), as
+ * {@code distlock.redis.client} says. The interception of {@code @DistributedLock}
+ * methods is configured by {@link DistLockInterceptionAutoConfiguration}, with this
+ * registry or the application's own. The registry tells every {@link LockObserver} bean
+ * what it does, in their order: distlock's observation observer and any of the
+ * application's, so that an observer of the application's own turns no meter or span off.
  *
  * @since 0.1.0
  */
@@ -45,8 +49,14 @@ public final class DistLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
-	RedisLockRegistry distlockRegistry(RedisConnectionFactory connectionFactory, DistLockProperties properties,
-			ApplicationEventPublisher eventPublisher, ObjectProvider<LockObserver> observers) {
+	RedisLockRegistry distlockRegistry(@DistLockConnectionFactory ObjectProvider<RedisConnectionFactory> lockFactory,
+			ObjectProvider<RedisConnectionFactory> uniqueFactory, Map<String, RedisConnectionFactory> factories,
+			DistLockProperties properties, ApplicationEventPublisher eventPublisher,
+			ObjectProvider<LockObserver> observers) {
+		RedisConnectionFactory connectionFactory = lockFactory.getIfAvailable(uniqueFactory::getIfUnique);
+		if (connectionFactory == null) {
+			throw new NoUniqueLockConnectionFactoryException(List.copyOf(factories.keySet()));
+		}
 		boolean lettuce = usesLettuce(connectionFactory, properties.getRedis().getClient());
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				ConnectionFactories.commandTimeoutOf(connectionFactory), properties.getRedis().getReplicasToAck(),

@@ -14,6 +14,7 @@ import dev.distlock.fencing.JdbcFence;
 import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.jdbc.init.PlatformPlaceholderDatabaseDriverResolver;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
@@ -31,11 +32,19 @@ import org.springframework.core.io.Resource;
  * {@code CREATE TABLE} of a user who may not create tables; a table that is missing then
  * shows in the fence's first statement, which names it.
  *
+ * <p>
+ * It connects to the database only to create the table: with
+ * {@link DatabaseInitializationMode#EMBEDDED} it tells an embedded database from its type
+ * and JDBC URL, so that an application whose server database is down, or that never uses
+ * the fence, starts as it would without distlock.
+ *
  * @since 0.1.0
  */
 public class DistLockJdbcSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
 	private static final String SCHEMA_LOCATION = "classpath:dev/distlock/fencing/schema-@@platform@@.sql";
+
+	private final DatabaseInitializationSettings settings;
 
 	private final String tableName;
 
@@ -45,18 +54,54 @@ public class DistLockJdbcSchemaInitializer extends DataSourceScriptDatabaseIniti
 	 * @param properties the fence's properties: table name and initialization mode
 	 */
 	public DistLockJdbcSchemaInitializer(DataSource dataSource, DistLockJdbcProperties properties) {
-		super(dataSource, settings(dataSource, properties));
-		this.tableName = properties.getTableName();
+		this(dataSource, settings(properties), properties.getTableName());
 	}
 
-	private static DatabaseInitializationSettings settings(DataSource dataSource, DistLockJdbcProperties properties) {
+	private DistLockJdbcSchemaInitializer(DataSource dataSource, DatabaseInitializationSettings settings,
+			String tableName) {
+		super(dataSource, settings);
+		this.settings = settings;
+		this.tableName = tableName;
+	}
+
+	private static DatabaseInitializationSettings settings(DistLockJdbcProperties properties) {
 		DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
-		settings.setSchemaLocations(
-				new PlatformPlaceholderDatabaseDriverResolver().withDriverPlatform(DatabaseDriver.MARIADB, "mysql")
-					.resolveAll(dataSource, SCHEMA_LOCATION));
 		settings.setMode(properties.getInitializeSchema());
 		settings.setContinueOnError(true);
 		return settings;
+	}
+
+	/**
+	 * Create the fence's table if the initialization mode says so, choosing the script by
+	 * the database the data source connects to; connect to nothing otherwise.
+	 * @return whether the table's script ran
+	 */
+	@Override
+	public boolean initializeDatabase() {
+		if (!createsTable()) {
+			return false;
+		}
+		this.settings.setSchemaLocations(
+				new PlatformPlaceholderDatabaseDriverResolver().withDriverPlatform(DatabaseDriver.MARIADB, "mysql")
+					.resolveAll(getDataSource(), SCHEMA_LOCATION));
+		return super.initializeDatabase();
+	}
+
+	private boolean createsTable() {
+		return switch (this.settings.getMode()) {
+			case ALWAYS -> true;
+			case EMBEDDED -> isEmbeddedDatabase();
+			case NEVER -> false;
+		};
+	}
+
+	/**
+	 * Return whether the data source is an embedded database, told from its type and JDBC
+	 * URL without connecting to it.
+	 */
+	@Override
+	protected boolean isEmbeddedDatabase() {
+		return EmbeddedDataSources.isEmbedded(getDataSource());
 	}
 
 	/**

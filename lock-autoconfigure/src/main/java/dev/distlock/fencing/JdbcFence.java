@@ -131,7 +131,9 @@ public class JdbcFence implements Fence {
 		if (!TransactionSynchronizationManager.isActualTransactionActive() || connection.getAutoCommit()) {
 			throw new IllegalStateException("JdbcFence.advance(\"" + resource + "\", " + fencingToken
 					+ ") runs outside a transaction of its DataSource; it must run in the transaction of the write it"
-					+ " guards, so that both commit or roll back together: call it from a @Transactional method");
+					+ " guards, so that both commit or roll back together: call it from a @Transactional method whose"
+					+ " transaction manager is this DataSource's (a DataSourceTransactionManager, JdbcTransactionManager"
+					+ " or JpaTransactionManager on it)");
 		}
 		return raise(resource, fencingToken) || insert(connection, resource, fencingToken)
 				|| raise(resource, fencingToken);

@@ -6,6 +6,7 @@ import dev.distlock.LockName;
 import dev.distlock.redis.LockKeys;
 
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
@@ -25,9 +26,15 @@ import org.springframework.util.Assert;
  * or lock helper key is ever such a key.
  *
  * <p>
- * In a Redis Cluster, a {@code write}'s key must be in the Cluster slot of the resource's
- * highest-token key: give the resource a hash tag and the key the same one, such as
- * resource {@code {report}:daily} and key {@code {report}:daily:rows}.
+ * A {@code write} checks and sets in one script, so the highest token it checks is kept
+ * in the Cluster slot of the key it sets, on a single Redis as on a Cluster: at the
+ * resource's key when that shares the written key's slot (the resource and the key carry
+ * one hash tag, such as resource {@code {report}:daily} and key
+ * {@code {report}:daily:rows}), otherwise beside the written key, at {@code {<the key's
+ * hash tag, or the key>}<key-prefix>r!highest}
+ * ({@code {report:rows}lock:report!highest}). Writes of a resource to keys of one slot,
+ * and its {@code advance} when they share the resource key's slot, are fenced together;
+ * to fence several keys of a resource as one, give them one hash tag.
  *
  * @since 0.1.0
  */
@@ -75,11 +82,14 @@ public class RedisFence implements Fence {
 	 * @param key the key to set
 	 * @param value its new value
 	 * @throws StaleFencingTokenException if a higher token was recorded for the resource
+	 * @throws IllegalArgumentException if the key is in another Cluster slot than the
+	 * resource's key and has a {@code '}'} outside a hash tag, which leaves no key name
+	 * for the highest token in its slot
 	 */
 	public void write(String resource, long fencingToken, String key, String value) {
 		Assert.hasLength(key, "'key' must not be empty");
 		Assert.notNull(value, "'value' must not be null");
-		run(resource, fencingToken, List.of(highestTokenKey(resource), key),
+		run(resource, fencingToken, List.of(highestTokenKey(resource, key), key),
 				List.of(Long.toString(fencingToken), value));
 	}
 
@@ -111,6 +121,24 @@ public class RedisFence implements Fence {
 	private String highestTokenKey(String resource) {
 		Assert.hasLength(resource, "'resource' must not be empty");
 		return this.keyPrefix + resource + HIGHEST;
+	}
+
+	/**
+	 * Return the key of a resource's highest token for a write of the given key: the
+	 * resource's key when it shares the written key's Cluster slot, otherwise that key
+	 * after the written key's slot tag.
+	 */
+	private String highestTokenKey(String resource, String key) {
+		String resourceKey = highestTokenKey(resource);
+		int slot = ClusterSlotHashUtil.calculateSlot(key);
+		if (ClusterSlotHashUtil.calculateSlot(resourceKey) == slot) {
+			return resourceKey;
+		}
+		String besideKey = "{" + LockKeys.slotTag(key) + "}" + resourceKey;
+		Assert.isTrue(ClusterSlotHashUtil.calculateSlot(besideKey) == slot,
+				() -> "Key '" + key + "' contains '}' outside a hash tag, so the highest token of resource '" + resource
+						+ "' cannot be kept in its Cluster slot; remove it, or give the key a hash tag");
+		return besideKey;
 	}
 
 }

@@ -122,6 +122,13 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 			.toList();
 	}
 
+	/**
+	 * Return the holds still held, in no order.
+	 */
+	List<RedisHold> held() {
+		return this.holds.stream().filter((hold) -> hold.state() == RedisHold.State.HELD).toList();
+	}
+
 	LeaseWatchdog watchdog() {
 		return this.watchdog;
 	}

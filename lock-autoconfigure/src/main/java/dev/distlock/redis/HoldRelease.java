@@ -1,7 +1,13 @@
 package dev.distlock.redis;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockLostException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Releases holds. A hold is released in this JVM first (no longer renewed, no longer
@@ -15,6 +21,8 @@ import dev.distlock.LockLostException;
  */
 final class HoldRelease {
 
+	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
+
 	private final RedisLockCommands commands;
 
 	private final HandOver handOver;
@@ -24,6 +32,9 @@ final class HoldRelease {
 	private final LocalLocks locks;
 
 	private final ActiveHolds active;
+
+	/** Whether the holds were released in Redis for a registry that closes. */
+	private volatile boolean closed;
 
 	HoldRelease(RedisLockCommands commands, HandOver handOver, ReleaseSignals signals, LocalLocks locks,
 			ActiveHolds active) {
@@ -92,8 +103,7 @@ final class HoldRelease {
 		try {
 			handedOver = (!leaseOver) ? this.handOver.offer(hold, lock) : HandOver.Outcome.NONE;
 			return (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
-					: this.commands.awaitUninterruptibly(this.commands.release(hold.id, hold.token, hold.keepMillis(),
-							hold.terms.delayMillis(), leaseOver), "release lock '" + hold.id.name + "'");
+					: !this.closed && releaseInRedis(hold, leaseOver);
 		}
 		finally {
 			this.locks.release(lock);
@@ -112,15 +122,69 @@ final class HoldRelease {
 	 */
 	private boolean releaseShare(RedisHold hold, boolean leaseOver) {
 		try {
-			return this.commands.awaitUninterruptibly(
-					this.commands.releaseShare(hold.id, hold.kind, hold.token, hold.terms.delayMillis(), leaseOver),
-					"release " + hold.kind.label + " hold of '" + hold.id.name + "'");
+			return !this.closed && releaseInRedis(hold, leaseOver);
 		}
 		finally {
 			// Redis wakes only the first waiter in the queue; this JVM's waiters may not
 			// be in it yet.
 			this.signals.fire(hold.id.key);
 		}
+	}
+
+	/**
+	 * Release every hold still held, for a registry that closes, so that the next holder
+	 * (another instance, typically) need not wait for the lease to run out. Each hold is
+	 * first reported lost, as any loss is: its owner may still run its critical section,
+	 * now unprotected, and learns it from {@code isValid()}, the loss event and actions,
+	 * and its own release, which throws {@code LockLostException}. Then its key or entry
+	 * is released in Redis as a lost hold's is, kept for the lock delay. Only Redis is
+	 * touched: the hold stays its owner's in this JVM. The releases are sent together and
+	 * then awaited, so that a Redis that does not answer delays the close by one command
+	 * timeout, not one per hold; one Redis did not answer is logged, and its key expires
+	 * with its lease. A release after this one sends nothing to Redis and finds the hold
+	 * lost.
+	 * @param reason why the holds are lost, for the reports
+	 */
+	void releaseHeld(String reason) {
+		Map<RedisHold, CompletableFuture<Boolean>> releases = new LinkedHashMap<>();
+		for (RedisHold hold : this.active.held()) {
+			this.active.lost(hold, reason);
+			if (hold.state() == RedisHold.State.LOST) {
+				releases.put(hold, sendRelease(hold, true));
+			}
+		}
+		releases.forEach((hold, reply) -> {
+			try {
+				this.commands.awaitUninterruptibly(reply, describeRelease(hold));
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not " + describeRelease(hold) + " (fencing token " + hold.fencingToken
+						+ ") while closing; it expires with its lease", ex);
+			}
+			finally {
+				this.signals.fire(hold.id.key);
+			}
+		});
+		this.closed = true;
+	}
+
+	/**
+	 * Release a hold's key, or its entry in its set of holders, in Redis.
+	 * @return whether Redis still had it
+	 */
+	private boolean releaseInRedis(RedisHold hold, boolean leaseOver) {
+		return this.commands.awaitUninterruptibly(sendRelease(hold, leaseOver), describeRelease(hold));
+	}
+
+	private CompletableFuture<Boolean> sendRelease(RedisHold hold, boolean leaseOver) {
+		return (hold.kind == HoldKind.EXCLUSIVE)
+				? this.commands.release(hold.id, hold.token, hold.keepMillis(), hold.terms.delayMillis(), leaseOver)
+				: this.commands.releaseShare(hold.id, hold.kind, hold.token, hold.terms.delayMillis(), leaseOver);
+	}
+
+	private static String describeRelease(RedisHold hold) {
+		return (hold.kind == HoldKind.EXCLUSIVE) ? "release lock '" + hold.id.name + "'"
+				: "release " + hold.kind.label + " hold of '" + hold.id.name + "'";
 	}
 
 }

@@ -107,6 +107,21 @@ public final class LockKeys {
 		return "{" + lockKey + "}" + LockName.RESERVED + role;
 	}
 
+	/**
+	 * Return what decides a key's Cluster slot: the text of its hash tag, or the whole
+	 * key when it has none. {@code {<slot tag>}} at the start of another key puts that
+	 * key in the same slot, unless the slot tag contains a {@code '}'}.
+	 * @param key the key
+	 * @return its slot tag
+	 */
+	public static String slotTag(String key) {
+		if (!hasHashTag(key)) {
+			return key;
+		}
+		int open = key.indexOf('{');
+		return key.substring(open + 1, key.indexOf('}', open + 1));
+	}
+
 	private static void checkUnreserved(String description, String value) {
 		Assert.isTrue(value.indexOf(LockName.RESERVED) < 0, () -> description + " '" + value + "' contains '"
 				+ LockName.RESERVED + "', which is reserved for distlock's helper keys");

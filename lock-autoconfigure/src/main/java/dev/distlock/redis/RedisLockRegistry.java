@@ -274,14 +274,16 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Stop the leaderships, releasing their locks; stop renewing and watching leases and
-	 * close the connections; calls after the first do nothing. Held locks expire with
-	 * their lease.
+	 * Stop the leaderships, releasing their locks; release every other hold still held,
+	 * reporting it lost first, since its owner may still be running; stop renewing and
+	 * watching leases and close the connections. Calls after the first do nothing.
 	 */
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
 			this.leaderships.values().forEach(RedisLeadership::stop);
+			this.release.releaseHeld("the registry was closed while it was held, and released it so that the next"
+					+ " holder need not wait for its lease");
 			this.active.close();
 			this.signals.close();
 			this.commands.close();

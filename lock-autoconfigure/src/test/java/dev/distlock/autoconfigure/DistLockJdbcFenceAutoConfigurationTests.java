@@ -5,7 +5,10 @@ import java.util.Arrays;
 import javax.sql.DataSource;
 
 import dev.distlock.fencing.JdbcFence;
+import dev.distlock.testsupport.FreePorts;
+import dev.distlock.testsupport.PostgresServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -16,6 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.LazyConnectionDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -45,6 +49,44 @@ class DistLockJdbcFenceAutoConfigurationTests {
 			assertThat(new JdbcTemplate(context.getBean(DataSource.class))
 				.queryForObject("SELECT token FROM distlock_fence WHERE resource = 'report'", Long.class)).isEqualTo(5);
 		});
+	}
+
+	@Test
+	void startsWithoutConnectingToAServerDatabaseThatIsDownWhenItsSchemaIsLeftAlone() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DistLockJdbcFenceAutoConfiguration.class))
+			.withBean(DataSource.class,
+					() -> new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:" + FreePorts.find() + "/app"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(JdbcFence.class)
+				.hasSingleBean(DistLockJdbcSchemaInitializer.class));
+	}
+
+	@Test
+	@Timeout(120)
+	void createsTheTableOnAServerDatabaseWhenInitializationIsAlways() {
+		try (PostgresServer postgres = PostgresServer.start()) {
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(DistLockJdbcFenceAutoConfiguration.class))
+				.withBean(DataSource.class,
+						() -> new DriverManagerDataSource(postgres.jdbcUrl(), postgres.username(), postgres.password()))
+				.withPropertyValues("distlock.jdbc.initialize-schema=always")
+				.run((context) -> {
+					assertThat(context).hasNotFailed().hasSingleBean(JdbcFence.class);
+					assertThat(new JdbcTemplate(context.getBean(DataSource.class))
+						.queryForObject("SELECT count(*) FROM distlock_fence", Long.class)).isZero();
+				});
+		}
+	}
+
+	@Test
+	void tellsAnEmbeddedDatabaseFromItsUrlAndAServerDatabaseFromItsOwn() {
+		assertThat(EmbeddedDataSources.isEmbedded(new DriverManagerDataSource("jdbc:h2:mem:fence"))).isTrue();
+		assertThat(EmbeddedDataSources.isEmbedded(new DriverManagerDataSource("jdbc:hsqldb:mem:fence"))).isTrue();
+		assertThat(EmbeddedDataSources.isEmbedded(new DriverManagerDataSource("jdbc:h2:file:./fence"))).isFalse();
+		assertThat(EmbeddedDataSources.isEmbedded(new DriverManagerDataSource("jdbc:postgresql://db/app"))).isFalse();
+		assertThat(EmbeddedDataSources
+			.isEmbedded(new LazyConnectionDataSourceProxy(new DriverManagerDataSource("jdbc:h2:mem:fence")))).isTrue();
 	}
 
 	@Test

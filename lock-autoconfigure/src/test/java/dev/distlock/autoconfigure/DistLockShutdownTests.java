@@ -1,10 +1,17 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
 import dev.distlock.LockRegistry;
+import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
+import dev.distlock.testsupport.RedisTestClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -15,8 +22,10 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.event.EventListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for the shutdown of {@link DistLockAutoConfiguration}'s registry with its
@@ -49,6 +58,49 @@ class DistLockShutdownTests {
 		assertThat(
 				output.getAll().lines().filter((line) -> line.contains("WARN") && !line.contains("SentinelListener")))
 			.isEmpty();
+	}
+
+	@Test
+	void releasesTheLocksStillHeldWhenTheContextClosesSoThatTheNextInstanceNeedNotWait() {
+		AtomicReference<LockLease> held = new AtomicReference<>();
+		AtomicReference<LockLease> permit = new AtomicReference<>();
+		AtomicReference<LossListener> listener = new AtomicReference<>();
+		this.contextRunner.withBean(LossListener.class).run((context) -> {
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			held.set(registry.acquire("report", Duration.ZERO));
+			permit.set(registry.semaphore("exports", 1).tryAcquire(Duration.ZERO).orElseThrow());
+			listener.set(context.getBean(LossListener.class));
+		});
+		LockLease lease = held.get();
+		try (RedisTestClient client = RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5));
+				TestLockRegistry next = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			assertThat(client.sync().exists("lock:report")).isZero();
+			assertThat(next.registry().tryAcquire("report", Duration.ZERO)).isPresent();
+			assertThat(next.registry().semaphore("exports", 1).tryAcquire(Duration.ZERO)).isPresent();
+		}
+		assertThat(lease.isValid()).isFalse();
+		assertThat(permit.get().isValid()).isFalse();
+		assertThat(listener.get().losses).extracting(LockLostEvent::name)
+			.containsExactlyInAnyOrder("report", "exports");
+		assertThat(listener.get().losses).filteredOn((event) -> event.name().equals("report"))
+			.singleElement()
+			.satisfies((event) -> {
+				assertThat(event.fencingToken()).isEqualTo(lease.fencingToken());
+				assertThat(event.reason()).startsWith("the registry was closed while it was held");
+			});
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(permit.get()::release);
+	}
+
+	static class LossListener {
+
+		final List<LockLostEvent> losses = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void lost(LockLostEvent event) {
+			this.losses.add(event);
+		}
+
 	}
 
 }

@@ -142,7 +142,8 @@ abstract class JdbcFenceContract {
 		assertThatIllegalStateException().isThrownBy(() -> this.fence.advance("report", 5))
 			.withMessage("JdbcFence.advance(\"report\", 5) runs outside a transaction of its DataSource; it must run"
 					+ " in the transaction of the write it guards, so that both commit or roll back together: call"
-					+ " it from a @Transactional method");
+					+ " it from a @Transactional method whose transaction manager is this DataSource's (a"
+					+ " DataSourceTransactionManager, JdbcTransactionManager or JpaTransactionManager on it)");
 		assertThat(this.tables.recordedTokens()).isEmpty();
 	}
 
