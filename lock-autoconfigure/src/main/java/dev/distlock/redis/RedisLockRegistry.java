@@ -143,9 +143,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		LockEventPublisher events = new LockEventPublisher(eventListener);
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), events);
 		this.leadershipReports = new LeadershipReports(events, observer);
-		this.release = new HoldRelease(this.commands,
-				new HandOver(this.commands, this.signals, this.active, this.ownedReads), this.signals, this.locks,
-				this.active);
+		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.ownedReads),
+				this.signals, this.locks, this.active);
 	}
 
 	/**
