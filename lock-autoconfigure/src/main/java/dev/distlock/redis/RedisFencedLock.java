@@ -97,12 +97,12 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.registry.owned(this.side).find(this.id.name) != null;
+		return this.registry.owned(this.side).isHeld(this.id.name);
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.registry.owned(this.side).get(this.id.name).fencingToken;
+		return this.registry.owned(this.side).held(this.id.name).fencingToken;
 	}
 
 	@Override
