@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * trip, issues the next fencing token and takes the waiter out of the queue; with
  * {@code replicas-to-ack}, a transfer that too few replicas acknowledged is given back
  * and the waiter goes on waiting. Either way the waiter is woken only once Redis
- * answered, one round trip after the release.
+ * answered, one round trip after the release. A hold whose lease Redis finds over (only
+ * its lock delay keeps the key) is handed over by neither: the key stays blocked for the
+ * rest of the delay, the release reports the hold lost and the waiter goes on waiting.
  *
  * <p>
  * A lock whose releasing thread keeps the read lock of its name (it took the read lock
@@ -41,7 +43,7 @@ final class HandOver {
 		/** Still held until now, and gone from this holder. */
 		DONE,
 
-		/** Redis no longer had the hold: it was lost. */
+		/** Redis no longer had the hold, or only its lock delay kept it: it was lost. */
 		LOST
 
 	}
@@ -121,7 +123,7 @@ final class HandOver {
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.id, hold.token, token, handoff.terms, handoff.token),
+					this.commands.transfer(lock.id, hold.token, hold.terms, token, handoff.terms, handoff.token),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
 				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), grant.reply(), sentNanos,
