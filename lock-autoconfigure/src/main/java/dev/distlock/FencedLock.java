@@ -14,6 +14,15 @@ import java.util.concurrent.locks.Lock;
  * {@link #tryLock(Duration)} throws {@link LockAcquisitionException} when the waiting
  * thread is interrupted, keeping its interrupt flag.
  *
+ * <p>
+ * A hold known lost (a renewal found it expired or held by another owner, its fixed lease
+ * ran out, its renewals failed until its lease would run out) is never re-entered,
+ * counted or reported held: every way to acquire the lock again on the owning thread
+ * throws {@link LockLostException} without asking Redis, {@link #isHeldByCurrentThread()}
+ * is {@code false} and {@link #fencingToken()} throws. The thread's {@link #unlock()}
+ * calls leave it as they would a valid hold, the outermost one throwing
+ * {@link LockLostException} as for any lost hold; the lock can then be acquired again.
+ *
  * @since 0.1.0
  * @see LockRegistry
  */
@@ -34,7 +43,7 @@ public interface FencedLock extends Lock {
 	boolean tryLock(Duration waitTime);
 
 	/**
-	 * Return whether the current thread holds this lock.
+	 * Return whether the current thread holds this lock, and its hold is not known lost.
 	 * @return whether the lock is held by the current thread
 	 */
 	boolean isHeldByCurrentThread();
@@ -43,12 +52,14 @@ public interface FencedLock extends Lock {
 	 * Return the fencing token of the current thread's hold.
 	 * @return the fencing token
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws LockLostException if the current thread's hold is known lost
 	 */
 	long fencingToken();
 
 	/**
 	 * Return the current thread's hold as a lease: its name, fencing token, validity and
-	 * acquisition time. Releasing it leaves the hold as {@link #unlock()} does, once.
+	 * acquisition time, also when the hold is known lost (the lease is then not valid).
+	 * Releasing it leaves the hold as {@link #unlock()} does, once.
 	 * @return the current hold
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 */

@@ -39,7 +39,9 @@ public interface LockRegistry {
 
 	/**
 	 * Return the thread-owned, reentrant lock of the given name. Obtaining is free:
-	 * nothing is sent to Redis until the lock is acquired.
+	 * nothing is sent to Redis until the lock is acquired. Calls with the same name
+	 * return equal locks (the same hash code too), so they may be kept in a {@code Set}
+	 * or as keys of a {@code Map}.
 	 * @param name the lock's name
 	 * @return the lock
 	 */
@@ -49,7 +51,9 @@ public interface LockRegistry {
 
 	/**
 	 * Return the thread-owned, reentrant lock of the given name, held as the options say.
-	 * A reentry keeps the options of the outermost hold.
+	 * A reentry keeps the options of the outermost hold. Calls with the same name and
+	 * equal options return equal locks; locks of one name with other options are not
+	 * equal, though they are the same lock in Redis.
 	 * @param name the lock's name
 	 * @param options fixed lease or watchdog, and minimum hold time
 	 * @return the lock
@@ -149,8 +153,9 @@ public interface LockRegistry {
 
 	/**
 	 * Return the read/write lock of the given name. Its write side is the lock that
-	 * {@link #obtain(String)} returns for the name. Obtaining is free: nothing is sent to
-	 * Redis until a side is acquired.
+	 * {@link #obtain(String)} returns for the name, and equal to it. Calls with the same
+	 * name return equal read/write locks. Obtaining is free: nothing is sent to Redis
+	 * until a side is acquired.
 	 * @param name the lock's name
 	 * @return the read/write lock
 	 * @since 0.1.0
@@ -172,7 +177,7 @@ public interface LockRegistry {
 	 * number is not stored: each acquisition counts against the permits of the semaphore
 	 * it is made through, so a larger number admits more holders at once and a smaller
 	 * one admits nobody new until enough holders released theirs. Give a semaphore a name
-	 * that no lock uses.
+	 * that no lock uses. Calls with the same name and number return equal semaphores.
 	 * @param name the semaphore's name
 	 * @param permits how many permits it gives at most, at least 1
 	 * @return the semaphore

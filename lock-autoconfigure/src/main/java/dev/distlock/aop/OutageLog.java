@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockKeyException;
+import dev.distlock.LockLostException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -33,13 +34,15 @@ final class OutageLog {
 	/**
 	 * Tell whether a failed acquisition is skipped as Redis being down, logging the start
 	 * of the outage if it is the first. Redis failed when the registry threw a
-	 * {@link DistributedLockException} other than a bad key or an interrupted wait.
+	 * {@link DistributedLockException} other than a bad key, an interrupted wait or a
+	 * thread's own hold known lost, which it re-entered.
 	 * @param failure what the acquisition threw
 	 * @return whether Redis failed
 	 */
 	boolean isOutage(RuntimeException failure) {
 		boolean redisFailed = failure instanceof DistributedLockException && !(failure instanceof LockKeyException)
-				&& !(failure instanceof LockAcquisitionException) && !Thread.currentThread().isInterrupted();
+				&& !(failure instanceof LockAcquisitionException) && !(failure instanceof LockLostException)
+				&& !Thread.currentThread().isInterrupted();
 		if (redisFailed && this.down.compareAndSet(false, true)) {
 			logger.warn("Redis is unreachable; " + this.methods
 					+ " with onFailure = SKIP are skipped until it answers: " + failure.getMessage());

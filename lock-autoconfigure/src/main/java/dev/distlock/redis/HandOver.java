@@ -1,8 +1,5 @@
 package dev.distlock.redis;
 
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,14 +10,18 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * <b>Pass-on</b>: when the hold reserved fencing tokens for the threads queued behind it
  * and both sides renew through the watchdog, the waiter takes the same Redis key and
- * token with the next reserved fencing token, and starts at once. The releasing thread
- * confirms in Redis that the token was still held, with a renewal sent before the waiter
- * can act and awaited after, which also takes the waiter out of the lock's queue; if
- * Redis no longer had it (it lost its data, say), both holds are reported lost and the
- * release throws. <b>Transfer</b>: otherwise the transfer script swaps the token in one
- * round trip, issues the next fencing token and takes the waiter out of the queue; with
+ * token with the next reserved fencing token. The releasing thread first confirms in
+ * Redis that the token is still held, with a renewal that also takes the waiter out of
+ * the lock's queue, and only then hands the hold over: a waiter never holds what Redis
+ * does not have. If Redis no longer had it (it lost its data, say), the releasing hold is
+ * reported lost, the release throws, and the waiter goes on waiting and acquires the lock
+ * in Redis. <b>Transfer</b>: otherwise the transfer script swaps the token in one round
+ * trip, issues the next fencing token and takes the waiter out of the queue; with
  * {@code replicas-to-ack}, a transfer that too few replicas acknowledged is given back
- * and the waiter goes on waiting.
+ * and the waiter goes on waiting. Either way the waiter is woken only once Redis
+ * answered, one round trip after the release. A hold whose lease Redis finds over (only
+ * its lock delay keeps the key) is handed over by neither: the key stays blocked for the
+ * rest of the delay, the release reports the hold lost and the waiter goes on waiting.
  *
  * <p>
  * A lock whose releasing thread keeps the read lock of its name (it took the read lock
@@ -42,7 +43,7 @@ final class HandOver {
 		/** Still held until now, and gone from this holder. */
 		DONE,
 
-		/** Redis no longer had the hold: it was lost. */
+		/** Redis no longer had the hold, or only its lock delay kept it: it was lost. */
 		LOST
 
 	}
@@ -51,18 +52,15 @@ final class HandOver {
 
 	private final ReleaseSignals signals;
 
-	private final LossHandler lossHandler;
-
 	private final OwnedHolds ownedReads;
 
 	/**
 	 * Create the hand-overs of one registry.
 	 * @param ownedReads the read shares the releasing thread owns
 	 */
-	HandOver(RedisLockCommands commands, ReleaseSignals signals, LossHandler lossHandler, OwnedHolds ownedReads) {
+	HandOver(RedisLockCommands commands, ReleaseSignals signals, OwnedHolds ownedReads) {
 		this.commands = commands;
 		this.signals = signals;
-		this.lossHandler = lossHandler;
 		this.ownedReads = ownedReads;
 	}
 
@@ -92,27 +90,29 @@ final class HandOver {
 			return Outcome.NONE;
 		}
 		long sentNanos = System.nanoTime();
-		CompletableFuture<List<Long>> confirmation;
+		boolean held = false;
 		try {
-			confirmation = this.commands.passOn(lock.id, hold.token, hold.terms, handoff.token);
+			held = this.commands
+				.awaitUninterruptibly(this.commands.passOn(lock.id, hold.token, hold.terms, handoff.token),
+						"confirm the hand-over of lock '" + lock.id.name + "'")
+				.get(0) == 1L;
 		}
-		catch (RuntimeException ex) {
-			complete(handoff, lock, null);
-			throw ex;
+		finally {
+			if (!held) {
+				// Failed or not confirmed: the waiter goes on waiting in Redis
+				complete(handoff, lock, null);
+			}
+		}
+		if (!held) {
+			return Outcome.LOST;
 		}
 		RedisHold next = hold.passOn(handoff.options);
+		next.extend(sentNanos);
 		if (!complete(handoff, lock, next)) {
+			// The waiter gave up meanwhile: the lock, still held, is released in Redis
 			return Outcome.NONE;
 		}
 		lock.handoffs++;
-		boolean held = this.commands
-			.awaitUninterruptibly(confirmation, "confirm the hand-over of lock '" + lock.id.name + "'")
-			.get(0) == 1L;
-		if (!held) {
-			this.lossHandler.lost(next, "it was handed over within this JVM after Redis had lost it");
-			return Outcome.LOST;
-		}
-		next.extend(sentNanos);
 		return Outcome.DONE;
 	}
 
@@ -123,7 +123,7 @@ final class HandOver {
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.id, hold.token, token, handoff.terms, handoff.token),
+					this.commands.transfer(lock.id, hold.token, hold.terms, token, handoff.terms, handoff.token),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
 				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), grant.reply(), sentNanos,

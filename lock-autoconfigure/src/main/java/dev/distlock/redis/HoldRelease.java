@@ -16,8 +16,9 @@ import org.apache.commons.logging.LogFactory;
  * hold time has passed; a shared hold's entry leaves its set of holders and the first
  * waiter of the queue is woken to try again. This JVM's waiters are woken either way. A
  * hold whose lease ran out before the release counts as lost, even if Redis still had its
- * key. An interrupt does not end the wait for Redis' answer. The hold's observation is
- * told of the release once it is over.
+ * key, and so does one whose release or hand-over Redis finds with only its lock delay
+ * left (it reached Redis late). An interrupt does not end the wait for Redis' answer. The
+ * hold's observation is told of the release once it is over.
  */
 final class HoldRelease {
 
@@ -95,7 +96,7 @@ final class HoldRelease {
 	/**
 	 * Hand a lock over to a waiting thread of this JVM, or release it in Redis, and wake
 	 * this JVM's waiter.
-	 * @return whether the lock still held the hold's token
+	 * @return whether the lock still held the hold's token with time left on its lease
 	 */
 	private boolean releaseLock(RedisHold hold, boolean leaseOver) {
 		LocalLock lock = this.locks.held(hold.id);
@@ -118,7 +119,8 @@ final class HoldRelease {
 
 	/**
 	 * Release a shared hold in Redis, and wake this JVM's waiters.
-	 * @return whether the set of holders still had the hold's entry
+	 * @return whether the set of holders still had the hold's entry with time left on its
+	 * lease
 	 */
 	private boolean releaseShare(RedisHold hold, boolean leaseOver) {
 		try {

@@ -3,13 +3,16 @@ package dev.distlock.redis;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The holds of one kind that the current thread owns through {@link RedisFencedLock}s, by
  * lock name, with their reentry counts: its locks (the write sides of read/write locks
- * too), or its read shares. Thread-confined, so reentry needs no shared state.
+ * too), or its read shares. Thread-confined, so reentry needs no shared state. A hold
+ * known lost stays owned until the thread unlocks it, but is never re-entered or reported
+ * held.
  */
 final class OwnedHolds {
 
@@ -39,6 +42,50 @@ final class OwnedHolds {
 		if (hold == null) {
 			throw new IllegalMonitorStateException(this.description + " '" + name + "' is not held by thread '"
 					+ VirtualThreads.nameOf(Thread.currentThread()) + "'");
+		}
+		return hold;
+	}
+
+	/**
+	 * Return the current thread's hold of the named lock while it is valid.
+	 * @throws IllegalMonitorStateException if it owns none
+	 * @throws LockLostException if the hold it owns is known lost: found lost, or past
+	 * its lease
+	 */
+	RedisHold held(LockName name) {
+		return valid(get(name), "its fencing token fences nothing");
+	}
+
+	/**
+	 * Return whether the current thread owns a valid hold of the named lock.
+	 */
+	boolean isHeld(LockName name) {
+		RedisHold hold = find(name);
+		return hold != null && hold.isValid();
+	}
+
+	/**
+	 * Enter the current thread's hold of the named lock once more, if it owns one.
+	 * @return whether it owned one
+	 * @throws LockLostException if the hold it owns is known lost: found lost, or past
+	 * its lease; it is not entered
+	 */
+	boolean reenter(LockName name) {
+		RedisHold hold = find(name);
+		if (hold == null) {
+			return false;
+		}
+		valid(hold, "it cannot be re-entered").reentries++;
+		return true;
+	}
+
+	private RedisHold valid(RedisHold hold, String consequence) {
+		if (!hold.isValid()) {
+			throw new LockLostException(hold.id.name.value(), hold.fencingToken,
+					this.description + " '" + hold.id.name + "' (fencing token " + hold.fencingToken
+							+ ") was lost while thread '" + VirtualThreads.nameOf(Thread.currentThread())
+							+ "' held it: " + consequence + "; unlock it, which throws LockLostException too, "
+							+ "then acquire it again");
 		}
 		return hold;
 	}

@@ -1,16 +1,19 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A thread-owned view of one lock of a {@link RedisLockRegistry}, or of the read side of
  * the read/write lock of its name. Views are cheap: the hold and its owner live in the
- * registry, so every view of the same name and side is the same lock.
+ * registry, so every view of the same name and side is the same lock; views with the same
+ * options too are equal.
  */
 final class RedisFencedLock implements FencedLock {
 
@@ -97,17 +100,32 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.registry.owned(this.side).find(this.id.name) != null;
+		return this.registry.owned(this.side).isHeld(this.id.name);
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.registry.owned(this.side).get(this.id.name).fencingToken;
+		return this.registry.owned(this.side).held(this.id.name).fencingToken;
 	}
 
 	@Override
 	public LockLease currentHold() {
 		return new RedisLockLease(this.registry.owned(this.side).get(this.id.name), this::unlock);
+	}
+
+	/**
+	 * Return whether the other object is a view of the same registry with the same name,
+	 * options and side: both are the same lock, held as the same options say.
+	 */
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (this == other) || (other instanceof RedisFencedLock lock && this.registry == lock.registry
+				&& this.id.name.equals(lock.id.name) && this.options.equals(lock.options) && this.side == lock.side);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(System.identityHashCode(this.registry), this.id.name, this.options, this.side);
 	}
 
 	@Override

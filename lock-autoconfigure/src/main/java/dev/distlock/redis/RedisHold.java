@@ -84,17 +84,10 @@ final class RedisHold {
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	/**
-	 * How this hold is observed: set by the thread that acquired it, once it has it,
-	 * under {@link #reporting}.
+	 * How this hold is observed: set by the thread that acquired it, once it has it and
+	 * before the watchdog and the lease expiries know it.
 	 */
 	private volatile LockObserver.Hold observation = LockObserver.Hold.NONE;
-
-	/**
-	 * A loss reported before the acquiring thread set the observation, which is told of
-	 * it then; under {@link #reporting}. A hand-over's confirmation can find the hold
-	 * lost while its new holder is still on its way out of the acquisition.
-	 */
-	private @Nullable LockLostEvent unobservedLoss;
 
 	private volatile long validUntilNanos;
 
@@ -183,42 +176,17 @@ final class RedisHold {
 	}
 
 	/**
-	 * Start observing this hold, telling the observation of a loss reported already.
+	 * Start observing this hold, before anything else can find it lost.
 	 */
 	void observe(LockObserver.Hold observation) {
-		if (observation == LockObserver.Hold.NONE) {
-			return;
-		}
-		this.reporting.lock();
-		try {
-			this.observation = observation;
-			if (this.unobservedLoss != null) {
-				observation.lost(this.unobservedLoss);
-			}
-		}
-		finally {
-			this.reporting.unlock();
-		}
+		this.observation = observation;
 	}
 
 	/**
-	 * Tell this hold's observation that the hold was lost, or keep the loss for the
-	 * observation still to be set.
+	 * Tell this hold's observation that the hold was lost.
 	 */
 	void observeLoss(LockLostEvent event) {
-		this.reporting.lock();
-		try {
-			LockObserver.Hold current = this.observation;
-			if (current == LockObserver.Hold.NONE) {
-				this.unobservedLoss = event;
-			}
-			else {
-				current.lost(event);
-			}
-		}
-		finally {
-			this.reporting.unlock();
-		}
+		this.observation.lost(event);
 	}
 
 	/**

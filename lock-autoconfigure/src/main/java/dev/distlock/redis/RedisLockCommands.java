@@ -85,15 +85,17 @@ final class RedisLockCommands implements AutoCloseable {
 	/**
 	 * Send the transfer script, handing a held lock to the next holder and taking that
 	 * one out of the lock's wait queue, and wait for replicas when the settings ask for
-	 * it.
+	 * it. A hold whose lease Redis finds over (only its lock delay keeps the key) is
+	 * handed to nobody: its key stays for the rest of the delay, like a release's.
+	 * @param terms the current holder's lease and lock delay
 	 * @param waiterToken the token the next holder waited under
 	 * @return the grant: the next holder's fencing token, or 0 when the current token was
-	 * not held
+	 * not held or its lease was over
 	 */
-	CompletableFuture<Grant> transfer(LockId id, String token, String nextToken, LeaseTerms nextTerms,
+	CompletableFuture<Grant> transfer(LockId id, String token, LeaseTerms terms, String nextToken, LeaseTerms nextTerms,
 			String waiterToken) {
 		return grant(LuaScript.TRANSFER, id.grantKeys, token, nextToken, Long.toString(nextTerms.keyMillis()),
-				fenceMillis(nextTerms), waiterToken);
+				fenceMillis(nextTerms), waiterToken, Long.toString(terms.delayMillis()));
 	}
 
 	/**
@@ -151,14 +153,14 @@ final class RedisLockCommands implements AutoCloseable {
 	 * still run under it.
 	 * @param delayMillis the hold's lock delay
 	 * @param leaseOver whether the caller knows the lease is over
-	 * @return whether the set of holders still had the entry
+	 * @return whether the set of holders still had the entry with time left on its lease
 	 */
 	CompletableFuture<Boolean> releaseShare(LockId id, HoldKind kind, String token, long delayMillis,
 			boolean leaseOver) {
 		return this.connection
 			.eval(kind.releaseScript, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
 					leaseOver ? "1" : "0", "0")
-			.thenApply((Long result) -> result != 0L);
+			.thenApply((Long result) -> result == 1L);
 	}
 
 	private void giveBack(LockName name, LuaScript script, String[] keys, String... args) {
@@ -182,12 +184,12 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @param keepMillis how long the key must still be kept for a minimum hold time
 	 * @param delayMillis the hold's lock delay
 	 * @param leaseOver whether the caller knows the lease is over
-	 * @return whether the lock still held the token
+	 * @return whether the lock still held the token with time left on its lease
 	 */
 	CompletableFuture<Boolean> release(LockId id, String token, long keepMillis, long delayMillis, boolean leaseOver) {
 		return this.connection
 			.eval(LuaScript.RELEASE, id.grantKeys, releaseArgs(token, keepMillis, delayMillis, leaseOver, 0))
-			.thenApply((Long result) -> result != 0L);
+			.thenApply((Long result) -> result == 1L);
 	}
 
 	/**

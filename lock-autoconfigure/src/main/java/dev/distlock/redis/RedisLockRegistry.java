@@ -20,6 +20,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
@@ -143,9 +144,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		LockEventPublisher events = new LockEventPublisher(eventListener);
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), events);
 		this.leadershipReports = new LeadershipReports(events, observer);
-		this.release = new HoldRelease(this.commands,
-				new HandOver(this.commands, this.signals, this.active, this.ownedReads), this.signals, this.locks,
-				this.active);
+		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.ownedReads),
+				this.signals, this.locks, this.active);
 	}
 
 	/**
@@ -293,6 +293,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	/**
 	 * Acquire a hold of one side of a lock for the current thread, reentering a hold of
 	 * that side it already owns without a round trip.
+	 * @throws LockLostException if the thread owns a hold of that side known lost: it is
+	 * not re-entered, and the thread must unlock it first
 	 * @param side {@link HoldKind#EXCLUSIVE} for the lock (the write side of the
 	 * read/write lock of its name), {@link HoldKind#READ_SHARE} for the read side
 	 * @throws IllegalMonitorStateException if the thread holds the read side and asks for
@@ -300,9 +302,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	boolean lockOwned(LockId id, HoldKind side, Duration waitTime, LeaseOptions options) throws InterruptedException {
 		OwnedHolds holds = owned(side);
-		RedisHold owned = holds.find(id.name);
-		if (owned != null) {
-			owned.reentries++;
+		if (holds.reenter(id.name)) {
 			return true;
 		}
 		RedisHold hold = (side == HoldKind.READ_SHARE) ? acquireRead(id, waitTime)

@@ -1,16 +1,21 @@
 package dev.distlock.redis;
 
+import java.util.Objects;
+
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaseOptions;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The read/write lock of one name of a {@link RedisLockRegistry}: its write side is the
  * registry's lock of the name, its read side a thread-owned, reentrant share of it. Both
  * sides are views, like the registry's locks: the holds and their owners live in the
- * registry.
+ * registry. Read/write locks of one name of one registry are equal.
  */
 final class RedisReadWriteLock implements FencedReadWriteLock {
+
+	private final RedisLockRegistry registry;
 
 	private final LockId id;
 
@@ -19,6 +24,7 @@ final class RedisReadWriteLock implements FencedReadWriteLock {
 	private final FencedLock writeLock;
 
 	RedisReadWriteLock(RedisLockRegistry registry, LockId id) {
+		this.registry = registry;
 		this.id = id;
 		this.readLock = new RedisFencedLock(registry, id, LeaseOptions.WATCHDOG, HoldKind.READ_SHARE);
 		this.writeLock = new RedisFencedLock(registry, id, LeaseOptions.WATCHDOG, HoldKind.EXCLUSIVE);
@@ -37,6 +43,21 @@ final class RedisReadWriteLock implements FencedReadWriteLock {
 	@Override
 	public FencedLock writeLock() {
 		return this.writeLock;
+	}
+
+	/**
+	 * Return whether the other object is the read/write lock of the same name of the same
+	 * registry.
+	 */
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (this == other) || (other instanceof RedisReadWriteLock lock && this.registry == lock.registry
+				&& this.id.name.equals(lock.id.name));
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(System.identityHashCode(this.registry), this.id.name);
 	}
 
 	@Override

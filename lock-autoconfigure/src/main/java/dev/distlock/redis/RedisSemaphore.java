@@ -1,11 +1,13 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A semaphore of a {@link RedisLockRegistry}: each permit is a shared hold, its token's
@@ -17,7 +19,8 @@ import dev.distlock.LockLease;
  * The number of permits is the view's: an attempt is admitted while fewer holders than
  * the permits it passes hold one, and nobody live waits before it. Views of one name with
  * different numbers each count against their own: a larger number admits more at once, a
- * smaller one admits nobody new until enough holders released theirs.
+ * smaller one admits nobody new until enough holders released theirs. Views of one name
+ * and number of permits of one registry are equal.
  */
 final class RedisSemaphore implements DistributedSemaphore {
 
@@ -53,6 +56,21 @@ final class RedisSemaphore implements DistributedSemaphore {
 			throw new LockAcquisitionException(name(),
 					"Interrupted while waiting for a permit of semaphore '" + name() + "'", ex);
 		}
+	}
+
+	/**
+	 * Return whether the other object is a view of the semaphore of the same name of the
+	 * same registry with the same number of permits.
+	 */
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (this == other) || (other instanceof RedisSemaphore semaphore && this.registry == semaphore.registry
+				&& name().equals(semaphore.name()) && this.permits == semaphore.permits);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(System.identityHashCode(this.registry), name(), this.permits);
 	}
 
 	@Override

@@ -7,11 +7,19 @@
 -- ARGV[1]: the current holder's token, ARGV[2]: the next holder's token,
 -- ARGV[3]: how long the key lives in milliseconds, the next holder's lease plus its lock
 -- delay, ARGV[4]: how long the fencing key lives in milliseconds, ARGV[5]: the token the
--- next holder waited under in the queue
+-- next holder waited under in the queue, ARGV[6]: the current holder's lock delay in
+-- milliseconds (0: none)
 -- Returns the next holder's fencing token, or 0 when the current holder no longer held it,
--- or when the next holder's token was given back: a transfer that reached Redis after the
--- give-back of its failure, sent after it on another connection, changes nothing.
+-- when its lease was over (then the lock delay keeps the lock from everyone, the next
+-- holder too, for the rest of the key's life, as release.lua does), or when the next
+-- holder's token was given back: a transfer that reached Redis after the give-back of its
+-- failure, sent after it on another connection, changes nothing.
 if redis.call('get', KEYS[1]) ~= ARGV[1] or given_back(ARGV[2]) then
+	return 0
+end
+local delay = tonumber(ARGV[6])
+if delay > 0 and redis.call('pttl', KEYS[1]) <= delay then
+	redis.call('set', KEYS[1], 'released', 'KEEPTTL')
 	return 0
 end
 leave(ARGV[5])

@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.DistributedLock;
+import dev.distlock.LockFailureAction;
 import dev.distlock.LockLostException;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
@@ -25,14 +27,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A {@link DistributedLock} method whose result runs on after it returned, a
  * {@code CompletableFuture}, a {@code Mono} or a {@code Flux}, stops when its lock is
  * lost while the result runs: the result fails with {@link LockLostException} at once and
- * the method's own future or publisher is cancelled. Against a real {@code redis-server},
- * where another owner takes the key over or Redis stalls past the lease.
+ * the method's own future or publisher is cancelled; a nested call on a lock found lost
+ * fails with {@link LockLostException}. Against a real {@code redis-server}, where
+ * another owner takes the key over or Redis stalls past the lease.
  */
 @Timeout(60)
 class LockLossInterceptionTests {
@@ -103,6 +107,34 @@ class LockLossInterceptionTests {
 		});
 	}
 
+	/**
+	 * A nested call on a lock the outer call holds re-enters it; once the lock was found
+	 * lost, the nested call fails with {@link LockLostException} rather than run as if it
+	 * held the lock, even when it skips on failure, and so does the outer call.
+	 */
+	@Test
+	void nestedCallOnALockFoundLostFailsWithLockLostExceptionEvenWhenItSkips() {
+		this.contextRunner.run((context) -> {
+			Exports exports = context.getBean(Exports.class);
+			AtomicBoolean nestedRan = new AtomicBoolean();
+			AtomicReference<Throwable> nestedFailure = new AtomicReference<>();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> exports.post(() -> {
+				this.locks.takeOver(context, "lock:ledger");
+				try {
+					exports.reconcile(nestedRan);
+				}
+				catch (LockLostException ex) {
+					nestedFailure.set(ex);
+				}
+			}));
+			assertThat(nestedFailure.get()).isInstanceOf(LockLostException.class)
+				.hasMessageContaining("Lock 'ledger'")
+				.hasMessageContaining("it cannot be re-entered");
+			assertThat(nestedRan).isFalse();
+			assertThat(this.locks.get("lock:ledger")).isEqualTo("someone-else");
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class ExportConfiguration {
 
@@ -118,6 +150,16 @@ class LockLossInterceptionTests {
 		@DistributedLock(name = "export")
 		public CompletableFuture<String> export(CompletableFuture<String> pending) {
 			return pending;
+		}
+
+		@DistributedLock(name = "ledger")
+		public void post(Runnable work) {
+			work.run();
+		}
+
+		@DistributedLock(name = "ledger", onFailure = LockFailureAction.SKIP)
+		public void reconcile(AtomicBoolean ran) {
+			ran.set(true);
 		}
 
 		@DistributedLock(name = "watch")

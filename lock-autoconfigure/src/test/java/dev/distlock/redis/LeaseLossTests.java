@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
@@ -38,12 +39,15 @@ import static org.awaitility.Awaitility.await;
  * How a {@link RedisLockRegistry} tells a lease's holder that the lease is lost or in
  * danger: the lease's loss actions ({@link LockLease#onLoss}),
  * {@link LockLease#assertValid()}, and the {@link LockRenewalFailedEvent} of a renewal
- * that failed with time left. Losses are made by taking the key over in Redis and running
- * the watchdog at once, or by a fixed lease running out; failed renewals by pausing
- * Redis.
+ * that failed with time left; and how a thread that owns a hold known lost is kept from
+ * re-entering it or believing it held. Losses are made by taking the key over in Redis
+ * (or flushing it) and running the watchdog at once, or by a fixed lease running out;
+ * failed renewals by pausing Redis.
  */
 @Timeout(60)
 class LeaseLossTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	private static final Duration WAIT = Duration.ofSeconds(5);
 
@@ -256,6 +260,64 @@ class LeaseLossTests {
 			.allSatisfy((failed) -> assertThat(failed.name()).isEqualTo("order"));
 		assertThat(holder.lostEvents()).singleElement()
 			.satisfies((event) -> assertThat(event.reason()).contains("its renewal failed"));
+	}
+
+	@Test
+	void lockWhoseFixedLeaseRanOutWhileAnotherInstanceTookItIsNotReentered() {
+		TestLockRegistry registry = testRegistry(LEASE);
+		RedisLockRegistry other = testRegistry(LEASE).registry();
+		FencedLock lock = registry.registry().obtain("a", LeaseOptions.fixed(Duration.ofMillis(100)));
+		assertThat(lock.tryLock()).isTrue();
+		long token = lock.fencingToken();
+		await().atMost(WAIT).until(() -> !registry.lostEvents().isEmpty());
+		assertThat(other.tryAcquire("a", WAIT)).as("taken by the other instance").isPresent();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::tryLock)
+			.withMessage("Lock 'a' (fencing token " + token + ") was lost while thread '"
+					+ Thread.currentThread().getName() + "' held it: it cannot be re-entered; unlock it, "
+					+ "which throws LockLostException too, then acquire it again")
+			.satisfies((ex) -> assertThat(ex.getFencingToken()).isEqualTo(token));
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::fencingToken);
+		assertThat(lock.currentHold().isValid()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(lock.tryLock()).as("held by the other instance, asked in Redis").isFalse();
+	}
+
+	@Test
+	void readLockFoundLostAfterFlushallIsNotReentered() {
+		RedisLockRegistry registry = testRegistry(LEASE).registry();
+		FencedLock readLock = registry.readWriteLock("catalog").readLock();
+		assertThat(readLock.tryLock()).isTrue();
+		long token = readLock.fencingToken();
+		this.commands.flushall();
+		registry.renewLeases();
+		assertThat(readLock.currentHold().isValid()).as("found lost by its renewal").isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(readLock::tryLock)
+			.withMessageStartingWith("Read lock 'catalog' (fencing token " + token + ") was lost")
+			.satisfies((ex) -> assertThat(ex.getLockName()).isEqualTo("catalog"));
+		assertThat(readLock.isHeldByCurrentThread()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(readLock::unlock);
+		assertThat(readLock.isHeldByCurrentThread()).isFalse();
+		assertThat(readLock.tryLock()).as("acquired again in Redis").isTrue();
+		assertThat(this.commands.exists("{lock:catalog}!readers")).isOne();
+		readLock.unlock();
+	}
+
+	@Test
+	void lockEnteredTwiceBeforeItsLossIsLeftByAsManyUnlocksTheOutermostThrowing() {
+		RedisLockRegistry registry = testRegistry(LEASE).registry();
+		FencedLock lock = registry.obtain("ledger");
+		lock.lock();
+		lock.lock();
+		this.commands.flushall();
+		registry.renewLeases();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::lock);
+		lock.unlock();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
+			.withMessageStartingWith("Lock 'ledger' was lost before its release");
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock);
+		assertThat(lock.tryLock()).as("acquired again in Redis").isTrue();
+		lock.unlock();
 	}
 
 	private TestLockRegistry testRegistry(Duration leaseTime) {

@@ -12,6 +12,7 @@ import dev.distlock.LockLostException;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,13 +26,21 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The lock delay within one JVM: per hold through {@link LeaseOptions}, across a lease
- * that runs out, and across a hand-over between holds with different delays. Rival JVMs
- * that crash or stall are in {@link CrossProcessLockTests}.
+ * that runs out, across a hand-over between holds with different delays, and across a
+ * release or hand-over that reaches Redis after the lease ran out (Redis paused
+ * meanwhile). Rival JVMs that crash or stall are in {@link CrossProcessLockTests}.
  */
 @Timeout(30)
 class LockDelayTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration WAIT = Duration.ofSeconds(5);
+
+	private static final Duration FIXED_LEASE = Duration.ofSeconds(1);
+
+	private static final LeaseOptions FIXED_AND_DELAYED = LeaseOptions.fixed(FIXED_LEASE)
+		.withLockDelay(Duration.ofSeconds(10));
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -47,6 +56,7 @@ class LockDelayTests {
 
 	@AfterEach
 	void close() throws Exception {
+		redis.server().resume();
 		this.closer.close();
 	}
 
@@ -133,6 +143,69 @@ class LockDelayTests {
 	}
 
 	/**
+	 * A holder with a fixed lease of 1 s and a lock delay of 10 s releases while a thread
+	 * of its JVM waits, so its release transfers the lock, and the transfer reaches Redis
+	 * after the lease ran out: the lock delay must keep the lock from the waiter too, and
+	 * the holder's unlock reports the loss.
+	 */
+	@Test
+	void aTransferThatReachesRedisAfterTheLeaseRanOutHandsNothingOverWithinTheDelay() throws Exception {
+		TestLockRegistry registry = testRegistry();
+		FencedLock lock = registry.registry().obtain("report", FIXED_AND_DELAYED);
+		TestThread holder = this.closer.add(TestThread.start("holder"));
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		long acquiredNanos = System.nanoTime();
+		assertThat(holder.call(lock::tryLock).get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(4)));
+		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		assertUnlockReachingRedisAfterTheLeaseIsReportedLost(registry, holder, lock, acquiredNanos,
+				"dev.distlock.redis.HandOver.transfer");
+		assertThat(waiting.get(10, TimeUnit.SECONDS)).as("within the lock delay").isFalse();
+	}
+
+	/**
+	 * The same holder releases with nobody waiting, and the release reaches Redis after
+	 * the lease ran out: the key stays for the rest of the delay, and the unlock reports
+	 * the loss.
+	 */
+	@Test
+	void aReleaseThatReachesRedisAfterTheLeaseRanOutIsReportedLost() throws Exception {
+		TestLockRegistry registry = testRegistry();
+		FencedLock lock = registry.registry().obtain("report", FIXED_AND_DELAYED);
+		TestThread holder = this.closer.add(TestThread.start("holder"));
+		long acquiredNanos = System.nanoTime();
+		assertThat(holder.call(lock::tryLock).get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertUnlockReachingRedisAfterTheLeaseIsReportedLost(registry, holder, lock, acquiredNanos,
+				"dev.distlock.redis.RedisLockCommands.awaitUninterruptibly");
+	}
+
+	/**
+	 * Pause Redis, have the holder unlock, wait until it sent its script (its own check
+	 * found the lease valid) and the lease ran out, then resume Redis: the unlock must
+	 * throw, the loss be published, and the key stay blocked.
+	 * @param sending the method the holder waits in once its script is sent
+	 */
+	private void assertUnlockReachingRedisAfterTheLeaseIsReportedLost(TestLockRegistry registry, TestThread holder,
+			FencedLock lock, long acquiredNanos, String sending) {
+		redis.server().pause();
+		CompletableFuture<Void> unlocking = holder.run(lock::unlock);
+		holder.awaitIn(sending, WAIT);
+		assertThat(Duration.ofNanos(System.nanoTime() - acquiredNanos)).as("sent within the lease")
+			.isLessThan(FIXED_LEASE);
+		Duration leaseOver = FIXED_LEASE.plusMillis(200);
+		await().atMost(WAIT).until(() -> Duration.ofNanos(System.nanoTime() - acquiredNanos).compareTo(leaseOver) > 0);
+		redis.server().resume();
+		assertThat(unlocking).failsWithin(WAIT)
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(LockLostException.class)
+			.withMessageStartingWith("Lock 'report' was lost before its release");
+		assertThat(registry.lostEvents()).singleElement()
+			.satisfies((lost) -> assertThat(lost.reason()).contains("its release found it expired"));
+		assertThat(this.commands.get("lock:report")).as("the token is gone, the key stays").isEqualTo("released");
+	}
+
+	/**
 	 * Return a lease of lock {@code report} with a fixed lease of 200 ms and the given
 	 * lock delay, once its lease has run out.
 	 */
@@ -145,9 +218,15 @@ class LockDelayTests {
 	}
 
 	private RedisLockRegistry registry() {
+		return testRegistry().registry();
+	}
+
+	/**
+	 * Return a registry whose commands wait 5 s for Redis, longer than Redis is paused.
+	 */
+	private TestLockRegistry testRegistry() {
 		return this.closer.add(TestLockRegistry.create(redis.server().uri(),
-				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(Duration.ofSeconds(2))))
-			.registry();
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(WAIT)));
 	}
 
 }

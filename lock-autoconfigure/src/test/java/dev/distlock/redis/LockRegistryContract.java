@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -137,6 +138,38 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 		lock.unlock();
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
 		assertThat(this.keys.keys().exists("lock:order")).isZero();
+	}
+
+	/**
+	 * Handles of one name obtained twice are equal, so they work in sets and as map keys;
+	 * other names, options, sides, permits or registries give other handles.
+	 */
+	@Test
+	void handlesObtainedTwiceWithTheSameNameAndOptionsAreEqual() {
+		RedisLockRegistry registry = registry(LEASE);
+		LeaseOptions fixed = LeaseOptions.fixed(Duration.ofSeconds(5));
+		assertThat(registry.obtain("order")).isEqualTo(registry.obtain("order"))
+			.hasSameHashCodeAs(registry.obtain("order"))
+			.isEqualTo(registry.obtain("order", LeaseOptions.WATCHDOG))
+			.isEqualTo(registry.readWriteLock("order").writeLock())
+			.isNotEqualTo(registry.obtain("invoice"))
+			.isNotEqualTo(registry.obtain("order", fixed))
+			.isNotEqualTo(registry.readWriteLock("order").readLock())
+			.isNotEqualTo(registry(LEASE).obtain("order"));
+		assertThat(registry.obtain("order", fixed))
+			.isEqualTo(registry.obtain("order", LeaseOptions.fixed(Duration.ofSeconds(5))))
+			.hasSameHashCodeAs(registry.obtain("order", LeaseOptions.fixed(Duration.ofSeconds(5))));
+		assertThat(Set.of(registry.obtain("order"), registry.obtain("invoice"))).contains(registry.obtain("order"),
+				registry.obtain("invoice"));
+		assertThat(registry.readWriteLock("order")).isEqualTo(registry.readWriteLock("order"))
+			.hasSameHashCodeAs(registry.readWriteLock("order"))
+			.isNotEqualTo(registry.readWriteLock("invoice"));
+		assertThat(registry.readWriteLock("order").readLock()).isEqualTo(registry.readWriteLock("order").readLock())
+			.hasSameHashCodeAs(registry.readWriteLock("order").readLock());
+		assertThat(registry.semaphore("pool", 2)).isEqualTo(registry.semaphore("pool", 2))
+			.hasSameHashCodeAs(registry.semaphore("pool", 2))
+			.isNotEqualTo(registry.semaphore("pool", 3))
+			.isNotEqualTo(registry.semaphore("queue", 2));
 	}
 
 	@Test

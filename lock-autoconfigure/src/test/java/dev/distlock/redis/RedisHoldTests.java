@@ -39,15 +39,6 @@ class RedisHoldTests {
 	}
 
 	@Test
-	void lossReportedBeforeTheAcquiringThreadObservesTheHoldIsToldToTheObservationOnce() {
-		RedisHold hold = hold();
-		hold.observeLoss(LOSS);
-		RecordingHold observation = new RecordingHold();
-		hold.observe(observation);
-		assertThat(observation.losses).containsExactly(LOSS);
-	}
-
-	@Test
 	void lossReportedAfterTheHoldIsObservedIsToldToTheObservationOnce() {
 		RedisHold hold = hold();
 		RecordingHold observation = new RecordingHold();
