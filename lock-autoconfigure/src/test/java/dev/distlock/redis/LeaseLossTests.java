@@ -228,8 +228,8 @@ class LeaseLossTests {
 			assertThat(failed.remainingTtl()).isBetween(Duration.ofSeconds(20), Duration.ofSeconds(30));
 			assertThat(failed.key()).isEqualTo("lock:" + failed.name());
 		});
-		assertThat(meters.get("distlock.renewal.failed").tag("name", "order").counter().count()).isOne();
-		assertThat(meters.get("distlock.renewal.failed").tag("name", "invoice").counter().count()).isOne();
+		assertThat(meters.get("distlock.renewal.failed").tag("name", "order:1").counter().count()).isOne();
+		assertThat(meters.get("distlock.renewal.failed").tag("name", "invoice:1").counter().count()).isOne();
 		registry.renewLeases();
 		assertThat(failures).hasSize(2);
 		assertThat(losses).isEmpty();
@@ -240,7 +240,7 @@ class LeaseLossTests {
 		registry.renewLeases();
 		redis.server().resume();
 		assertThat(failures).hasSize(4);
-		assertThat(meters.get("distlock.renewal.failed").tag("name", "order").counter().count()).isEqualTo(2);
+		assertThat(meters.get("distlock.renewal.failed").tag("name", "order:1").counter().count()).isEqualTo(2);
 		order.release();
 		invoice.release();
 		assertThat(losses).isEmpty();
