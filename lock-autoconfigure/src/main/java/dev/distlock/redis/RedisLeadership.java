@@ -19,10 +19,12 @@ import org.jspecify.annotations.Nullable;
  * A {@link Leadership} of a {@link RedisLockRegistry}. One daemon thread, the candidate,
  * does everything that waits or calls out: it waits for the lock without end (in the
  * lock's queue in Redis), holds it in watchdog mode while leader, publishes the events,
- * releases the lock when the term ends and waits for it again. Other threads only end a
- * term and wake the candidate: the watchdog that found the lock lost, a caller that
- * yields or stops, a caller of {@link #isLeader()} that found the lease run out. So the
- * events come in order, from one thread, and the watchdog never waits for a listener.
+ * releases the lock when the term ends (once the revocation was delivered) and waits for
+ * it again. Other threads only end a term and wake the candidate: the watchdog that found
+ * the lock lost, a caller that yields or stops, a caller of {@link #isLeader()} that
+ * found the lease run out. The registry's event thread delivers the events in order; a
+ * listener that stops, yields or asks this leadership is answered without waiting for the
+ * candidate, which waits for it.
  *
  * <p>
  * While leader the candidate sleeps until the hold's validity ends (the send time of the
@@ -113,7 +115,7 @@ final class RedisLeadership implements Leadership {
 				thread.interrupt();
 			}
 			this.changed.signalAll();
-			if (thread != Thread.currentThread()) {
+			if (!this.reports.calledByListener()) {
 				while (thread != null && this.candidate == thread && !this.running) {
 					this.changed.awaitUninterruptibly();
 				}
@@ -138,7 +140,7 @@ final class RedisLeadership implements Leadership {
 		this.lock.lock();
 		try {
 			end(current, "it yielded");
-			if (Thread.currentThread() != this.candidate) {
+			if (!this.reports.calledByListener()) {
 				while (!current.released) {
 					this.changed.awaitUninterruptibly();
 				}
@@ -176,8 +178,9 @@ final class RedisLeadership implements Leadership {
 	/**
 	 * Return the current term while it is valid. A term found no longer valid is ended
 	 * (when its lease ran out; a lost lock ends it through its loss action) and its
-	 * revocation awaited, unless on the candidate, which publishes it: so no caller
-	 * learns that the term is over before the revocation was published.
+	 * revocation awaited, unless called by an event listener, on the thread that delivers
+	 * the revocation after it: so no caller learns that the term is over before the
+	 * revocation was delivered.
 	 */
 	private @Nullable Term leading() {
 		Term current = this.term;
@@ -192,7 +195,7 @@ final class RedisLeadership implements Leadership {
 			if (!current.hold.hasTimeLeft()) {
 				end(current, leaseRanOut(current));
 			}
-			if (Thread.currentThread() != this.candidate) {
+			if (!this.reports.calledByListener()) {
 				while (!current.revoked) {
 					this.changed.awaitUninterruptibly();
 				}

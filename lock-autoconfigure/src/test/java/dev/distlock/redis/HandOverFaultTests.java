@@ -138,8 +138,9 @@ class HandOverFaultTests {
 		assertThat(this.waiter.call(() -> lock.currentHold().isValid()).get(WAIT.toSeconds(), TimeUnit.SECONDS))
 			.as("the handed-over hold is known to be lost")
 			.isFalse();
-		assertThat(registry.lostEvents()).extracting(LockLostEvent::fencingToken)
-			.containsExactlyInAnyOrder(first, first + 1);
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(registry.lostEvents()).extracting(LockLostEvent::fencingToken)
+				.containsExactlyInAnyOrder(first, first + 1));
 		assertThat(lossesObserved).as("losses told to the holds' observations")
 			.containsExactlyInAnyOrder(first, first + 1);
 		assertThat(observations).hasNumberOfObservationsWithNameEqualTo("distlock.hold", 2)
