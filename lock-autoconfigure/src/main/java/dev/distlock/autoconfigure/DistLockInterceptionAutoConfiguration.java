@@ -145,8 +145,8 @@ public final class DistLockInterceptionAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		LeaderOnlyValidator distlockLeaderOnlyValidator(ConfigurableListableBeanFactory beanFactory,
-				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver) {
-			return new LeaderOnlyValidator(beanFactory, distlockLeaderOnlySpecResolver);
+				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver, LockSpecResolver distlockSpecResolver) {
+			return new LeaderOnlyValidator(beanFactory, distlockLeaderOnlySpecResolver, distlockSpecResolver);
 		}
 
 		/**
