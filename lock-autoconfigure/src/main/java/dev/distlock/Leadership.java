@@ -38,7 +38,11 @@ public interface Leadership {
 	String name();
 
 	/**
-	 * Start campaigning for the leadership. Does nothing while it campaigns already.
+	 * Start campaigning for the leadership, and return once the first election is
+	 * decided: this instance leads ({@link #isLeader()} is {@code true}) if no other
+	 * instance held the lock, otherwise it waits as a standby, or Redis failed to answer
+	 * within its command timeout and it keeps trying in the background. So a sole
+	 * instance leads when this method returns. Does nothing while it campaigns already.
 	 */
 	void start();
 

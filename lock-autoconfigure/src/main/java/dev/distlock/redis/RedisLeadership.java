@@ -66,6 +66,12 @@ final class RedisLeadership implements Leadership {
 	private @Nullable Thread candidate;
 
 	/**
+	 * Whether the candidate's first election was decided: it leads, another instance
+	 * holds the lock, or Redis failed to answer; guarded by {@link #lock}.
+	 */
+	private boolean decided;
+
+	/**
 	 * Whether the candidate waits for the lock, which an interrupt ends; guarded by
 	 * {@link #lock}.
 	 */
@@ -90,10 +96,15 @@ final class RedisLeadership implements Leadership {
 		this.lock.lock();
 		try {
 			this.running = true;
-			if (this.candidate == null) {
-				Thread thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
+			Thread thread = this.candidate;
+			if (thread == null) {
+				thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
 				this.candidate = thread;
+				this.decided = false;
 				thread.start();
+			}
+			while (this.running && this.candidate == thread && !this.decided) {
+				this.changed.awaitUninterruptibly();
 			}
 		}
 		finally {
@@ -208,14 +219,15 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Campaign until stopped: wait for the lock, serve a term, and again.
+	 * Campaign until stopped: wait for the lock, serve a term, and again. The first
+	 * attempt tries once, so that the first election is decided at once.
 	 */
 	private void campaign() {
 		try {
-			RedisHold hold = awaitLock();
+			RedisHold hold = awaitLock(true);
 			while (hold != null) {
 				serve(hold);
-				hold = awaitLock();
+				hold = awaitLock(false);
 			}
 		}
 		catch (RuntimeException | Error ex) {
@@ -233,16 +245,19 @@ final class RedisLeadership implements Leadership {
 
 	/**
 	 * Wait for the lock without end, trying again after a back-off while Redis fails.
+	 * @param firstElection whether to try once first, and record the first election
+	 * decided when that attempt does not get the lock (a term that begins records it)
 	 * @return the hold, or {@code null} once stopped, when the candidate ends
 	 */
-	private @Nullable RedisHold awaitLock() {
+	private @Nullable RedisHold awaitLock(boolean firstElection) {
 		long backoffMillis = MIN_BACKOFF_MILLIS;
 		boolean failing = false;
+		boolean once = firstElection;
 		while (beginAcquiring()) {
 			RedisHold hold = null;
 			DistributedLockException failure = null;
 			try {
-				hold = this.registry.acquireHold(this.id, FOREVER, LeaseOptions.WATCHDOG);
+				hold = this.registry.acquireHold(this.id, once ? Duration.ZERO : FOREVER, LeaseOptions.WATCHDOG);
 			}
 			catch (InterruptedException ex) {
 				// Stopped: seen through running
@@ -256,6 +271,10 @@ final class RedisLeadership implements Leadership {
 			if (hold != null) {
 				return hold;
 			}
+			if (once) {
+				decide();
+				once = false;
+			}
 			if (failure != null && isRunning()) {
 				if (!failing) {
 					logger.warn(this + " cannot campaign while Redis fails; trying again: " + failure.getMessage());
@@ -266,6 +285,20 @@ final class RedisLeadership implements Leadership {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * Record the first election decided, and wake {@link #start()}.
+	 */
+	private void decide() {
+		this.lock.lock();
+		try {
+			this.decided = true;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -351,6 +384,7 @@ final class RedisLeadership implements Leadership {
 		try {
 			if (this.running) {
 				this.term = current;
+				decide();
 			}
 			return this.running;
 		}

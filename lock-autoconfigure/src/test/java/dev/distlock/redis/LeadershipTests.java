@@ -95,6 +95,19 @@ class LeadershipTests {
 	}
 
 	@Test
+	void startReturnsOnceTheFirstElectionIsDecided() {
+		Leadership leader = instance(LEASE).registry().leadership("report");
+		leader.start();
+		assertThat(leader.isLeader()).as("a sole instance leads when start returns").isTrue();
+		Leadership standby = instance(LEASE).registry().leadership("report");
+		standby.start();
+		assertThat(standby.isLeader()).isFalse();
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
+		leader.stop();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+	}
+
+	@Test
 	void leadershipNameFollowsTheRulesOfLockNames() {
 		assertThatIllegalArgumentException().isThrownBy(() -> instance(LEASE).registry().leadership("report!"))
 			.withMessageContaining("reserved");
