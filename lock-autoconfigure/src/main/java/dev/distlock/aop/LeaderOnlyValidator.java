@@ -1,7 +1,13 @@
 package dev.distlock.aop;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.distlock.LeaderOnly;
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -12,27 +18,31 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  * skipped call cannot, fails the startup rather than being skipped on every instance; so
  * does a {@link dev.distlock.DistributedLock} on the same method that takes the lock the
  * leadership holds for its whole term, which the leader would never get. Warns once about
- * annotated methods that a proxy cannot intercept (private, final or static).
+ * annotated methods that a proxy cannot intercept (private, final or static), and, when
+ * distlock is disabled, names the leader-only methods that are skipped on every call.
  *
  * @since 0.1.0
  */
 public class LeaderOnlyValidator implements SmartInitializingSingleton {
 
+	private static final Log logger = LogFactory.getLog(LeaderOnlyValidator.class);
+
 	private final ConfigurableListableBeanFactory beanFactory;
 
 	private final LeaderOnlySpecResolver specs;
 
-	private final LockSpecResolver lockSpecs;
+	private final @Nullable LockSpecResolver lockSpecs;
 
 	/**
 	 * Create a validator.
 	 * @param beanFactory the beans to check
 	 * @param specs resolves and checks annotations
 	 * @param lockSpecs resolves the {@code @DistributedLock} of a {@code @LeaderOnly}
-	 * method
+	 * method, or {@code null} when distlock is disabled: nothing is locked, and every
+	 * leader-only method is skipped, which the check logs at WARN
 	 */
 	public LeaderOnlyValidator(ConfigurableListableBeanFactory beanFactory, LeaderOnlySpecResolver specs,
-			LockSpecResolver lockSpecs) {
+			@Nullable LockSpecResolver lockSpecs) {
 		this.beanFactory = beanFactory;
 		this.specs = specs;
 		this.lockSpecs = lockSpecs;
@@ -41,8 +51,10 @@ public class LeaderOnlyValidator implements SmartInitializingSingleton {
 	@Override
 	public void afterSingletonsInstantiated() {
 		AnnotatedMethodCheck check = new AnnotatedMethodCheck();
+		List<LockedMethod> leaderOnly = new ArrayList<>();
 		for (LockedMethod annotated : LockedMethod.findIn(this.beanFactory)) {
 			if (LockedMethod.isLeaderOnly(annotated.method())) {
+				leaderOnly.add(annotated);
 				check.check(annotated, "@" + LeaderOnly.class.getSimpleName(), () -> {
 					LeaderOnlySpec spec = this.specs.resolve(annotated.method(), annotated.beanType());
 					checkLockOfTheTerm(annotated, spec, check);
@@ -50,6 +62,11 @@ public class LeaderOnlyValidator implements SmartInitializingSingleton {
 			}
 		}
 		check.throwIfAny();
+		if (this.lockSpecs == null && !leaderOnly.isEmpty()) {
+			logger.warn("distlock.enabled=false: this instance leads no leadership, so every call of these @"
+					+ LeaderOnly.class.getSimpleName() + " methods is skipped: " + leaderOnly
+					+ ". Remove distlock.enabled=false to run them on the leader only.");
+		}
 	}
 
 	/**
@@ -59,12 +76,13 @@ public class LeaderOnlyValidator implements SmartInitializingSingleton {
 	 */
 	private void checkLockOfTheTerm(LockedMethod annotated, LeaderOnlySpec spec, AnnotatedMethodCheck check) {
 		LockingAnnotation lock = LockingAnnotation.DISTRIBUTED_LOCK;
-		if (!lock.isPresentOn(annotated.method())) {
+		LockSpecResolver resolver = this.lockSpecs;
+		if (resolver == null || !lock.isPresentOn(annotated.method())) {
 			return;
 		}
 		LockSpec lockSpec;
 		try {
-			lockSpec = this.lockSpecs.resolve(lock, annotated.method(), annotated.beanType());
+			lockSpec = resolver.resolve(lock, annotated.method(), annotated.beanType());
 		}
 		catch (InvalidLockAnnotationException ex) {
 			// Reported by the check of the lock annotations
