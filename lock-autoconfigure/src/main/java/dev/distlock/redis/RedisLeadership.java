@@ -376,7 +376,8 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Make the term current, unless stopped.
+	 * Make the term current, unless stopped; either way the first election is decided, so
+	 * that a start that came with a stop does not wait for a later term.
 	 * @return whether it is current
 	 */
 	private boolean begin(Term current) {
@@ -384,8 +385,8 @@ final class RedisLeadership implements Leadership {
 		try {
 			if (this.running) {
 				this.term = current;
-				decide();
 			}
+			decide();
 			return this.running;
 		}
 		finally {
