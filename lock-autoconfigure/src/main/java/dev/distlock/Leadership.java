@@ -20,9 +20,12 @@ import java.util.OptionalLong;
  *
  * <p>
  * The terms are told as events, on the registry's event listener (the application's event
- * publisher in a Spring application), from the leadership's own thread and in order:
- * {@link LeadershipGrantedEvent} when a term begins, {@link LeadershipRevokedEvent} when
- * it ends, before its lock is released. Listeners must be quick.
+ * publisher in a Spring application), in order: {@link LeadershipGrantedEvent} when a
+ * term begins, {@link LeadershipRevokedEvent} when it ends, delivered before its lock is
+ * released. The registry delivers its events on a thread of its own, never while an
+ * engine lock is held: a listener may call this leadership's methods, even
+ * {@link #stop()}, and a slow listener delays later events and the release of an ended
+ * term's lock, never a renewal.
  *
  * @since 0.1.0
  */
@@ -35,7 +38,11 @@ public interface Leadership {
 	String name();
 
 	/**
-	 * Start campaigning for the leadership. Does nothing while it campaigns already.
+	 * Start campaigning for the leadership, and return once the first election is
+	 * decided: this instance leads ({@link #isLeader()} is {@code true}) if no other
+	 * instance held the lock, otherwise it waits as a standby, or Redis failed to answer
+	 * within its command timeout and it keeps trying in the background. So a sole
+	 * instance leads when this method returns. Does nothing while it campaigns already.
 	 */
 	void start();
 
@@ -43,15 +50,17 @@ public interface Leadership {
 	 * Stop campaigning: end the term if this instance is leader, publishing
 	 * {@link LeadershipRevokedEvent}, and release the lock so that a standby takes over
 	 * at once; or leave the lock's queue. Returns once the lock was released, which
-	 * Redis' command timeout bounds. Does nothing when not started.
+	 * Redis' command timeout bounds; called by an event listener, returns at once, and
+	 * the lock is released once the revocation was delivered after the listener. Does
+	 * nothing when not started.
 	 */
 	void stop();
 
 	/**
 	 * Return whether this instance is leader now: it holds the lock and its lease is
-	 * valid by this JVM's clock. A term whose lease ran out is revoked first, so that
-	 * {@link LeadershipRevokedEvent} is published before this method answers
-	 * {@code false} for it.
+	 * valid by this JVM's clock. A term whose lease ran out is revoked first, so that its
+	 * {@link LeadershipRevokedEvent} is delivered before this method answers
+	 * {@code false} for it (except to an event listener, which the revocation follows).
 	 * @return whether this instance is leader
 	 */
 	boolean isLeader();
@@ -61,7 +70,8 @@ public interface Leadership {
 	 * {@link LeadershipRevokedEvent}, release the lock, which goes to the standby that
 	 * waited longest, and campaign again behind it. With no standby waiting this instance
 	 * is elected again at once, for a new term with a new fencing token. Returns once the
-	 * lock was released. Does nothing when this instance is not leader.
+	 * lock was released (at once when called by an event listener, as {@link #stop()}).
+	 * Does nothing when this instance is not leader.
 	 */
 	void yieldLeadership();
 

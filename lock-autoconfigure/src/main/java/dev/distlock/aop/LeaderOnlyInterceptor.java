@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
-import dev.distlock.Leadership;
+import java.util.function.Predicate;
+
 import dev.distlock.LockRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -23,7 +24,8 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(LeaderOnlyInterceptor.class);
 
-	private final LockRegistry registry;
+	/** Whether this instance leads the leadership of a name now. */
+	private final Predicate<String> leads;
 
 	private final LeaderOnlySpecResolver specs;
 
@@ -33,8 +35,22 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	 * @param specs resolves each method's annotation
 	 */
 	public LeaderOnlyInterceptor(LockRegistry registry, LeaderOnlySpecResolver specs) {
-		this.registry = registry;
+		this((name) -> registry.leadership(name).isLeader(), specs);
+	}
+
+	private LeaderOnlyInterceptor(Predicate<String> leads, LeaderOnlySpecResolver specs) {
+		this.leads = leads;
 		this.specs = specs;
+	}
+
+	/**
+	 * Create an interceptor that skips every call, for an instance that leads nothing:
+	 * distlock is disabled, and a leader-only method must not run on every instance.
+	 * @param specs resolves each method's annotation
+	 * @return the interceptor
+	 */
+	public static LeaderOnlyInterceptor skippingEveryCall(LeaderOnlySpecResolver specs) {
+		return new LeaderOnlyInterceptor((name) -> false, specs);
 	}
 
 	@Override
@@ -43,17 +59,16 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
 		LeaderOnlySpec spec = this.specs.resolve(LockingInterceptor.specificMethod(invocation.getMethod(), targetClass),
 				targetClass);
-		Leadership leadership = this.registry.leadership(spec.name());
 		ResultKind resultKind = spec.resultKind();
 		if (resultKind == ResultKind.REACTIVE || resultKind == ResultKind.SUSPENDING) {
-			return ReactiveResults.onlyIf(spec.method(), () -> leads(leadership, spec),
+			return ReactiveResults.onlyIf(spec.method(), () -> leads(spec),
 					() -> LockingInterceptor.proceedForSubscription(invocation, resultKind));
 		}
-		return leads(leadership, spec) ? invocation.proceed() : resultKind.skippedResult(spec.method());
+		return leads(spec) ? invocation.proceed() : resultKind.skippedResult(spec.method());
 	}
 
-	private static boolean leads(Leadership leadership, LeaderOnlySpec spec) {
-		boolean leader = leadership.isLeader();
+	private boolean leads(LeaderOnlySpec spec) {
+		boolean leader = this.leads.test(spec.name());
 		if (!leader && logger.isDebugEnabled()) {
 			logger.debug(spec.description() + " skipped: this instance does not lead '" + spec.name() + "'");
 		}

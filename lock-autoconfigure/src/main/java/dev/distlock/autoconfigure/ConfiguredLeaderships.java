@@ -10,10 +10,13 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The leaderships named in {@code distlock.leader.names}, started with the application
  * context and stopped when it stops, which releases the lock of a leadership this
- * instance holds so that a standby takes over at once. In the phase of the lock registry
- * (the connection factory's): so the context stops them after the beans of later phases,
- * such as the task scheduler, which waits for the jobs that run, and, since they depend
- * on the registry, before the registry closes its connections.
+ * instance holds so that a standby takes over at once. Starting them returns once each
+ * has its first election decided ({@link Leadership#start()}), before the context
+ * publishes that it was refreshed, which is when Spring schedules {@code @Scheduled}
+ * jobs: a sole instance runs the first tick of a leader-only job as leader. In the phase
+ * of the lock registry (the connection factory's): so the context stops them after the
+ * beans of later phases, such as the task scheduler, which waits for the jobs that run,
+ * and, since they depend on the registry, before the registry closes its connections.
  */
 final class ConfiguredLeaderships implements SmartLifecycle {
 

@@ -121,7 +121,7 @@ public final class DistLockInterceptionAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		LeaderOnlySpecResolver distlockLeaderOnlySpecResolver(Environment environment, DistLockProperties properties) {
-			return new LeaderOnlySpecResolver(environment, Set.copyOf(properties.getLeader().getNames()));
+			return leaderOnlySpecResolver(environment, properties);
 		}
 
 		@Bean
@@ -139,14 +139,14 @@ public final class DistLockInterceptionAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static LeaderOnlyAdvisor distlockLeaderOnlyAdvisor(Environment environment) {
-			return new LeaderOnlyAdvisor("distlockLeaderOnlyInterceptor", orderAhead(environment, 2));
+			return leaderOnlyAdvisor(environment);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
 		LeaderOnlyValidator distlockLeaderOnlyValidator(ConfigurableListableBeanFactory beanFactory,
-				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver) {
-			return new LeaderOnlyValidator(beanFactory, distlockLeaderOnlySpecResolver);
+				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver, LockSpecResolver distlockSpecResolver) {
+			return new LeaderOnlyValidator(beanFactory, distlockLeaderOnlySpecResolver, distlockSpecResolver);
 		}
 
 		/**
@@ -203,6 +203,23 @@ public final class DistLockInterceptionAutoConfiguration {
 
 		}
 
+	}
+
+	/**
+	 * Return the resolver of {@code @LeaderOnly} annotations, which checks their names
+	 * against {@code distlock.leader.names}.
+	 */
+	static LeaderOnlySpecResolver leaderOnlySpecResolver(Environment environment, DistLockProperties properties) {
+		return new LeaderOnlySpecResolver(environment, Set.copyOf(properties.getLeader().getNames()));
+	}
+
+	/**
+	 * Return the advisor of {@code @LeaderOnly} methods, ordered just before the
+	 * concurrency limit's, with the interceptor looked up by name on first use.
+	 */
+	static LeaderOnlyAdvisor leaderOnlyAdvisor(Environment environment) {
+		return new LeaderOnlyAdvisor("distlockLeaderOnlyInterceptor",
+				InterceptionConfiguration.orderAhead(environment, 2));
 	}
 
 	/**

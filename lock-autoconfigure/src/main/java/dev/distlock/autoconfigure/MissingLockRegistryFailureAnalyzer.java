@@ -35,7 +35,8 @@ class MissingLockRegistryFailureAnalyzer extends AbstractFailureAnalyzer<Missing
 					unlisted));
 		String action = "Add spring-boot-starter-data-redis (on Lettuce or Jedis), on whose connection factory "
 				+ "distlock creates its LockRegistry, or define a RedisConnectionFactory or a LockRegistry bean of your "
-				+ "own. To run these methods unlocked, and on every instance, set distlock.enabled=false.";
+				+ "own. To run these methods unlocked, set distlock.enabled=false, which also skips every call of the"
+				+ " @LeaderOnly methods.";
 		return new FailureAnalysis(description, action, cause);
 	}
 

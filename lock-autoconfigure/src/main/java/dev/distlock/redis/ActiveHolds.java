@@ -16,9 +16,10 @@ import org.apache.commons.logging.LogFactory;
 /**
  * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
  * while in watchdog mode or watched by {@link LeaseExpiries} with a fixed lease, and
- * reported once when lost (logged, told to the hold's observation and to the event
- * listener, then their loss actions run). Failed renewals that leave time on a lease are
- * told to the hold's observation and the event listener too.
+ * reported once when lost (logged, told to the hold's observation and its event
+ * published, then their loss actions run). Failed renewals that leave time on a lease are
+ * told to the hold's observation and published too. Publishing only queues an event for
+ * the event thread, so no listener runs on the watchdog or under a hold's reporting lock.
  */
 final class ActiveHolds implements LossHandler, AutoCloseable {
 
@@ -89,13 +90,11 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		Duration left = Duration.ofNanos(Math.max(0, hold.validUntilNanos() - System.nanoTime()));
 		LockRenewalFailedEvent event = new LockRenewalFailedEvent(hold.id.name.value(), hold.id.key, hold.fencingToken,
 				reason, left);
-		if (hold.observeRenewalFailure(event)) {
-			this.events.publish(event);
-		}
+		hold.reportRenewalFailure(event, this.events::publish);
 	}
 
 	/**
-	 * Report a hold lost: log it, tell its observation and the event listener.
+	 * Report a hold lost: log it, tell its observation and publish its event.
 	 */
 	void report(RedisHold hold, String reason) {
 		logger.warn("Lock '" + hold.id.name + "' (fencing token " + hold.fencingToken + ") was lost: " + reason);

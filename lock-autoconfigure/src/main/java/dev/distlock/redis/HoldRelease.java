@@ -55,8 +55,8 @@ final class HoldRelease {
 	void release(RedisHold hold) {
 		boolean expired;
 		RedisHold.State before;
-		// Under the hold's reporting lock: a loss being reported now is published before
-		// we go on.
+		// Under the hold's reporting lock: a loss being reported now is marked, observed
+		// and its event queued before we go on.
 		hold.reporting.lock();
 		try {
 			expired = !hold.isValid();

@@ -8,7 +8,7 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Tells of the terms of a registry's leaderships: logs each, tells the observer and
- * publishes its event.
+ * publishes its event on the registry's event thread.
  */
 final class LeadershipReports {
 
@@ -34,13 +34,23 @@ final class LeadershipReports {
 	}
 
 	/**
-	 * Report that a term ended, before its lock is released.
+	 * Report that a term ended, before its lock is released: returns once the listener
+	 * was told.
 	 */
 	void revoked(LockId id, long fencingToken, String reason) {
 		logger.info("Leadership '" + id.name + "' (fencing token " + fencingToken + ") was revoked: " + reason);
 		LeadershipRevokedEvent event = new LeadershipRevokedEvent(id.name.value(), id.key, fencingToken, reason);
 		this.observer.leadershipRevoked(id.name, event);
-		this.events.publish(event);
+		this.events.publishAndAwait(event);
+	}
+
+	/**
+	 * Return whether the calling thread is the event listener's, which must not wait for
+	 * a term to be revoked or released: the revocation is delivered on it, after the
+	 * listener returns.
+	 */
+	boolean calledByListener() {
+		return this.events.calledByListener();
 	}
 
 }

@@ -24,7 +24,7 @@ import org.apache.commons.logging.LogFactory;
  * awaited, so the round trips per period grow with the Redis nodes and not with the held
  * locks. A renewal that finds the lock expired or taken marks it lost; a renewal that
  * fails marks it lost once its lease would run out before the next attempt. Nothing that
- * goes wrong in a round, not even an {@link Error} thrown by a loss listener, ends the
+ * goes wrong in a round, not even an {@link Error} thrown by a loss action, ends the
  * schedule: it is logged, and the next round runs.
  */
 final class LeaseWatchdog implements AutoCloseable {

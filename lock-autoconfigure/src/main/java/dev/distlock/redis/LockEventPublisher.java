@@ -1,32 +1,145 @@
 package dev.distlock.redis;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.distlock.LockEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Tells a registry's event listener of its events. A listener that throws is logged: the
- * engine's thread that told it (the watchdog, a leadership's) goes on.
+ * Tells a registry's event listener of its events, in the order they were published, on
+ * one daemon thread of its own ({@code distlock-events}). The engine publishes an event
+ * once the change it tells of is complete, holding none of its locks, and no thread that
+ * renews or watches leases ever waits for a listener: a listener may block, or call the
+ * registry and its leaderships, without delaying a renewal. Only a leadership's own
+ * thread waits for the delivery of a revocation, before it releases the term's lock. A
+ * listener that throws is logged and the next event is delivered.
  */
-final class LockEventPublisher {
+final class LockEventPublisher implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
 	private final Consumer<? super LockEvent> eventListener;
 
-	LockEventPublisher(Consumer<? super LockEvent> eventListener) {
+	private final Duration closeTimeout;
+
+	private final ExecutorService executor;
+
+	/** The thread that delivers the events, once started. */
+	private volatile @Nullable Thread deliverer;
+
+	/**
+	 * Create a publisher.
+	 * @param eventListener the listener to tell
+	 * @param closeTimeout how long a close waits for the events queued to be delivered
+	 */
+	LockEventPublisher(Consumer<? super LockEvent> eventListener, Duration closeTimeout) {
 		this.eventListener = eventListener;
+		this.closeTimeout = closeTimeout;
+		this.executor = Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = DaemonThreads.named("distlock-events").newThread(task);
+			this.deliverer = thread;
+			return thread;
+		});
 	}
 
+	/**
+	 * Queue an event for the listener, behind the events published before it.
+	 */
 	void publish(LockEvent event) {
+		queue(event);
+	}
+
+	/**
+	 * Queue an event for the listener and wait until the listener was told of it, or the
+	 * registry closed and dropped it. Never called by the listener's thread.
+	 */
+	void publishAndAwait(LockEvent event) {
+		queue(event).join();
+	}
+
+	/**
+	 * Return whether the calling thread is the one telling the listener: a listener
+	 * calling back must not wait for what waits for the delivery of a later event.
+	 */
+	boolean calledByListener() {
+		return Thread.currentThread() == this.deliverer;
+	}
+
+	/**
+	 * Deliver the events queued so far, waiting for them at most the close timeout
+	 * (unless called by a listener, which waits for nothing), and accept no more.
+	 */
+	@Override
+	public void close() {
+		this.executor.shutdown();
+		if (calledByListener()) {
+			return;
+		}
 		try {
-			this.eventListener.accept(event);
+			if (!this.executor.awaitTermination(this.closeTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+				logger.warn("Lock event listener still busy " + this.closeTimeout.toMillis()
+						+ " ms after the registry closed; the events still queued are dropped");
+				dropQueued();
+			}
 		}
-		catch (RuntimeException ex) {
-			logger.error("Lock event listener failed for lock '" + event.name() + "'", ex);
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			dropQueued();
 		}
+	}
+
+	private CompletableFuture<Void> queue(LockEvent event) {
+		Delivery delivery = new Delivery(event);
+		try {
+			this.executor.execute(delivery);
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("Lock event " + event + " not delivered: the registry is closed");
+			delivery.done.complete(null);
+		}
+		return delivery.done;
+	}
+
+	private void dropQueued() {
+		for (Runnable dropped : this.executor.shutdownNow()) {
+			((Delivery) dropped).done.complete(null);
+		}
+	}
+
+	/**
+	 * One event to tell the listener of, done once told or dropped.
+	 */
+	private final class Delivery implements Runnable {
+
+		private final LockEvent event;
+
+		private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+		Delivery(LockEvent event) {
+			this.event = event;
+		}
+
+		@Override
+		public void run() {
+			try {
+				LockEventPublisher.this.eventListener.accept(this.event);
+			}
+			catch (RuntimeException | Error ex) {
+				logger.error("Lock event listener failed for lock '" + this.event.name() + "'", ex);
+			}
+			finally {
+				this.done.complete(null);
+			}
+		}
+
 	}
 
 }

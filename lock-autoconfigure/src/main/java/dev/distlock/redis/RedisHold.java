@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLostEvent;
@@ -73,8 +74,9 @@ final class RedisHold {
 	int reentries;
 
 	/**
-	 * Held while a loss of this hold is reported, so that a release waits for the report
-	 * to be published.
+	 * Held while a loss of this hold is reported (marked, told to the observation, its
+	 * event queued), so that a release waits until it is. Never held while a listener
+	 * runs.
 	 */
 	final Lock reporting = new ReentrantLock();
 
@@ -190,19 +192,20 @@ final class RedisHold {
 	}
 
 	/**
-	 * Tell this hold's observation that a renewal failed, unless the hold was released or
-	 * found lost meanwhile: under {@link #reporting}, so that a release, which marks the
-	 * hold under it first, never stops the observation before the event.
-	 * @return whether the hold is still held
+	 * Tell this hold's observation that a renewal failed and publish the event, unless
+	 * the hold was released or found lost meanwhile: under {@link #reporting}, so that a
+	 * release, which marks the hold under it first, never stops the observation before
+	 * the event, and a loss is published after it.
+	 * @param event the event
+	 * @param publisher queues the event for the listener
 	 */
-	boolean observeRenewalFailure(LockRenewalFailedEvent event) {
+	void reportRenewalFailure(LockRenewalFailedEvent event, Consumer<? super LockRenewalFailedEvent> publisher) {
 		this.reporting.lock();
 		try {
-			if (this.state.get() != State.HELD) {
-				return false;
+			if (this.state.get() == State.HELD) {
+				this.observation.renewalFailed(event);
+				publisher.accept(event);
 			}
-			this.observation.renewalFailed(event);
-			return true;
 		}
 		finally {
 			this.reporting.unlock();

@@ -19,10 +19,12 @@ import org.jspecify.annotations.Nullable;
  * A {@link Leadership} of a {@link RedisLockRegistry}. One daemon thread, the candidate,
  * does everything that waits or calls out: it waits for the lock without end (in the
  * lock's queue in Redis), holds it in watchdog mode while leader, publishes the events,
- * releases the lock when the term ends and waits for it again. Other threads only end a
- * term and wake the candidate: the watchdog that found the lock lost, a caller that
- * yields or stops, a caller of {@link #isLeader()} that found the lease run out. So the
- * events come in order, from one thread, and the watchdog never waits for a listener.
+ * releases the lock when the term ends (once the revocation was delivered) and waits for
+ * it again. Other threads only end a term and wake the candidate: the watchdog that found
+ * the lock lost, a caller that yields or stops, a caller of {@link #isLeader()} that
+ * found the lease run out. The registry's event thread delivers the events in order; a
+ * listener that stops, yields or asks this leadership is answered without waiting for the
+ * candidate, which waits for it.
  *
  * <p>
  * While leader the candidate sleeps until the hold's validity ends (the send time of the
@@ -64,6 +66,12 @@ final class RedisLeadership implements Leadership {
 	private @Nullable Thread candidate;
 
 	/**
+	 * Whether the candidate's first election was decided: it leads, another instance
+	 * holds the lock, or Redis failed to answer; guarded by {@link #lock}.
+	 */
+	private boolean decided;
+
+	/**
 	 * Whether the candidate waits for the lock, which an interrupt ends; guarded by
 	 * {@link #lock}.
 	 */
@@ -88,10 +96,15 @@ final class RedisLeadership implements Leadership {
 		this.lock.lock();
 		try {
 			this.running = true;
-			if (this.candidate == null) {
-				Thread thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
+			Thread thread = this.candidate;
+			if (thread == null) {
+				thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
 				this.candidate = thread;
+				this.decided = false;
 				thread.start();
+			}
+			while (this.running && this.candidate == thread && !this.decided) {
+				this.changed.awaitUninterruptibly();
 			}
 		}
 		finally {
@@ -113,7 +126,7 @@ final class RedisLeadership implements Leadership {
 				thread.interrupt();
 			}
 			this.changed.signalAll();
-			if (thread != Thread.currentThread()) {
+			if (!this.reports.calledByListener()) {
 				while (thread != null && this.candidate == thread && !this.running) {
 					this.changed.awaitUninterruptibly();
 				}
@@ -138,7 +151,7 @@ final class RedisLeadership implements Leadership {
 		this.lock.lock();
 		try {
 			end(current, "it yielded");
-			if (Thread.currentThread() != this.candidate) {
+			if (!this.reports.calledByListener()) {
 				while (!current.released) {
 					this.changed.awaitUninterruptibly();
 				}
@@ -176,8 +189,9 @@ final class RedisLeadership implements Leadership {
 	/**
 	 * Return the current term while it is valid. A term found no longer valid is ended
 	 * (when its lease ran out; a lost lock ends it through its loss action) and its
-	 * revocation awaited, unless on the candidate, which publishes it: so no caller
-	 * learns that the term is over before the revocation was published.
+	 * revocation awaited, unless called by an event listener, on the thread that delivers
+	 * the revocation after it: so no caller learns that the term is over before the
+	 * revocation was delivered.
 	 */
 	private @Nullable Term leading() {
 		Term current = this.term;
@@ -192,7 +206,7 @@ final class RedisLeadership implements Leadership {
 			if (!current.hold.hasTimeLeft()) {
 				end(current, leaseRanOut(current));
 			}
-			if (Thread.currentThread() != this.candidate) {
+			if (!this.reports.calledByListener()) {
 				while (!current.revoked) {
 					this.changed.awaitUninterruptibly();
 				}
@@ -205,14 +219,15 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Campaign until stopped: wait for the lock, serve a term, and again.
+	 * Campaign until stopped: wait for the lock, serve a term, and again. The first
+	 * attempt tries once, so that the first election is decided at once.
 	 */
 	private void campaign() {
 		try {
-			RedisHold hold = awaitLock();
+			RedisHold hold = awaitLock(true);
 			while (hold != null) {
 				serve(hold);
-				hold = awaitLock();
+				hold = awaitLock(false);
 			}
 		}
 		catch (RuntimeException | Error ex) {
@@ -230,16 +245,19 @@ final class RedisLeadership implements Leadership {
 
 	/**
 	 * Wait for the lock without end, trying again after a back-off while Redis fails.
+	 * @param firstElection whether to try once first, and record the first election
+	 * decided when that attempt does not get the lock (a term that begins records it)
 	 * @return the hold, or {@code null} once stopped, when the candidate ends
 	 */
-	private @Nullable RedisHold awaitLock() {
+	private @Nullable RedisHold awaitLock(boolean firstElection) {
 		long backoffMillis = MIN_BACKOFF_MILLIS;
 		boolean failing = false;
+		boolean once = firstElection;
 		while (beginAcquiring()) {
 			RedisHold hold = null;
 			DistributedLockException failure = null;
 			try {
-				hold = this.registry.acquireHold(this.id, FOREVER, LeaseOptions.WATCHDOG);
+				hold = this.registry.acquireHold(this.id, once ? Duration.ZERO : FOREVER, LeaseOptions.WATCHDOG);
 			}
 			catch (InterruptedException ex) {
 				// Stopped: seen through running
@@ -253,6 +271,10 @@ final class RedisLeadership implements Leadership {
 			if (hold != null) {
 				return hold;
 			}
+			if (once) {
+				decide();
+				once = false;
+			}
 			if (failure != null && isRunning()) {
 				if (!failing) {
 					logger.warn(this + " cannot campaign while Redis fails; trying again: " + failure.getMessage());
@@ -263,6 +285,20 @@ final class RedisLeadership implements Leadership {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * Record the first election decided, and wake {@link #start()}.
+	 */
+	private void decide() {
+		this.lock.lock();
+		try {
+			this.decided = true;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -340,7 +376,8 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Make the term current, unless stopped.
+	 * Make the term current, unless stopped; either way the first election is decided, so
+	 * that a start that came with a stop does not wait for a later term.
 	 * @return whether it is current
 	 */
 	private boolean begin(Term current) {
@@ -349,6 +386,7 @@ final class RedisLeadership implements Leadership {
 			if (this.running) {
 				this.term = current;
 			}
+			decide();
 			return this.running;
 		}
 		finally {

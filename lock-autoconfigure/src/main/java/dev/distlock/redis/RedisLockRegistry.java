@@ -44,7 +44,9 @@ import org.springframework.util.Assert;
  * of this JVM. Held locks in watchdog mode are renewed by a {@link LeaseWatchdog}. A lost
  * lock is logged and reported to the event listener (the application's event publisher in
  * a Spring application) once, and so is each renewal that failed with time left on the
- * lease.
+ * lease. Events reach the listener in order on the registry's own thread
+ * ({@code distlock-events}), after the change they tell of, never on a thread of the
+ * engine and never under its locks: a listener never delays a renewal or a release.
  *
  * <p>
  * A lock is also the write side of the read/write lock of its name
@@ -77,6 +79,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	private final OwnedHolds owned = new OwnedHolds("Lock");
 
 	private final OwnedHolds ownedReads = new OwnedHolds("Read lock");
+
+	private final LockEventPublisher events;
 
 	private final LeadershipReports leadershipReports;
 
@@ -141,9 +145,9 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.sharedAcquirer = new SharedAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
-		LockEventPublisher events = new LockEventPublisher(eventListener);
-		this.active = new ActiveHolds(this.commands, settings.leaseTime(), events);
-		this.leadershipReports = new LeadershipReports(events, observer);
+		this.events = new LockEventPublisher(eventListener, settings.leaseTime());
+		this.active = new ActiveHolds(this.commands, settings.leaseTime(), this.events);
+		this.leadershipReports = new LeadershipReports(this.events, observer);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.ownedReads),
 				this.signals, this.locks, this.active);
 	}
@@ -276,7 +280,9 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	/**
 	 * Stop the leaderships, releasing their locks; release every other hold still held,
 	 * reporting it lost first, since its owner may still be running; stop renewing and
-	 * watching leases and close the connections. Calls after the first do nothing.
+	 * watching leases and close the connections; deliver the events published so far,
+	 * waiting for the event listener at most a lease (unless the listener itself closes
+	 * the registry). Calls after the first do nothing.
 	 */
 	@Override
 	public void close() {
@@ -287,6 +293,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			this.active.close();
 			this.signals.close();
 			this.commands.close();
+			this.events.close();
 		}
 	}
 

@@ -268,8 +268,9 @@ class DistributedLockInterceptorTests {
 			SlowService slow = context.getBean(SlowService.class);
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(slow::outliveLease)
 				.withMessageContaining("Lock 'SlowService.outliveLease' was lost");
-			assertThat(context.getBean(LostEvents.class).events).singleElement()
-				.satisfies((event) -> assertThat(event.name()).isEqualTo("SlowService.outliveLease"));
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(context.getBean(LostEvents.class).events).singleElement()
+					.satisfies((event) -> assertThat(event.name()).isEqualTo("SlowService.outliveLease")));
 		});
 	}
 
@@ -278,7 +279,8 @@ class DistributedLockInterceptorTests {
 		this.contextRunner.withPropertyValues("distlock.on-lost=log").run((context) -> {
 			SlowService slow = context.getBean(SlowService.class);
 			assertThat(slow.outliveLease()).isEqualTo("finished");
-			assertThat(context.getBean(LostEvents.class).events).hasSize(1);
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(context.getBean(LostEvents.class).events).hasSize(1));
 		});
 	}
 

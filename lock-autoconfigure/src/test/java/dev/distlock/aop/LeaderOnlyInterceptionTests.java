@@ -140,6 +140,28 @@ class LeaderOnlyInterceptionTests {
 		});
 	}
 
+	@Test
+	void methodLockingTheLockOfItsOwnLeadershipFailsTheStartup() {
+		this.contextRunner.withBean("summaryJob", SummaryJob.class).run((context) -> {
+			InvalidLockAnnotationException failure = startupFailure(context);
+			assertThat(failure.getProblems()).singleElement()
+				.hasToString("@DistributedLock on SummaryJob.run() of bean 'summaryJob', attribute 'name': "
+						+ "'report' is the lock that the leadership 'report' holds for its whole term, so the leader"
+						+ " never gets it and the method never runs (the other instances skip it as standbys)")
+				.extracting(InvalidLockAnnotationException.Problem::action)
+				.isEqualTo("give the lock a name of its own, such as \"report-run\", to keep two runs from"
+						+ " overlapping when the leadership changes hands, or remove @DistributedLock");
+		});
+	}
+
+	@Test
+	void methodLockingALockOfItsOwnRunsOnTheLeader() {
+		this.contextRunner.withBean(SummaryRunJob.class).run((context) -> {
+			awaitLeading(context);
+			assertThat(context.getBean(SummaryRunJob.class).run()).isEqualTo("ran");
+		});
+	}
+
 	private static void awaitLeading(AssertableApplicationContext context) {
 		assertThat(context).hasNotFailed();
 		Leadership leadership = context.getBean(LockRegistry.class).leadership("report");
@@ -239,6 +261,25 @@ class LeaderOnlyInterceptionTests {
 		public @Nullable String export() {
 			this.calls.incrementAndGet();
 			return "exported";
+		}
+
+	}
+
+	static class SummaryJob {
+
+		@LeaderOnly("report")
+		@DistributedLock(name = "report", onFailure = LockFailureAction.SKIP)
+		public void run() {
+		}
+
+	}
+
+	static class SummaryRunJob {
+
+		@LeaderOnly("report")
+		@DistributedLock(name = "report-run", onFailure = LockFailureAction.SKIP)
+		public @Nullable String run() {
+			return "ran";
 		}
 
 	}

@@ -4,10 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
+import dev.distlock.LeaderOnly;
 import dev.distlock.LeadershipGrantedEvent;
 import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LeaseOptions;
@@ -35,6 +38,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -78,6 +83,17 @@ class DistLockLeadershipAutoConfigurationTests {
 				assertThat(context.getBean(LeadershipEvents.class).events).extracting(LockEvent::name)
 					.containsExactlyInAnyOrder("report", "audit")
 					.hasSize(2);
+			});
+	}
+
+	@Test
+	void soleInstanceRunsTheFirstTickOfAScheduledLeaderOnlyJob() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DistLockInterceptionAutoConfiguration.class))
+			.withPropertyValues("distlock.leader.names=report")
+			.withUserConfiguration(HourlyReportConfiguration.class)
+			.run((context) -> {
+				HourlyReport report = context.getBean(HourlyReport.class);
+				await().atMost(AT_ONCE).untilAsserted(() -> assertThat(report.runs()).isOne());
 			});
 	}
 
@@ -162,6 +178,39 @@ class DistLockLeadershipAutoConfigurationTests {
 		@EventListener
 		void revoked(LeadershipRevokedEvent event) {
 			this.events.add(event);
+		}
+
+	}
+
+	/**
+	 * Schedules the {@link HourlyReport}.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
+	static class HourlyReportConfiguration {
+
+		@Bean
+		HourlyReport hourlyReport() {
+			return new HourlyReport();
+		}
+
+	}
+
+	/**
+	 * A leader-only job that runs once an hour, from the start.
+	 */
+	static class HourlyReport {
+
+		private final AtomicInteger runs = new AtomicInteger();
+
+		public int runs() {
+			return this.runs.get();
+		}
+
+		@Scheduled(fixedRate = 1, timeUnit = TimeUnit.HOURS)
+		@LeaderOnly("report")
+		public void generate() {
+			this.runs.incrementAndGet();
 		}
 
 	}

@@ -44,7 +44,8 @@ class MissingLockRegistryFailureAnalyzerTests {
 							+ "- ReportService.generate(String) of bean 'reportService'");
 			assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis (on Lettuce or Jedis)")
 				.contains("define a RedisConnectionFactory or a LockRegistry bean of your own")
-				.contains("To run these methods unlocked, and on every instance, set distlock.enabled=false");
+				.contains("To run these methods unlocked, set distlock.enabled=false, which also skips every call of"
+						+ " the @LeaderOnly methods");
 		});
 	}
 

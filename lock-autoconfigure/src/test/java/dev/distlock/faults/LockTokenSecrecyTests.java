@@ -32,6 +32,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The random token that proves ownership of a lock in Redis is unguessable (128 bits from
@@ -128,7 +129,7 @@ class LockTokenSecrecyTests {
 		tokens.add(this.commands.get("lock:stolen"));
 		this.commands.set("lock:stolen", "someone-else");
 		registry.registry().renewLeases();
-		assertThat(registry.lostEvents()).hasSize(1);
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(registry.lostEvents()).hasSize(1));
 		messages.add(registry.lostEvents().get(0).toString());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lost::release)
 			.satisfies((ex) -> messages.add(ex.toString()));

@@ -237,11 +237,12 @@ class FailureRecipeTests {
 			assertThat(c.registry().tryAcquire("report", Duration.ZERO)).isEmpty();
 			assertThat(next.isValid()).isTrue();
 			assertThatNoException().isThrownBy(next::release);
-			assertThat(a.lostEvents()).singleElement().satisfies((event) -> {
-				assertThat(event.name()).isEqualTo("report");
-				assertThat(event.key()).isEqualTo("lock:report");
-				assertThat(event.fencingToken()).isEqualTo(stalled.fencingToken());
-			});
+			await().atMost(RIVAL_WAIT)
+				.untilAsserted(() -> assertThat(a.lostEvents()).singleElement().satisfies((event) -> {
+					assertThat(event.name()).isEqualTo("report");
+					assertThat(event.key()).isEqualTo("lock:report");
+					assertThat(event.fencingToken()).isEqualTo(stalled.fencingToken());
+				}));
 			assertThat(b.lostEvents()).isEmpty();
 		}
 

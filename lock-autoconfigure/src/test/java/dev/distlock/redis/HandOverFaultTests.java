@@ -148,7 +148,9 @@ class HandOverFaultTests {
 				.as("held in Redis for the waiter")
 				.isEmpty());
 		this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(registry.lostEvents()).extracting(LockLostEvent::fencingToken).containsExactly(first);
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(registry.lostEvents()).extracting(LockLostEvent::fencingToken)
+				.containsExactly(first));
 		assertThat(lossesObserved).as("losses told to the holds' observations").containsExactly(first);
 		assertThat(observations).hasNumberOfObservationsWithNameEqualTo("distlock.hold", 2)
 			.hasAnObservation((hold) -> hold.hasNameEqualTo("distlock.hold")

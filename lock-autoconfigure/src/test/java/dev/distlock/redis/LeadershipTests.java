@@ -3,12 +3,16 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import dev.distlock.HeldLock;
 import dev.distlock.Leadership;
 import dev.distlock.LeadershipGrantedEvent;
 import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
+import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -40,6 +44,9 @@ class LeadershipTests {
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	private static final Duration SHORT_LEASE = Duration.ofSeconds(1);
+
+	/** A lease the watchdog renews every second. */
+	private static final Duration RENEWED_LEASE = Duration.ofSeconds(3);
 
 	/** A bound well under {@link #LEASE} for what must happen at once. */
 	private static final Duration AT_ONCE = Duration.ofSeconds(5);
@@ -78,12 +85,26 @@ class LeadershipTests {
 		leadership.start();
 		await().atMost(AT_ONCE).until(leadership::isLeader);
 		long token = leadership.fencingToken().orElseThrow();
-		assertThat(instance.leadershipEvents())
-			.containsExactly(new LeadershipGrantedEvent("report", "lock:report", token));
+		await().atMost(AT_ONCE)
+			.untilAsserted(() -> assertThat(instance.leadershipEvents())
+				.containsExactly(new LeadershipGrantedEvent("report", "lock:report", token)));
 		assertThat(instance.registry().heldLocks()).extracting(HeldLock::key, HeldLock::fencingToken)
 			.containsExactly(tuple("lock:report", token));
 		assertThat(instance.registry().leaderships()).containsExactly(leadership);
 		assertThat(instance.registry().leadership("report")).isSameAs(leadership);
+	}
+
+	@Test
+	void startReturnsOnceTheFirstElectionIsDecided() {
+		Leadership leader = instance(LEASE).registry().leadership("report");
+		leader.start();
+		assertThat(leader.isLeader()).as("a sole instance leads when start returns").isTrue();
+		Leadership standby = instance(LEASE).registry().leadership("report");
+		standby.start();
+		assertThat(standby.isLeader()).isFalse();
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
+		leader.stop();
+		await().atMost(AT_ONCE).until(standby::isLeader);
 	}
 
 	@Test
@@ -105,9 +126,10 @@ class LeadershipTests {
 		await().atMost(AT_ONCE).until(standby::isLeader);
 		long secondTerm = standby.fencingToken().orElseThrow();
 		assertThat(secondTerm).isGreaterThan(firstTerm);
-		assertThat(first.leadershipEvents()).containsExactly(
-				new LeadershipGrantedEvent("report", "lock:report", firstTerm),
-				new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"));
+		await().atMost(AT_ONCE)
+			.untilAsserted(() -> assertThat(first.leadershipEvents()).containsExactly(
+					new LeadershipGrantedEvent("report", "lock:report", firstTerm),
+					new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded")));
 		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
 		standby.yieldLeadership();
 		await().atMost(AT_ONCE).until(leader::isLeader);
@@ -122,8 +144,9 @@ class LeadershipTests {
 		long firstTerm = leader.fencingToken().orElseThrow();
 		Leadership standby = startedStandby(instance(driver, LEASE));
 		leader.stop();
-		assertThat(first.leadershipEvents()).last()
-			.isEqualTo(new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it stopped"));
+		await().atMost(AT_ONCE)
+			.untilAsserted(() -> assertThat(first.leadershipEvents()).last()
+				.isEqualTo(new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it stopped")));
 		await().atMost(AT_ONCE).until(standby::isLeader);
 		assertThat(standby.fencingToken().orElseThrow()).isGreaterThan(firstTerm);
 		assertThat(first.registry().leaderships()).isEmpty();
@@ -152,10 +175,11 @@ class LeadershipTests {
 		await().atMost(AT_ONCE).until(leader::isLeader);
 		long secondTerm = leader.fencingToken().orElseThrow();
 		assertThat(secondTerm).isGreaterThan(firstTerm);
-		assertThat(instance.leadershipEvents()).containsExactly(
-				new LeadershipGrantedEvent("report", "lock:report", firstTerm),
-				new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"),
-				new LeadershipGrantedEvent("report", "lock:report", secondTerm));
+		await().atMost(AT_ONCE)
+			.untilAsserted(() -> assertThat(instance.leadershipEvents()).containsExactly(
+					new LeadershipGrantedEvent("report", "lock:report", firstTerm),
+					new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"),
+					new LeadershipGrantedEvent("report", "lock:report", secondTerm)));
 	}
 
 	@Test
@@ -224,6 +248,46 @@ class LeadershipTests {
 	}
 
 	@Test
+	void lockLostListenerThatStopsTheLostTermsLeadershipReturnsAndTheRegistrysOtherLocksKeepBeingRenewed() {
+		AtomicReference<Leadership> leadership = new AtomicReference<>();
+		CompletableFuture<Void> stopped = new CompletableFuture<>();
+		TestLockRegistry instance = instance(RENEWED_LEASE, (event) -> {
+			if (event instanceof LockLostEvent lost && lost.name().equals("report")) {
+				leadership.get().stop();
+				stopped.complete(null);
+			}
+		});
+		leadership.set(startedLeader(instance));
+		LockLease order = instance.registry().acquire("order", Duration.ZERO);
+		this.commands.set("lock:report", "someone-else");
+		assertThat(stopped).succeedsWithin(RENEWED_LEASE.plus(MARGIN));
+		assertThat(leadership.get().isLeader()).isFalse();
+		await().during(RENEWED_LEASE.multipliedBy(2))
+			.atMost(RENEWED_LEASE.multipliedBy(2).plus(MARGIN))
+			.until(order::isValid);
+		assertThat(CompletableFuture.runAsync(instance.registry()::close)).succeedsWithin(AT_ONCE);
+	}
+
+	@Test
+	void lockLostListenerAskingTheLostTermsLeadershipIsAnsweredAtOnce() {
+		AtomicReference<Leadership> leadership = new AtomicReference<>();
+		CompletableFuture<Duration> answeredAfter = new CompletableFuture<>();
+		TestLockRegistry instance = instance(LEASE, (event) -> {
+			if (event instanceof LockLostEvent lost && lost.name().equals("report")) {
+				long start = System.nanoTime();
+				assertThat(leadership.get().isLeader()).isFalse();
+				assertThat(leadership.get().fencingToken()).isEmpty();
+				answeredAfter.complete(Duration.ofNanos(System.nanoTime() - start));
+			}
+		});
+		leadership.set(startedLeader(instance));
+		this.commands.set("lock:report", "someone-else");
+		instance.registry().renewLeases();
+		assertThat(answeredAfter).succeedsWithin(LEASE.plus(MARGIN))
+			.satisfies((after) -> assertThat(after).isLessThan(AT_ONCE));
+	}
+
+	@Test
 	void notStartedLeadershipHasNoFencingToken() {
 		Leadership leadership = instance(LEASE).registry().leadership("report");
 		assertThat(leadership.fencingToken()).isEqualTo(OptionalLong.empty());
@@ -270,6 +334,11 @@ class LeadershipTests {
 
 	private TestLockRegistry instance(TestDriver driver, Duration leaseTime) {
 		return this.closer.add(TestLockRegistry.create(driver, redis.server().uri(), leaseTime));
+	}
+
+	private TestLockRegistry instance(Duration leaseTime, Consumer<LockEvent> listener) {
+		return this.closer.add(TestLockRegistry.create(TestDriver.LETTUCE, redis.server().uri(),
+				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(AT_ONCE), listener));
 	}
 
 	private TestLockRegistry instance(TestDriver driver, RedisLockSettings settings) {

@@ -14,6 +14,7 @@ import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
@@ -81,7 +82,7 @@ class LeaseLossTests {
 		assertThat(losses).singleElement()
 			.satisfies((lost) -> assertThat(lost).hasMessageContaining("Lock 'order' was lost while held")
 				.hasMessageContaining("expired or held by another owner"));
-		assertThat(holder.lostEvents()).hasSize(1);
+		await().atMost(WAIT).untilAsserted(() -> assertThat(holder.lostEvents()).hasSize(1));
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release);
 		assertThat(losses).hasSize(1);
 		assertThat(this.commands.get("lock:order")).isEqualTo("someone-else");
@@ -123,8 +124,9 @@ class LeaseLossTests {
 		assertThat(loss).succeedsWithin(WAIT)
 			.satisfies((lost) -> assertThat(lost).hasMessageContaining("fixed lease of 200 ms ran out"));
 		assertThat(lease.isValid()).isFalse();
-		assertThat(holder.lostEvents()).singleElement()
-			.satisfies((event) -> assertThat(event.reason()).contains("fixed lease of 200 ms ran out"));
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(holder.lostEvents()).singleElement()
+				.satisfies((event) -> assertThat(event.reason()).contains("fixed lease of 200 ms ran out")));
 	}
 
 	@Test
@@ -183,6 +185,29 @@ class LeaseLossTests {
 	}
 
 	@Test
+	void lockLostListenerThatBlocksDelaysNoRenewalOfTheOtherLocks() {
+		Duration leaseTime = Duration.ofSeconds(3);
+		CountDownLatch unblock = new CountDownLatch(1);
+		CompletableFuture<Void> listening = new CompletableFuture<>();
+		RedisLockRegistry registry = registry(leaseTime, (event) -> {
+			if (event instanceof LockLostEvent) {
+				listening.complete(null);
+				awaitQuietly(unblock);
+			}
+		}, LockObserver.NONE);
+		registry.acquire("order", Duration.ZERO);
+		LockLease invoice = registry.acquire("invoice", Duration.ZERO);
+		this.commands.set("lock:order", "someone-else");
+		try {
+			assertThat(listening).succeedsWithin(leaseTime.plus(WAIT));
+			await().during(leaseTime).atMost(leaseTime.plus(WAIT)).until(invoice::isValid);
+		}
+		finally {
+			unblock.countDown();
+		}
+	}
+
+	@Test
 	void assertValidPassesWhileHeldAndThrowsOnceLostOrReleased() {
 		TestLockRegistry holder = testRegistry(Duration.ofSeconds(30));
 		LockLease kept = holder.registry().acquire("kept", Duration.ZERO);
@@ -222,7 +247,9 @@ class LeaseLossTests {
 		redis.server().pause();
 		registry.renewLeases();
 		redis.server().resume();
-		assertThat(failures).extracting(LockRenewalFailedEvent::name).containsExactlyInAnyOrder("order:1", "invoice:1");
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(failures).extracting(LockRenewalFailedEvent::name)
+				.containsExactlyInAnyOrder("order:1", "invoice:1"));
 		assertThat(failures).allSatisfy((failed) -> {
 			assertThat(failed.reason()).contains("did not answer within PT0.5S");
 			assertThat(failed.remainingTtl()).isBetween(Duration.ofSeconds(20), Duration.ofSeconds(30));
@@ -239,7 +266,7 @@ class LeaseLossTests {
 		redis.server().pause();
 		registry.renewLeases();
 		redis.server().resume();
-		assertThat(failures).hasSize(4);
+		await().atMost(WAIT).untilAsserted(() -> assertThat(failures).hasSize(4));
 		assertThat(meters.get("distlock.renewal.failed").tag("name", "order:1").counter().count()).isEqualTo(2);
 		order.release();
 		invoice.release();
@@ -256,10 +283,12 @@ class LeaseLossTests {
 		assertThat(loss).succeedsWithin(WAIT)
 			.satisfies((lost) -> assertThat(lost).hasMessageContaining("its renewal failed"));
 		redis.server().resume();
-		assertThat(holder.renewalFailures()).isNotEmpty()
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(holder.lostEvents()).singleElement()
+				.satisfies((event) -> assertThat(event.reason()).contains("its renewal failed")));
+		assertThat(holder.renewalFailures()).as("published before the loss")
+			.isNotEmpty()
 			.allSatisfy((failed) -> assertThat(failed.name()).isEqualTo("order"));
-		assertThat(holder.lostEvents()).singleElement()
-			.satisfies((event) -> assertThat(event.reason()).contains("its renewal failed"));
 	}
 
 	@Test

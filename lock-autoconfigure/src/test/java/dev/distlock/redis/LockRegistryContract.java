@@ -319,11 +319,11 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 		this.keys.strings().set("lock:job", "someone-else");
 		holder.registry().renewLeases();
 		assertThat(lease.isValid()).isFalse();
-		assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
+		await().atMost(WAIT).untilAsserted(() -> assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
 			assertThat(event.name()).isEqualTo("job");
 			assertThat(event.key()).isEqualTo("lock:job");
 			assertThat(event.fencingToken()).isEqualTo(lease.fencingToken());
-		});
+		}));
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release)
 			.withMessageContaining("Lock 'job' was lost before its release");
 		assertThat(this.keys.strings().get("lock:job")).isEqualTo("someone-else");
@@ -500,10 +500,10 @@ abstract class LockRegistryContract implements ReadWriteLockContract {
 		this.keys.keys().del(permitsKey("lock:pool"));
 		holder.registry().renewLeases();
 		assertThat(permit.isValid()).isFalse();
-		assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
+		await().atMost(WAIT).untilAsserted(() -> assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
 			assertThat(event.name()).isEqualTo("pool");
 			assertThat(event.fencingToken()).isEqualTo(permit.fencingToken());
-		});
+		}));
 		assertThat(holder.registry().heldLocks()).isEmpty();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(permit::release)
 			.withMessageContaining("Lock 'pool' was lost before its release");

@@ -21,6 +21,8 @@ import dev.distlock.LockRegistry;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.api.sync.RedisCommands;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * A rival lock user that {@link CrossProcessLockTests} runs in its own JVM, driven
  * through standard input and output, whose registry talks to Redis through the given
@@ -300,6 +302,9 @@ final class LockWorkerMain {
 		}
 		catch (LockLostException ex) {
 			System.out.println("RELEASE THREW " + ex.getClass().getSimpleName() + " " + ex.getFencingToken());
+			// The loss was published before the release threw; the listener hears of it
+			// on the registry's event thread
+			await().atMost(Duration.ofSeconds(10)).until(() -> !locks.lostEvents().isEmpty());
 		}
 		System.out.println("LOST EVENTS "
 				+ locks.lostEvents().stream().map((event) -> event.name() + "#" + event.fencingToken()).toList());

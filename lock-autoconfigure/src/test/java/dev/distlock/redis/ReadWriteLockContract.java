@@ -231,11 +231,11 @@ interface ReadWriteLockContract {
 		keyCommands().del(HoldKind.READ_SHARE.heldKey(id()));
 		holder.registry().renewLeases();
 		assertThat(reader.currentHold().isValid()).isFalse();
-		assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
+		await().atMost(WAIT).untilAsserted(() -> assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
 			assertThat(event.name()).isEqualTo(NAME);
 			assertThat(event.key()).isEqualTo(KEY);
 			assertThat(event.fencingToken()).isEqualTo(token);
-		});
+		}));
 		assertThat(holder.registry().heldLocks()).isEmpty();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(reader::unlock)
 			.withMessage("Lock 'catalogue' was lost before its release (fencing token " + token + ")");
