@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The histories of every worker incarnation and of the nemesis, read back for the checks:
  * the driver of each incarnation, acquisitions (those that threw with their causes),
- * holds (of locks, read/write locks and semaphores) with their validity checks, releases,
- * loss actions and commits, operations, reads under read holds, upgrade attempts, lost
- * events, the interrupts of fresh registries' waiters, faults and the workers' own
- * reports.
+ * holds (of locks, read/write locks and semaphores) with their validity checks,
+ * reentries, releases, loss actions and commits, operations, reads under read holds,
+ * upgrade attempts, lost events, the interrupts of fresh registries' waiters, faults and
+ * the workers' own reports.
  */
 final class CheckHistory {
 
@@ -36,6 +36,9 @@ final class CheckHistory {
 
 	/** Attempts to take the other side of a read/write lock holding one. */
 	final List<SideChange> sideChanges = new ArrayList<>();
+
+	/** Attempts to take a held lock or read share again. */
+	final List<Reentry> reentries = new ArrayList<>();
 
 	/** How many permits each semaphore gives, by name; a lock gives one. */
 	final Map<String, Integer> permits = new HashMap<>();
@@ -159,6 +162,17 @@ final class CheckHistory {
 						Boolean.parseBoolean(line.get("validBefore")), Boolean.parseBoolean(line.get("validAfter"))));
 				case "SIDE" -> this.sideChanges.add(new SideChange(incarnation, line.get("hold"), line.get("change"),
 						Boolean.parseBoolean(line.get("valid")), line.get("outcome")));
+				case "REENTER" -> {
+					Reentry reentry = new Reentry(line.get("hold"), num(line, "start"), num(line, "end"),
+							line.get("outcome"));
+					this.reentries.add(reentry);
+					Hold hold = this.holds.get(reentry.hold());
+					if (hold != null && reentry.entered()) {
+						// Told it holds the lock: a belief of validity like a VALID
+						// line's
+						hold.confirmedUntil = Math.max(hold.confirmedUntil, reentry.start());
+					}
+				}
 				case "LOST" -> this.lostEvents.putIfAbsent(lostKey(incarnation, line.get("name"), num(line, "token")),
 						num(line, "at"));
 				case "LOSS" -> {
@@ -429,6 +443,23 @@ final class CheckHistory {
 	 * @param outcome {@code acquired}, {@code timeout} or {@code refused}
 	 */
 	record SideChange(String incarnation, String hold, String change, boolean valid, String outcome) {
+
+	}
+
+	/**
+	 * One attempt to take again a lock or read share its thread held.
+	 *
+	 * @param hold the hold taken again
+	 * @param start before the attempt, in microseconds
+	 * @param end after it returned or threw
+	 * @param outcome {@code entered}, {@code refused} or the type of the exception it
+	 * threw
+	 */
+	record Reentry(String hold, long start, long end, String outcome) {
+
+		boolean entered() {
+			return this.outcome.equals("entered");
+		}
 
 	}
 

@@ -54,17 +54,19 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * the given {@link TestDriver} (with a lock delay when the seed is odd), records the
  * driver as {@code DRIVER}, prints {@code READY} and runs {@link WorkerOps} threads and a
  * {@link LeaderOps} thread at once, recording the terms of its leadership as
- * {@code GRANTED} and {@code REVOKED}. Commands on standard input: {@code interrupt}
- * (interrupts one worker thread), {@code interrupt-waiter} (interrupts one worker thread
- * that is acquiring a lock, if any), {@code status <n>} (prints
- * {@code STATUS <n> waiting=<names> holding=<names>}: the locks this JVM waits for in
- * Redis, being acquired by one of its threads while none holds them or campaigned for by
- * its leadership as a standby, and those it holds), {@code stop} (stops the threads
- * within a bound, records every thread that did not finish as {@code HUNG}, stops the
- * leadership, records every hold the registry still has as {@code HELD}, prints
- * {@code STOPPED}), {@code close} (closes the context, the registry, its client or
- * connection factory and the store's client, records the threads that outlived them as
- * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
+ * {@code GRANTED} and {@code REVOKED}, whose end a listener calls back into
+ * ({@link TermLossCallbacks}). Commands on standard input: {@code interrupt} (interrupts
+ * one worker thread), {@code interrupt-waiter} (interrupts one worker thread that is
+ * acquiring a lock, if any), {@code status <n>} (prints
+ * {@code STATUS <n> waiting=<names> holding=<names> queued=<names>}: the locks this JVM
+ * waits for in Redis, being acquired by one of its threads while none holds them or
+ * campaigned for by its leadership as a standby, those it holds, and those it holds while
+ * another of its threads waits for them), {@code stop} (stops the threads within a bound,
+ * records every thread that did not finish as {@code HUNG}, stops the leadership, records
+ * every hold the registry still has as {@code HELD}, prints {@code STOPPED}),
+ * {@code close} (closes the context, the registry, its client or connection factory and
+ * the store's client, records the threads that outlived them as {@code THREADS}, prints
+ * {@code CLOSED}) and {@code exit}.
  */
 final class CheckWorkerMain {
 
@@ -105,7 +107,9 @@ final class CheckWorkerMain {
 		RedisLockSettings settings = RedisLockSettings.of("lock:", LEASE)
 			.withCommandTimeout(COMMAND_TIMEOUT)
 			.withLockDelay(((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY);
-		Consumer<LockEvent> events = recordEvents(history);
+		AtomicBoolean stopping = new AtomicBoolean();
+		TermLossCallbacks callbacks = new TermLossCallbacks(history, ~seed, stopping::get);
+		Consumer<LockEvent> events = recordEvents(history).andThen(callbacks);
 		TestLockRegistry lockRegistry = TestLockRegistry.create(driver, lockUri, settings, events);
 		FreshRegistries freshRegistries = new FreshRegistries(driver, lockUri, settings, events, history, incarnation);
 		RedisLockRegistry engine = lockRegistry.registry();
@@ -116,7 +120,6 @@ final class CheckWorkerMain {
 		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async, history);
 		CheckedService service = context.getBean(CheckedService.class);
 		Random random = new Random(seed);
-		AtomicBoolean stopping = new AtomicBoolean();
 		List<Thread> workers = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
 			WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, history, random.nextLong(),
@@ -124,6 +127,7 @@ final class CheckWorkerMain {
 			Thread worker = new Thread(ops, "check-worker-" + t);
 			workers.add(worker);
 		}
+		callbacks.callBack(recorder.leadership(WorkerOps.LEADERSHIP));
 		Thread leader = new Thread(
 				new LeaderOps(recorder.leadership(WorkerOps.LEADERSHIP), history, random.nextLong(), stopping::get),
 				"check-leader");
@@ -144,6 +148,7 @@ final class CheckWorkerMain {
 				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine));
 				case "stop" -> {
 					stopping.set(true);
+					callbacks.awaitRestarts();
 					stop(workers, leader, recorder, engine, history);
 					System.out.println("STOPPED");
 				}
@@ -183,18 +188,23 @@ final class CheckWorkerMain {
 	}
 
 	/**
-	 * Return what this JVM waits for in Redis and what it holds:
-	 * {@code waiting=<names> holding=<names>}, names separated by commas.
+	 * Return what this JVM waits for in Redis, what it holds, and what it holds while
+	 * another of its threads waits for it: {@code waiting=<names> holding=<names>
+	 * queued=<names>}, names separated by commas.
 	 */
 	private static String status(RecordingLockRegistry recorder, RedisLockRegistry engine) {
 		Set<String> holding = engine.heldLocks()
 			.stream()
 			.map(HeldLock::name)
 			.collect(Collectors.toCollection(TreeSet::new));
-		Set<String> waiting = recorder.waits().names();
+		Set<String> acquiring = recorder.waits().names();
+		Set<String> queued = new TreeSet<>(acquiring);
+		queued.retainAll(holding);
+		Set<String> waiting = new TreeSet<>(acquiring);
 		waiting.addAll(recorder.standbys());
 		waiting.removeAll(holding);
-		return "waiting=" + String.join(",", waiting) + " holding=" + String.join(",", holding);
+		return "waiting=" + String.join(",", waiting) + " holding=" + String.join(",", holding) + " queued="
+				+ String.join(",", queued);
 	}
 
 	private static void stop(List<Thread> workers, Thread leader, RecordingLockRegistry recorder,

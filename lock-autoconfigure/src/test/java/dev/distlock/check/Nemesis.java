@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  * waits for a lock held elsewhere, {@code waiter-pause} and {@code holder-pause} freeze
  * one that waits for or holds a lock, from well under the engine's claim time (about 200
  * ms) to beyond a lease, and {@code waiter-interrupt} interrupts a thread that is
- * acquiring a lock. A targeted fault that finds no such worker is counted as
+ * acquiring a lock; {@code holder-flush} empties Redis while a worker holds a lock that
+ * another of its threads waits for, so that the holder's release hands over a lock Redis
+ * no longer has. A targeted fault that finds no such worker is counted as
  * {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
@@ -40,7 +42,7 @@ final class Nemesis {
 	private static final String[] KINDS = { "interrupt", "interrupt", "interrupt", "interrupt", "interrupt",
 			"interrupt", "jvm-pause", "jvm-pause", "redis-pause", "proxy-stall", "proxy-stall", "proxy-cut",
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
-			"waiter-pause", "holder-pause", "waiter-interrupt", "waiter-interrupt" };
+			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt" };
 
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
@@ -80,7 +82,7 @@ final class Nemesis {
 				kind = "waiter-pause";
 			}
 			long start = History.now();
-			boolean dataLoss = kind.equals("redis-restart") || kind.equals("redis-flush");
+			boolean dataLoss = kind.equals("redis-restart") || kind.endsWith("-flush");
 			String target;
 			try {
 				target = inject(kind);
@@ -130,6 +132,7 @@ final class Nemesis {
 			case "waiter-kill" -> targeted(Status::waiting, this::killAndRespawn);
 			case "waiter-pause" -> targeted(Status::waiting, this::freezeAroundClaimTime);
 			case "holder-pause" -> targeted(Status::holding, this::freezeAroundClaimTime);
+			case "holder-flush" -> targeted(Status::queued, (slot) -> this.redis.flushAll());
 			case "waiter-interrupt" -> targeted(Status::waiting, (slot) -> this.fleet.send(slot, "interrupt-waiter"));
 			default -> untargeted(kind);
 		};

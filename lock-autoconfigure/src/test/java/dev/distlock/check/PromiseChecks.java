@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 import dev.distlock.check.CheckHistory.FailedWait;
 import dev.distlock.check.CheckHistory.Fault;
 import dev.distlock.check.CheckHistory.Hold;
+import dev.distlock.check.CheckHistory.Reentry;
 import dev.distlock.check.CheckHistory.SideChange;
 
 /**
@@ -20,7 +21,8 @@ import dev.distlock.check.CheckHistory.SideChange;
  * under a read hold) by throwing and grants a downgrade (the read lock taken under a
  * write hold) at once, both from a hold that said valid just before. An acquisition never
  * fails because another was cancelled: one that threw with a
- * {@link CancellationException} among its causes must have been interrupted itself.
+ * {@link CancellationException} among its causes must have been interrupted itself. A
+ * hold reported lost is never entered again by its thread.
  */
 final class PromiseChecks {
 
@@ -59,6 +61,9 @@ final class PromiseChecks {
 				this.violations.add("leader-after-revoke", "isLeader() said true at " + hold.confirmedUntil
 						+ " after the term was revoked at " + hold.releaseStart + ": " + hold);
 			}
+		}
+		for (Reentry reentry : this.history.reentries) {
+			checkReentry(reentry);
 		}
 		for (FailedWait failed : this.history.failedWaits) {
 			if (!failed.interrupted() && failed.causes().contains(CancellationException.class.getName())) {
@@ -107,6 +112,22 @@ final class PromiseChecks {
 				this.violations.add("committed-after-loss",
 						"commit began at " + commitStart + ", reported lost at " + lostAt + ": " + hold);
 			}
+		}
+	}
+
+	/**
+	 * Check that a hold reported lost before its thread took it again was not entered
+	 * again: a hold known lost is never reentered.
+	 */
+	private void checkReentry(Reentry reentry) {
+		Hold hold = this.history.holds.get(reentry.hold());
+		if (hold == null || !reentry.entered()) {
+			return;
+		}
+		Long lostAt = this.history.lostEvents.get(lostKey(hold));
+		if (lostAt != null && lostAt < reentry.start()) {
+			this.violations.add("reentered-lost",
+					"entered again at " + reentry.start() + " after it was reported lost at " + lostAt + ": " + hold);
 		}
 	}
 

@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link PromiseChecks} on made-up upgrades and downgrades of a read/write lock
- * and a leadership's term, and on acquisitions that failed, recorded as workers record
- * them.
+ * and a leadership's term, on acquisitions that failed and on reentries of a lost hold,
+ * recorded as workers record them.
  */
 @Timeout(30)
 class PromiseChecksTests {
@@ -64,6 +64,18 @@ class PromiseChecksTests {
 	}
 
 	@Test
+	void reentryOfAHoldReportedLostIsAViolation() {
+		recordReentryAfterALoss("entered");
+		assertThat(check().counts()).isEqualTo("{reentered-lost=1}");
+	}
+
+	@Test
+	void reentryOfAHoldReportedLostThatThrewIsNoViolation() {
+		recordReentryAfterALoss("LockLostException");
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
 	void acquisitionFailedByACancellationWithoutAnInterruptIsAViolation() {
 		recordAcquisitionFailedByACancellation(false);
 		assertThat(check().counts()).isEqualTo("{failed-by-another-cancel=1}");
@@ -74,6 +86,23 @@ class PromiseChecksTests {
 		recordAcquisitionFailedByACancellation(true);
 		assertThat(this.history.failedWaits).hasSize(1);
 		assertThat(check().isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record in a worker's history a hold of a lock, its loss, and then its thread taking
+	 * it again with the given outcome and releasing it, and read the history back.
+	 */
+	private void recordReentryAfterALoss(String outcome) {
+		Path file = this.directory.resolve("w0.1.log");
+		try (History worker = History.appendTo(file)) {
+			worker.record("ACQ", "hold", "w0.1-1", "name", "c:r0", "token", 7, "api", WorkerOps.LOCK, "start", 1000,
+					"end", 2000, "thread", "check-worker-0", "lease", 0);
+			worker.record("LOST", "name", "c:r0", "token", 7, "reason", "expired", "at", 3000);
+			worker.record("LOSS", "hold", "w0.1-1", "at", 3000);
+			worker.record("REENTER", "hold", "w0.1-1", "start", 4000, "end", 4100, "outcome", outcome);
+			worker.record("REL", "hold", "w0.1-1", "start", 5000, "end", 5100, "outcome", "LOST");
+		}
+		this.history.readWorker("w0.1", file);
 	}
 
 	/**

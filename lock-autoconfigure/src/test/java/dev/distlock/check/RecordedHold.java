@@ -54,6 +54,14 @@ final class RecordedHold {
 	}
 
 	/**
+	 * Return whether a release of this hold ended it or threw.
+	 * @return whether it was released
+	 */
+	boolean isReleased() {
+		return this.released.get();
+	}
+
+	/**
 	 * Return a new id for an operation under this hold.
 	 * @return the id, unique in the run
 	 */

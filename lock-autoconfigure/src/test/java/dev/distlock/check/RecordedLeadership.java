@@ -68,6 +68,14 @@ final class RecordedLeadership implements Leadership {
 	}
 
 	/**
+	 * Return the engine's leadership, whose calls are not recorded.
+	 * @return the leadership this one records
+	 */
+	Leadership delegate() {
+		return this.delegate;
+	}
+
+	/**
 	 * Return whether it campaigns without leading: a standby, waiting for the lock.
 	 * @return whether it is a standby
 	 */

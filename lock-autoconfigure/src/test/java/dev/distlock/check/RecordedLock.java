@@ -9,8 +9,9 @@ import dev.distlock.LockLease;
 
 /**
  * A {@link FencedLock}, or a side of a read/write lock, that records every hold of the
- * current thread through its {@link RecordingLockRegistry}; a reentry is no new hold.
- * Only the bounded acquisitions are offered: a checker must never wait without a bound.
+ * current thread through its {@link RecordingLockRegistry}; a reentry is no new hold, but
+ * is recorded with its outcome. Only the bounded acquisitions are offered: a checker must
+ * never wait without a bound.
  */
 final class RecordedLock implements FencedLock {
 
@@ -36,8 +37,8 @@ final class RecordedLock implements FencedLock {
 
 	@Override
 	public boolean tryLock(Duration waitTime) {
-		if (this.delegate.isHeldByCurrentThread()) {
-			return this.delegate.tryLock(waitTime);
+		if (this.registry.ownsRecorded(this.delegate, this.api)) {
+			return this.registry.reenterOwned(this.delegate, this.api, waitTime);
 		}
 		return this.registry.tryLockOwned(this.delegate, this.options, this.api, waitTime);
 	}

@@ -162,6 +162,46 @@ final class RecordingLockRegistry implements LockRegistry {
 		return true;
 	}
 
+	/**
+	 * Return whether the current thread holds the given lock by a recorded acquisition
+	 * not released yet, whether or not the engine still calls it held.
+	 * @param lock the engine's lock
+	 * @param api which lock it is
+	 * @return whether an acquisition of it is recorded and not yet released
+	 */
+	boolean ownsRecorded(FencedLock lock, String api) {
+		RecordedHold hold = this.ownedByThread.get().get(ownedKey(lock, api));
+		return hold != null && !hold.isReleased();
+	}
+
+	/**
+	 * Try to take again a lock the current thread holds, and record the attempt as a
+	 * {@code REENTER} line with its outcome: {@code entered}, {@code refused}, or the
+	 * type of the exception it threw (a hold known lost must throw
+	 * {@code LockLostException}).
+	 * @param lock the engine's lock
+	 * @param api which lock it is
+	 * @param waitTime how long to wait
+	 * @return whether it was entered again
+	 */
+	boolean reenterOwned(FencedLock lock, String api, Duration waitTime) {
+		RecordedHold hold = owned(lock, api);
+		long start = History.now();
+		String outcome = "refused";
+		try {
+			boolean entered = lock.tryLock(waitTime);
+			outcome = entered ? "entered" : "refused";
+			return entered;
+		}
+		catch (RuntimeException ex) {
+			outcome = ex.getClass().getSimpleName();
+			throw ex;
+		}
+		finally {
+			this.history.record("REENTER", "hold", hold.id(), "start", start, "end", History.now(), "outcome", outcome);
+		}
+	}
+
 	RecordedHold owned(FencedLock lock, String api) {
 		RecordedHold hold = this.ownedByThread.get().get(ownedKey(lock, api));
 		if (hold == null) {

@@ -22,26 +22,17 @@ import dev.distlock.check.CheckHistory.Read;
  * semaphore), across everything, Redis losing its data included. Redis losing its data
  * (restart, flush) is the documented limit that excuses the exclusion checks: it can
  * grant a lock twice, but the later holder's token is greater, so the fenced register
- * still loses no update. The only token out of order it excuses is one reserved before
- * the loss and handed over within a JVM just after it, which the engine reports lost. A
- * holder paused past its lease needs no excuse because it is only counted while its own
- * lease check said valid. A fenced write refused while its holder believed it valid is
- * excused by an earlier data loss: the later holder of a double grant wrote with a
- * greater token.
+ * still loses no update. No token out of order is excused: a hold handed over within a
+ * JVM is confirmed in Redis before its new holder has it, so a token reserved before a
+ * data loss is never handed over after it. A holder paused past its lease needs no excuse
+ * because it is only counted while its own lease check said valid. A fenced write refused
+ * while its holder believed it valid is excused by an earlier data loss: the later holder
+ * of a double grant wrote with a greater token.
  */
 final class SafetyChecks {
 
 	/** Microseconds two confirmed intervals may overlap: the clock is shared. */
 	private static final long TOLERANCE = 1_000;
-
-	/**
-	 * Microseconds after a data loss in which a hold may still carry a fencing token
-	 * issued before it: a hand-over within a JVM passes on a reserved token until the
-	 * engine finds the loss, at the latest at the next renewal (a third of the workers'
-	 * 1.5 s lease) or when it times out (their 1 s command timeout); such a hold is
-	 * reported lost.
-	 */
-	private static final long RESERVED_TOKEN_WINDOW = 3_000_000;
 
 	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause");
 
@@ -134,17 +125,7 @@ final class SafetyChecks {
 		}
 	}
 
-	/**
-	 * Return whether a hold may carry a token issued before a data loss: it was handed
-	 * over shortly after one, and reported lost for it.
-	 */
-	private boolean hasTokenFromBeforeALoss(Hold hold) {
-		return hold.releaseOutcome.equals("LOST")
-				&& this.history.dataLossBetween(hold.acquired - RESERVED_TOKEN_WINDOW, hold.acquired);
-	}
-
-	private void checkTokenOrder(List<Hold> holds) {
-		List<Hold> ordered = holds.stream().filter((hold) -> !hasTokenFromBeforeALoss(hold)).toList();
+	private void checkTokenOrder(List<Hold> ordered) {
 		Map<Long, Hold> byToken = new HashMap<>();
 		for (Hold hold : ordered) {
 			Hold other = byToken.putIfAbsent(hold.token, hold);

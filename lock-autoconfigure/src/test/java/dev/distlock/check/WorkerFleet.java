@@ -208,21 +208,23 @@ final class WorkerFleet {
 
 	/**
 	 * What a worker said it waits for in Redis (being acquired by one of its threads
-	 * while none holds it) and what it holds.
+	 * while none holds it), what it holds, and what it holds while another of its threads
+	 * waits for it.
 	 *
 	 * @param waiting the names of the locks it waits for
 	 * @param holding the names of the locks it holds
+	 * @param queued the names of the locks it holds with a thread of its own waiting
 	 */
-	record Status(Set<String> waiting, Set<String> holding) {
+	record Status(Set<String> waiting, Set<String> holding, Set<String> queued) {
 
 		/**
-		 * Read a worker's answer, {@code waiting=<names> holding=<names>}.
+		 * Read a worker's answer, {@code waiting=<names> holding=<names> queued=<names>}.
 		 * @param answer the answer
 		 * @return the status
 		 */
 		static Status parse(String answer) {
 			String[] fields = answer.split(" ");
-			return new Status(names(fields[0]), names(fields[1]));
+			return new Status(names(fields[0]), names(fields[1]), names(fields[2]));
 		}
 
 		private static Set<String> names(String field) {

@@ -18,7 +18,9 @@ import java.util.function.BooleanSupplier;
 
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
+import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.LockLostException;
 import dev.distlock.testsupport.Closer;
 import reactor.core.Disposable;
 
@@ -28,19 +30,27 @@ import reactor.core.Disposable;
  * a {@code CALL} line. A call still unanswered after {@link #BOUND} is recorded as
  * {@code HUNG}.
  * <p>
+ * Some holds have a fixed lease and a lock delay and last until about when the lease runs
+ * out ({@code nearExpiry}), so that their release, handing the lock to a thread of the
+ * same JVM or not, may reach Redis after the lease.
+ * <p>
  * Waiters give up while queued: wait times range from none to longer than a lease, some
  * holds last beyond a lease ({@code longHold}, and as often as not a read share, a write
  * hold or a permit) so that short waits run out behind them, and a {@code Mono} is
  * cancelled either while it acquires or after it may have queued ({@code monoCancel}).
  * <p>
+ * A thread that holds a lock, or a read share, now and then takes it again and leaves it
+ * (a reentry, recorded as {@code REENTER}): after a fault a hold may be lost by then, and
+ * its reentry must throw rather than say it holds the lock.
+ * <p>
  * Readers read the counters of the read/write lock's name twice
- * ({@link CriticalSection}), some take their read lock again (a reentry) or try to take
- * the write lock (an upgrade, which must throw); writers increment them, and a downgrade
- * takes the read lock under the write lock, releases the write lock and reads. Each
- * upgrade and downgrade is recorded as a {@code SIDE} line with the validity of the hold
- * it started from. A reader burst ({@link ReaderBurst}) sends a stream of readers, each
- * on a thread of its own, at the read/write lock while a writer waits, for the
- * writer-starved check of {@link LivenessChecks}.
+ * ({@link CriticalSection}), some take their read lock again or try to take the write
+ * lock (an upgrade, which must throw); writers increment them, and a downgrade takes the
+ * read lock under the write lock, releases the write lock and reads. Each upgrade and
+ * downgrade is recorded as a {@code SIDE} line with the validity of the hold it started
+ * from. A reader burst ({@link ReaderBurst}) sends a stream of readers, each on a thread
+ * of its own, at the read/write lock while a writer waits, for the writer-starved check
+ * of {@link LivenessChecks}.
  * <p>
  * A fresh registry ({@link FreshRegistries}) has two or three threads wait at once for
  * names this thread holds, so that they all wait for that registry's first subscription
@@ -83,6 +93,13 @@ final class WorkerOps implements Runnable {
 
 	/** The {@code api} of permits and their acquisitions. */
 	static final String PERMIT = "permit";
+
+	/**
+	 * The options of holds kept until about when their fixed lease runs out, released
+	 * just before or just after, with a lock delay.
+	 */
+	private static final LeaseOptions NEAR_EXPIRY = LeaseOptions.fixed(Duration.ofMillis(400))
+		.withLockDelay(Duration.ofMillis(300));
 
 	/**
 	 * The wait times of the workers' own acquisitions; the longest outlasts the liveness
@@ -154,7 +171,7 @@ final class WorkerOps implements Runnable {
 	}
 
 	private String pickApi() {
-		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "sync", "fixedLease", "minHold",
+		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "nearExpiry", "sync", "fixedLease", "minHold",
 				"transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read", "write",
 				"downgrade", "readerBurst", "freshRegistry" };
 		return apis[this.random.nextInt(apis.length)];
@@ -165,6 +182,7 @@ final class WorkerOps implements Runnable {
 		switch (api) {
 			case "lock" -> lock(key, 0);
 			case "longHold" -> lock(key, 300 + this.random.nextInt(2200));
+			case "nearExpiry" -> nearExpiry(key);
 			case "lease" -> lease(key);
 			case "sync" -> this.service.sync(key);
 			case "fixedLease" -> this.service.fixedLease(key);
@@ -204,9 +222,49 @@ final class WorkerOps implements Runnable {
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
+			if (this.random.nextInt(3) == 0) {
+				reenter(lock);
+			}
 		}
 		finally {
 			lock.unlock();
+		}
+	}
+
+	/**
+	 * Hold a lock with a fixed lease and a lock delay until about when the lease runs
+	 * out, and release it: a release that reaches Redis after the lease must report the
+	 * loss and leave the lock to nobody for the delay, also when it would hand the lock
+	 * to a thread of this JVM that waits for it.
+	 */
+	private void nearExpiry(String key) {
+		FencedLock lock = this.registry.obtain("c:" + key, NEAR_EXPIRY);
+		if (!lock.tryLock(waitTime())) {
+			return;
+		}
+		try {
+			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
+			long leaseMillis = NEAR_EXPIRY.leaseTime().toMillis();
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(leaseMillis - 80 + this.random.nextInt(120)));
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	/**
+	 * Take a held lock again and leave it, as a nested call or a retry would: a hold
+	 * known lost must refuse by throwing {@link LockLostException}, which ends the side
+	 * trip (the attempt is recorded, and checked, as {@code REENTER}).
+	 */
+	private static void reenter(FencedLock lock) {
+		try {
+			if (lock.tryLock(Duration.ZERO)) {
+				lock.unlock();
+			}
+		}
+		catch (LockLostException ex) {
+			// What the reentry of a lost hold must do
 		}
 	}
 
@@ -244,8 +302,8 @@ final class WorkerOps implements Runnable {
 		try {
 			RecordedHold hold = ((RecordedLease) lock.readLock().currentHold()).hold();
 			this.critical.read(hold);
-			if (sideTrips && this.random.nextInt(4) == 0 && lock.readLock().tryLock(Duration.ZERO)) {
-				lock.readLock().unlock();
+			if (sideTrips && this.random.nextInt(4) == 0) {
+				reenter(lock.readLock());
 			}
 			if (sideTrips && this.random.nextInt(4) == 0) {
 				upgrade(lock, hold);
