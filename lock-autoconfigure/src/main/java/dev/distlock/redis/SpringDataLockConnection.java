@@ -263,15 +263,26 @@ final class SpringDataLockConnection implements LockConnection {
 	 * of {@link #commands}, or one of {@link #virtualCommands} for a virtual caller. A
 	 * platform thread's blocking read (Jedis') ignores interrupts, and runs the action
 	 * itself, with a pending interrupt set aside meanwhile so that borrowing a connection
-	 * from an exhausted pool does not fail on it. The wait is bounded by the driver's
-	 * timeout.
+	 * from an exhausted pool does not fail on it; an interrupt that comes while it waits
+	 * for such a connection ends that wait, before anything was sent, and the action is
+	 * run again. The wait is bounded by the driver's timeout.
 	 */
 	private <T> T execute(Function<RedisConnection, T> action) {
 		boolean virtual = VirtualThreads.isVirtual(Thread.currentThread());
 		if (!this.sharesConnections && !virtual) {
 			boolean interrupted = Thread.interrupted();
 			try {
-				return executeHere(action);
+				while (true) {
+					try {
+						return executeHere(action);
+					}
+					catch (RuntimeException ex) {
+						if (!interruptedWhileBorrowing(ex)) {
+							throw ex;
+						}
+						interrupted = true;
+					}
+				}
 			}
 			finally {
 				if (interrupted) {
@@ -288,6 +299,21 @@ final class SpringDataLockConnection implements LockConnection {
 		catch (CompletionException ex) {
 			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
 		}
+	}
+
+	/**
+	 * Tell whether an action failed because its thread was interrupted while it waited to
+	 * borrow a connection from the factory's pool: the only wait of a platform thread's
+	 * command that an interrupt ends, so that the command was never sent and can be sent
+	 * again.
+	 */
+	private static boolean interruptedWhileBorrowing(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private <T> T executeHere(Function<RedisConnection, T> action) {

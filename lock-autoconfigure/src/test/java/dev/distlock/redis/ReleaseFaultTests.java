@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.LockObserver;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -18,6 +19,7 @@ import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,12 +28,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import redis.clients.jedis.Jedis;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Releases and renewals that something gets in the way of: a pending interrupt, a renewal
- * that reaches Redis after a release that keeps the key for its minimum hold time, a loss
+ * Releases and renewals that something gets in the way of: a pending interrupt, an
+ * interrupt while a release waits for Redis or for a pooled connection, a renewal that
+ * reaches Redis after a release that keeps the key for its minimum hold time, a loss
  * listener that throws an {@link Error} in the watchdog's thread.
  */
 @Timeout(60)
@@ -48,6 +57,9 @@ class ReleaseFaultTests {
 
 	/** Where a release waits for Redis' answer on Lettuce's own client. */
 	private static final String AWAITING_THE_RELEASE = "dev.distlock.redis.RedisLockCommands.awaitUninterruptibly";
+
+	/** Where a command of a pooled Jedis factory waits for a connection of the pool. */
+	private static final String BORROWING = "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject";
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -112,6 +124,42 @@ class ReleaseFaultTests {
 			.until(() -> this.releasing.isIn(SENDING_THE_RELEASE) || this.releasing.isIn(AWAITING_THE_RELEASE));
 		this.releasing.interrupt();
 		this.proxy.heal();
+		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
+		assertThat(this.commands.exists("lock:report")).as("released in Redis").isZero();
+	}
+
+	/**
+	 * On a pooled Jedis factory, which runs a platform thread's commands on that thread,
+	 * a thread releases a lease while the pool's only connection is lent elsewhere, and
+	 * is interrupted while it waits to borrow it. Once the connection is given back, the
+	 * release must reach Redis and return normally, with the interrupt flag still set.
+	 */
+	@Test
+	void interruptWhileAReleaseWaitsForAPooledConnectionNeitherFailsNorHaltsIt() throws Exception {
+		GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
+		pool.setMaxTotal(1);
+		JedisConnectionFactory factory = new JedisConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", redis.server().port()),
+				JedisClientConfiguration.builder().readTimeout(COMMAND_TIMEOUT).usePooling().poolConfig(pool).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.closer.add(factory::destroy);
+		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(factory,
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT), (event) -> {
+				}, LockObserver.NONE));
+		LockLease lease = registry.acquire("report", Duration.ZERO);
+		TestThread lending = this.closer.add(TestThread.start("lending"));
+		CompletableFuture<?> lent = lending.call(() -> {
+			try (RedisConnection connection = factory.getConnection()) {
+				return connection.listCommands().bLPop((int) WAIT.toSeconds(), "lent".getBytes());
+			}
+		});
+		await().atMost(WAIT).until(() -> this.commands.clientList().contains("cmd=blpop"));
+		CompletableFuture<Boolean> interruptedAfterwards = releaseAndTellTheInterruptFlag(lease::release);
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> this.releasing.isIn(BORROWING));
+		this.releasing.interrupt();
+		this.commands.lpush("lent", "given back");
+		lent.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(interruptedAfterwards.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("interrupt flag kept").isTrue();
 		assertThat(this.commands.exists("lock:report")).as("released in Redis").isZero();
 	}
