@@ -234,6 +234,16 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send the lock-state script, which tells how long a lock stays taken by anyone
+	 * unless renewed: its key's time to live, or that of the longest live read share of
+	 * the read/write lock of its name.
+	 * @return the milliseconds left, or -1 when nothing takes the lock
+	 */
+	CompletableFuture<Long> lockState(LockId id) {
+		return this.connection.eval(LuaScript.LOCK_STATE, new String[] { id.key, HoldKind.READ_SHARE.heldKey(id) });
+	}
+
+	/**
 	 * Send a {@code PING} on the command connection.
 	 */
 	CompletableFuture<String> ping() {

@@ -226,6 +226,18 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	@Override
+	public Optional<Duration> remainingLease(String name) {
+		return remainingLease(LockName.of(name));
+	}
+
+	@Override
+	public Optional<Duration> remainingLease(LockName name) {
+		LockId id = checked(name);
+		long millis = this.commands.await(this.commands.lockState(id), "read the lease of lock '" + name + "'");
+		return (millis >= 0) ? Optional.of(Duration.ofMillis(millis)) : Optional.empty();
+	}
+
+	@Override
 	public Leadership leadership(String name) {
 		LockId id = checked(LockName.of(name));
 		return this.leaderships.computeIfAbsent(id.name,

@@ -191,6 +191,11 @@ class DistLockLeadershipAutoConfigurationTests {
 			throw new UnsupportedOperationException();
 		}
 
+		@Override
+		public Optional<Duration> remainingLease(String name) {
+			return Optional.empty();
+		}
+
 	}
 
 }
