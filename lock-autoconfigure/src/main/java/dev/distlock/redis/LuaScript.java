@@ -50,6 +50,8 @@ record LuaScript(String source, String sha1) {
 
 	static final LuaScript LOCK_STATE = load("lock-state.lua");
 
+	static final LuaScript FORCE_RELEASE = sharedHolds("force-release.lua");
+
 	/**
 	 * Load a script that takes or releases shared holds, or a lock: the given resource
 	 * after the texts of {@code fencing-tokens.lua}, {@code wait-queue.lua} and

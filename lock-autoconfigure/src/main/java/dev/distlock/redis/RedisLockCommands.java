@@ -244,6 +244,16 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send the force-release script, which deletes a lock's key whatever token it holds
+	 * and grants the lock to the first waiter of its queue.
+	 * @return the last fencing token issued for the lock (0 when no longer known), or -1
+	 * when nothing held the lock
+	 */
+	CompletableFuture<Long> forceRelease(LockId id) {
+		return this.connection.eval(LuaScript.FORCE_RELEASE, id.grantKeys);
+	}
+
+	/**
 	 * Send a {@code PING} on the command connection.
 	 */
 	CompletableFuture<String> ping() {

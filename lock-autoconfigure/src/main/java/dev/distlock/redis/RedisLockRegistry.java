@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -257,6 +258,14 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			.sorted(Comparator.comparing(Leadership::name))
 			.map(Leadership.class::cast)
 			.toList();
+	}
+
+	@Override
+	public OptionalLong forceRelease(String name) {
+		LockId id = checked(LockName.of(name));
+		long lastToken = this.commands.awaitUninterruptibly(this.commands.forceRelease(id),
+				"force-release lock '" + id.name + "'");
+		return (lastToken >= 0) ? OptionalLong.of(lastToken) : OptionalLong.empty();
 	}
 
 	@Override
