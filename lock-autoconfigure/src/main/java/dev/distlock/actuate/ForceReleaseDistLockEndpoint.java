@@ -34,9 +34,11 @@ import org.springframework.util.Assert;
  * fencing token issued for it and the caller (the principal's name, or
  * {@code anonymous}), and published as an {@link AuditApplicationEvent} of type
  * {@value #AUDIT_TYPE}, which Actuator records in the application's
- * {@code AuditEventRepository} when it has one. The operation is secured like every
- * Actuator write operation: by {@code management.endpoint.distlock.access} and by the
- * application's security configuration.
+ * {@code AuditEventRepository} when it has one. So is a force release that failed, such
+ * as one Redis did not answer in time, since it may have released the lock all the same:
+ * its event has the {@code error} instead of the outcome. The operation is secured like
+ * every Actuator write operation: by {@code management.endpoint.distlock.access} and by
+ * the application's security configuration.
  *
  * @since 0.1.0
  * @see LockIntrospector#forceRelease(String)
@@ -83,7 +85,17 @@ public class ForceReleaseDistLockEndpoint extends DistLockEndpoint {
 			SecurityContext securityContext) {
 		String lockName = String.join("/", name);
 		String caller = callerOf(securityContext);
-		OptionalLong lastToken = this.registry.forceRelease(lockName);
+		OptionalLong lastToken;
+		try {
+			lastToken = this.registry.forceRelease(lockName);
+		}
+		catch (RuntimeException ex) {
+			// Redis may have run the release before the failure: audited all the same
+			logger.warn("Force release of lock '" + lockName + "' by '" + caller
+					+ "' failed, and may have released it: " + ex.getMessage());
+			audit(caller, Map.of("name", lockName, "error", String.valueOf(ex.getMessage())));
+			throw ex;
+		}
 		ForceReleaseDescriptor released = ForceReleaseDescriptor.of(lockName, lastToken);
 		if (released.released()) {
 			logger.warn("Lock '" + lockName + "' was force-released (fencing token " + released.fencingToken()
@@ -92,8 +104,12 @@ public class ForceReleaseDistLockEndpoint extends DistLockEndpoint {
 		else {
 			logger.info("Force release of lock '" + lockName + "' by '" + caller + "' found nothing to release");
 		}
-		this.eventPublisher.publishEvent(new AuditApplicationEvent(caller, AUDIT_TYPE, released.auditData()));
+		audit(caller, released.auditData());
 		return released;
+	}
+
+	private void audit(String caller, Map<String, Object> data) {
+		this.eventPublisher.publishEvent(new AuditApplicationEvent(caller, AUDIT_TYPE, data));
 	}
 
 	private static String callerOf(SecurityContext securityContext) {

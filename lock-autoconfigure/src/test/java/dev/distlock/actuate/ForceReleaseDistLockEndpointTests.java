@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.DistributedLockException;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
@@ -144,6 +145,28 @@ class ForceReleaseDistLockEndpointTests {
 				});
 			});
 		}
+	}
+
+	@Test
+	void failedForceReleaseIsLoggedAndAuditedSinceItMayHaveReleasedTheLock(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(ENABLED, "spring.data.redis.timeout=500ms").run((context) -> {
+			ForceReleaseDistLockEndpoint endpoint = endpoint(context);
+			redis.server().pause();
+			try {
+				assertThatExceptionOfType(DistributedLockException.class)
+					.isThrownBy(() -> endpoint.forceRelease(new String[] { "order" }, ALICE));
+			}
+			finally {
+				redis.server().resume();
+			}
+			assertThat(output).contains("WARN",
+					"Force release of lock 'order' by 'alice' failed, and may have released it");
+			assertThat(context.getBean(AuditEventRepository.class).find(null, null, null)).singleElement()
+				.satisfies((event) -> {
+					assertThat(event.getPrincipal()).isEqualTo("alice");
+					assertThat(event.getData()).containsEntry("name", "order").containsKey("error");
+				});
+		});
 	}
 
 	@Test
