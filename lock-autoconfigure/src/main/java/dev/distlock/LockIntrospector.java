@@ -60,7 +60,6 @@ public interface LockIntrospector {
 	 * 0 when the store no longer knows it
 	 * @throws UnsupportedOperationException if this registry cannot release others' locks
 	 * @throws DistributedLockException if the store cannot be reached
-	 * @since 0.1.0
 	 */
 	default OptionalLong forceRelease(String name) {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot force-release locks");

@@ -79,9 +79,9 @@ local function refuse(token, now, waits, entry_millis, claim, channel)
 	return -math.max(1, tonumber(first) - millis_of(now))
 end
 
--- Frees the lock key of a lock its holder gave up: grants the lock to the first live
--- waiter of the queue while no reader holds it, or deletes the key, waking the first
--- waiter while readers do (it comes in if it reads).
+-- Frees a lock released now (by its holder, or forced by an operator): grants it to the
+-- first live waiter of the queue while no reader holds it, or deletes its key, waking the
+-- first waiter while readers do (it comes in if it reads).
 local function free_lock(queued)
 	if not queued then
 		redis.call('del', KEYS[1])
