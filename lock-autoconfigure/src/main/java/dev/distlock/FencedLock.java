@@ -49,6 +49,14 @@ public interface FencedLock extends Lock {
 	boolean isHeldByCurrentThread();
 
 	/**
+	 * Return how many holds of this lock the current thread has: how many times it
+	 * acquired the lock without releasing it, reentries included, like
+	 * {@link java.util.concurrent.locks.ReentrantLock#getHoldCount()}. No round trip.
+	 * @return the current thread's holds, 0 when it does not hold the lock
+	 */
+	int getHoldCount();
+
+	/**
 	 * Return the fencing token of the current thread's hold.
 	 * @return the fencing token
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock

@@ -2,12 +2,14 @@ package dev.distlock;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * What operations tools may ask a lock registry: the locks it holds, the leaderships it
- * campaigns for, whether its store answers, and whether its leases are renewed on time.
- * The Actuator endpoint and health indicator depend on this interface only, so a registry
- * of any kind that implements it gets them.
+ * campaigns for, whether its store answers, and whether its leases are renewed on time;
+ * and, when an operator asks for it, to release a lock whoever holds it. The Actuator
+ * endpoint and health indicator depend on this interface only, so a registry of any kind
+ * that implements it gets them.
  *
  * @since 0.1.0
  */
@@ -44,6 +46,23 @@ public interface LockIntrospector {
 	 */
 	default List<Leadership> leaderships() {
 		return List.of();
+	}
+
+	/**
+	 * Release the lock of the given name whoever holds it, in any process, for an
+	 * operator: its holder, which is not told, learns of the loss at its next renewal or
+	 * release, and the first process waiting for the lock gets it. A lock kept after its
+	 * release for a minimum hold time or a lock delay is freed too. Read shares and
+	 * semaphore permits are not released.
+	 * @param name the lock's name
+	 * @return empty when nothing held the lock, otherwise the last fencing token issued
+	 * for it (its holder's, or a later one reserved for a hand-over within its process),
+	 * 0 when the store no longer knows it
+	 * @throws UnsupportedOperationException if this registry cannot release others' locks
+	 * @throws DistributedLockException if the store cannot be reached
+	 */
+	default OptionalLong forceRelease(String name) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot force-release locks");
 	}
 
 }

@@ -200,6 +200,59 @@ public interface LockRegistry {
 	}
 
 	/**
+	 * Return whether the lock of the given name is taken now, by any process (this one
+	 * too), in one round trip. It is taken when {@code obtain(name).tryLock()} in another
+	 * process could not take it, waiters aside: while it is held, granted to a waiter
+	 * that has not taken it up yet, or kept after its release for a minimum hold time or
+	 * a lock delay; and while readers hold the read/write lock of its name, since a
+	 * writer could not take it then. A name that only a semaphore uses is never locked: a
+	 * semaphore is no lock, and its permits are not counted. The answer may be out of
+	 * date by the time it arrives; to act on a free lock, take it.
+	 * @param name the lock's name
+	 * @return whether the lock is taken
+	 * @throws DistributedLockException if the store cannot be reached
+	 * @see #remainingLease(String)
+	 */
+	default boolean isLocked(String name) {
+		return remainingLease(name).isPresent();
+	}
+
+	/**
+	 * Return whether the lock of the given name is taken now, by any process, like
+	 * {@link #isLocked(String)}.
+	 * @param name the lock's name
+	 * @return whether the lock is taken
+	 * @throws DistributedLockException if the store cannot be reached
+	 */
+	default boolean isLocked(LockName name) {
+		return isLocked(name.value());
+	}
+
+	/**
+	 * Return how long the lock of the given name stays taken unless its holder renews it,
+	 * whoever holds it, in one round trip: the time to live of its Redis key, lock delay
+	 * included, or, while only readers hold the read/write lock of its name, that of the
+	 * longest read share. A holder in watchdog mode keeps renewing it, so this is no
+	 * promise of when the lock will be free.
+	 * @param name the lock's name
+	 * @return the time left, or empty when the lock is not taken
+	 * ({@link #isLocked(String)} is {@code false})
+	 * @throws DistributedLockException if the store cannot be reached
+	 */
+	Optional<Duration> remainingLease(String name);
+
+	/**
+	 * Return how long the lock of the given name stays taken unless renewed, like
+	 * {@link #remainingLease(String)}.
+	 * @param name the lock's name
+	 * @return the time left, or empty when the lock is not taken
+	 * @throws DistributedLockException if the store cannot be reached
+	 */
+	default Optional<Duration> remainingLease(LockName name) {
+		return remainingLease(name.value());
+	}
+
+	/**
 	 * Run a task holding the lock and return its result. The lock is released when the
 	 * task ends, also when it throws.
 	 * @param <T> the result type

@@ -2,6 +2,7 @@ package dev.distlock.autoconfigure;
 
 import dev.distlock.LockIntrospector;
 import dev.distlock.actuate.DistLockEndpoint;
+import dev.distlock.actuate.ForceReleaseDistLockEndpoint;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -11,11 +12,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the {@link DistLockEndpoint distlock endpoint}, which lists the
- * locks this instance holds.
+ * locks this instance holds; with
+ * {@code management.endpoint.distlock.force-release.enabled}, of the
+ * {@link ForceReleaseDistLockEndpoint} instead, which also releases a lock whoever holds
+ * it.
  *
  * @since 0.1.0
  */
@@ -26,6 +31,15 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnAvailableEndpoint(DistLockEndpoint.class)
 @EnableConfigurationProperties(DistLockEndpointProperties.class)
 public final class DistLockEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(DistLockEndpoint.class)
+	@ConditionalOnBooleanProperty("management.endpoint.distlock.force-release.enabled")
+	ForceReleaseDistLockEndpoint distlockForceReleaseEndpoint(LockIntrospector registry,
+			DistLockEndpointProperties properties, ApplicationEventPublisher eventPublisher) {
+		return new ForceReleaseDistLockEndpoint(registry, properties.getShowValues(), properties.getRoles(),
+				eventPublisher);
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -28,6 +28,8 @@ public class DistLockEndpointProperties {
 	 */
 	private final Set<String> roles = new LinkedHashSet<>();
 
+	private final ForceRelease forceRelease = new ForceRelease();
+
 	public Show getShowValues() {
 		return this.showValues;
 	}
@@ -38,6 +40,31 @@ public class DistLockEndpointProperties {
 
 	public Set<String> getRoles() {
 		return this.roles;
+	}
+
+	public ForceRelease getForceRelease() {
+		return this.forceRelease;
+	}
+
+	/**
+	 * Force release: a write operation that releases a lock whoever holds it.
+	 */
+	public static class ForceRelease {
+
+		/**
+		 * Whether the endpoint has a write operation that releases a lock whoever holds
+		 * it, audited; without it, the endpoint only reads.
+		 */
+		private boolean enabled;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 }

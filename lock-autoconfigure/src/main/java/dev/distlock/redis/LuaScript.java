@@ -48,6 +48,10 @@ record LuaScript(String source, String sha1) {
 
 	static final LuaScript ACQUIRE_PERMIT = sharedHolds("acquire-permit.lua");
 
+	static final LuaScript LOCK_STATE = load("lock-state.lua");
+
+	static final LuaScript FORCE_RELEASE = sharedHolds("force-release.lua");
+
 	/**
 	 * Load a script that takes or releases shared holds, or a lock: the given resource
 	 * after the texts of {@code fencing-tokens.lua}, {@code wait-queue.lua} and

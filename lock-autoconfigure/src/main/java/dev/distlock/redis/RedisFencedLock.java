@@ -104,6 +104,12 @@ final class RedisFencedLock implements FencedLock {
 	}
 
 	@Override
+	public int getHoldCount() {
+		RedisHold hold = this.registry.owned(this.side).find(this.id.name);
+		return (hold != null) ? hold.reentries : 0;
+	}
+
+	@Override
 	public long fencingToken() {
 		return this.registry.owned(this.side).held(this.id.name).fencingToken;
 	}

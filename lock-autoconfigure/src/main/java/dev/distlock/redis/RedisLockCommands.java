@@ -236,6 +236,26 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send the lock-state script, which tells how long a lock stays taken by anyone
+	 * unless renewed: its key's time to live, or that of the longest live read share of
+	 * the read/write lock of its name.
+	 * @return the milliseconds left, or -1 when nothing takes the lock
+	 */
+	CompletableFuture<Long> lockState(LockId id) {
+		return this.connection.eval(LuaScript.LOCK_STATE, new String[] { id.key, HoldKind.READ_SHARE.heldKey(id) });
+	}
+
+	/**
+	 * Send the force-release script, which deletes a lock's key whatever token it holds
+	 * and grants the lock to the first waiter of its queue.
+	 * @return the last fencing token issued for the lock (0 when no longer known), or -1
+	 * when nothing held the lock
+	 */
+	CompletableFuture<Long> forceRelease(LockId id) {
+		return this.connection.eval(LuaScript.FORCE_RELEASE, id.grantKeys);
+	}
+
+	/**
 	 * Send a {@code PING} on the command connection.
 	 */
 	CompletableFuture<String> ping() {

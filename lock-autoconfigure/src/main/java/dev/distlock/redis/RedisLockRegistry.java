@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -230,6 +231,18 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	@Override
+	public Optional<Duration> remainingLease(String name) {
+		return remainingLease(LockName.of(name));
+	}
+
+	@Override
+	public Optional<Duration> remainingLease(LockName name) {
+		LockId id = checked(name);
+		long millis = this.commands.await(this.commands.lockState(id), "read the lease of lock '" + name + "'");
+		return (millis >= 0) ? Optional.of(Duration.ofMillis(millis)) : Optional.empty();
+	}
+
+	@Override
 	public Leadership leadership(String name) {
 		LockId id = checked(LockName.of(name));
 		return this.leaderships.computeIfAbsent(id.name,
@@ -249,6 +262,14 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			.sorted(Comparator.comparing(Leadership::name))
 			.map(Leadership.class::cast)
 			.toList();
+	}
+
+	@Override
+	public OptionalLong forceRelease(String name) {
+		LockId id = checked(LockName.of(name));
+		long lastToken = this.commands.awaitUninterruptibly(this.commands.forceRelease(id),
+				"force-release lock '" + id.name + "'");
+		return (lastToken >= 0) ? OptionalLong.of(lastToken) : OptionalLong.empty();
 	}
 
 	@Override

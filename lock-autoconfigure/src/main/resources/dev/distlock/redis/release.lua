@@ -43,12 +43,7 @@ if keep > 0 then
 	if queued then
 		wake_first()
 	end
-elseif not queued then
-	redis.call('del', KEYS[1])
-elseif live_holders(millis_of(server_micros())) > 0 then
-	redis.call('del', KEYS[1])
-	wake_first()
-elseif not grant_next() then
-	redis.call('del', KEYS[1])
+else
+	free_lock(queued)
 end
 return 1

@@ -78,3 +78,17 @@ local function refuse(token, now, waits, entry_millis, claim, channel)
 	end
 	return -math.max(1, tonumber(first) - millis_of(now))
 end
+
+-- Frees a lock released now (by its holder, or forced by an operator): grants it to the
+-- first live waiter of the queue while no reader holds it, or deletes its key, waking the
+-- first waiter while readers do (it comes in if it reads).
+local function free_lock(queued)
+	if not queued then
+		redis.call('del', KEYS[1])
+	elseif live_holders(millis_of(server_micros())) > 0 then
+		redis.call('del', KEYS[1])
+		wake_first()
+	elseif not grant_next() then
+		redis.call('del', KEYS[1])
+	end
+end

@@ -2,6 +2,7 @@ package dev.distlock.aop;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +38,10 @@ import org.springframework.util.Assert;
  * it and a waiting writer holds back the readers behind it; a writer may take the read
  * side too (a downgrade), a reader may not take the write side. Semaphores have slots of
  * their own, of the permits the first caller asked for. The fencing tokens of a name
- * count from 1. Holds never expire: lease and minimum hold times are not kept.
- * {@link #loseAll()} stands for leases that ran out: it runs their loss actions, and
- * their release then throws {@link LockLostException}, as the Redis registry's do.
+ * count from 1. Holds never expire: lease and minimum hold times are not kept, and a
+ * taken lock's remaining lease is forever. {@link #loseAll()} stands for leases that ran
+ * out: it runs their loss actions, and their release then throws
+ * {@link LockLostException}, as the Redis registry's do.
  */
 final class InMemoryLockRegistry implements LockRegistry {
 
@@ -85,6 +87,17 @@ final class InMemoryLockRegistry implements LockRegistry {
 		catch (InterruptedException ex) {
 			throw interrupted(name, ex);
 		}
+	}
+
+	/**
+	 * Return how long the lock of the given name stays taken: forever while a writer, a
+	 * lease or a reader holds it, since holds never expire.
+	 */
+	@Override
+	public Optional<Duration> remainingLease(String name) {
+		Slot slot = this.slots.get(name);
+		return (slot != null && slot.permits.availablePermits() < ALL_PERMITS)
+				? Optional.of(ChronoUnit.FOREVER.getDuration()) : Optional.empty();
 	}
 
 	/**
@@ -356,6 +369,12 @@ final class InMemoryLockRegistry implements LockRegistry {
 		@Override
 		public boolean isHeldByCurrentThread() {
 			return ownedHolds().containsKey(this.name);
+		}
+
+		@Override
+		public int getHoldCount() {
+			Hold hold = ownedHolds().get(this.name);
+			return (hold != null) ? hold.reentries : 0;
 		}
 
 		@Override

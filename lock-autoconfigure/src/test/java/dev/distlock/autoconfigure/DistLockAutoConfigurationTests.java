@@ -458,6 +458,11 @@ class DistLockAutoConfigurationTests {
 			throw new UnsupportedOperationException("Not used by these tests");
 		}
 
+		@Override
+		public Optional<Duration> remainingLease(String name) {
+			throw new UnsupportedOperationException("Not used by these tests");
+		}
+
 	}
 
 }

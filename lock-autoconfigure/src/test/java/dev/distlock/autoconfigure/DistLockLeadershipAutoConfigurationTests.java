@@ -240,6 +240,11 @@ class DistLockLeadershipAutoConfigurationTests {
 			throw new UnsupportedOperationException();
 		}
 
+		@Override
+		public Optional<Duration> remainingLease(String name) {
+			return Optional.empty();
+		}
+
 	}
 
 }

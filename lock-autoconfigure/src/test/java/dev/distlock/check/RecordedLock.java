@@ -74,6 +74,11 @@ final class RecordedLock implements FencedLock {
 	}
 
 	@Override
+	public int getHoldCount() {
+		return this.delegate.getHoldCount();
+	}
+
+	@Override
 	public long fencingToken() {
 		return this.delegate.fencingToken();
 	}

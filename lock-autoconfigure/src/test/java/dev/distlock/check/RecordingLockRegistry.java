@@ -102,6 +102,16 @@ final class RecordingLockRegistry implements LockRegistry {
 		return recordLease(name, "lease", waitTime, options, () -> this.delegate.tryAcquire(name, waitTime, options));
 	}
 
+	@Override
+	public boolean isLocked(String name) {
+		return this.delegate.isLocked(name);
+	}
+
+	@Override
+	public Optional<Duration> remainingLease(String name) {
+		return this.delegate.remainingLease(name);
+	}
+
 	/**
 	 * Try to take a permit of a semaphore, and record the acquisition and the permit.
 	 * @param semaphore the engine's semaphore
