@@ -51,8 +51,10 @@ public interface FencedLock extends Lock {
 	/**
 	 * Return how many holds of this lock the current thread has: how many times it
 	 * acquired the lock without releasing it, reentries included, like
-	 * {@link java.util.concurrent.locks.ReentrantLock#getHoldCount()}. No round trip.
-	 * @return the current thread's holds, 0 when it does not hold the lock
+	 * {@link java.util.concurrent.locks.ReentrantLock#getHoldCount()}. No round trip. A
+	 * hold known lost is not counted.
+	 * @return the current thread's holds, 0 when it does not hold the lock or its hold is
+	 * known lost
 	 */
 	int getHoldCount();
 

@@ -106,7 +106,7 @@ final class RedisFencedLock implements FencedLock {
 	@Override
 	public int getHoldCount() {
 		RedisHold hold = this.registry.owned(this.side).find(this.id.name);
-		return (hold != null) ? hold.reentries : 0;
+		return (hold != null && hold.isValid()) ? hold.reentries : 0;
 	}
 
 	@Override

@@ -48,6 +48,7 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the force release of {@link ForceReleaseDistLockEndpoint}, auto-configured by
@@ -59,6 +60,8 @@ import static org.assertj.core.api.Assertions.tuple;
 class ForceReleaseDistLockEndpointTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	private static final String ENABLED = "management.endpoint.distlock.force-release.enabled=true";
 
@@ -98,10 +101,11 @@ class ForceReleaseDistLockEndpointTests {
 			assertThat(holder.lostEvents()).as("before its next renewal").isEmpty();
 			holder.registry().renewLeases();
 			assertThat(held.isValid()).isFalse();
-			assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
-				assertThat(event.name()).isEqualTo("order");
-				assertThat(event.fencingToken()).isEqualTo(held.fencingToken());
-			});
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(holder.lostEvents()).singleElement().satisfies((event) -> {
+					assertThat(event.name()).isEqualTo("order");
+					assertThat(event.fencingToken()).isEqualTo(held.fencingToken());
+				}));
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(held::release);
 		}
 	}

@@ -306,6 +306,7 @@ class LeaseLossTests {
 					+ "which throws LockLostException too, then acquire it again")
 			.satisfies((ex) -> assertThat(ex.getFencingToken()).isEqualTo(token));
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(lock.getHoldCount()).as("a hold known lost is not counted").isZero();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::fencingToken);
 		assertThat(lock.currentHold().isValid()).isFalse();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
@@ -325,6 +326,7 @@ class LeaseLossTests {
 			.withMessageStartingWith("Read lock 'catalog' (fencing token " + token + ") was lost")
 			.satisfies((ex) -> assertThat(ex.getLockName()).isEqualTo("catalog"));
 		assertThat(readLock.isHeldByCurrentThread()).isFalse();
+		assertThat(readLock.getHoldCount()).as("a hold known lost is not counted").isZero();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(readLock::unlock);
 		assertThat(readLock.isHeldByCurrentThread()).isFalse();
 		assertThat(readLock.tryLock()).as("acquired again in Redis").isTrue();
