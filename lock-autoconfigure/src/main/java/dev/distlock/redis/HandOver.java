@@ -97,6 +97,12 @@ final class HandOver {
 						"confirm the hand-over of lock '" + lock.id.name + "'")
 				.get(0) == 1L;
 		}
+		catch (RuntimeException ex) {
+			// Unanswered, it may still run and keep the key under a token nobody holds
+			// now
+			this.commands.giveBack(lock.id, hold.token, hold.terms);
+			throw ex;
+		}
 		finally {
 			if (!held) {
 				// Failed or not confirmed: the waiter goes on waiting in Redis

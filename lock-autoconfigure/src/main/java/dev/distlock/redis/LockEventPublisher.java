@@ -2,10 +2,12 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import dev.distlock.LockEvent;
@@ -38,7 +40,8 @@ final class LockEventPublisher implements AutoCloseable {
 	/**
 	 * Create a publisher.
 	 * @param eventListener the listener to tell
-	 * @param closeTimeout how long a close waits for the events queued to be delivered
+	 * @param closeTimeout how long a close waits for the events queued to be delivered,
+	 * and a leadership for the delivery of its revocation
 	 */
 	LockEventPublisher(Consumer<? super LockEvent> eventListener, Duration closeTimeout) {
 		this.eventListener = eventListener;
@@ -58,11 +61,40 @@ final class LockEventPublisher implements AutoCloseable {
 	}
 
 	/**
-	 * Queue an event for the listener and wait until the listener was told of it, or the
-	 * registry closed and dropped it. Never called by the listener's thread.
+	 * Queue an event for the listener and wait until the listener was told of it, the
+	 * registry closed and dropped it, or the close timeout passed (a listener busy that
+	 * long is logged, and waited for no longer), whatever interrupts the caller. Never
+	 * called by the listener's thread.
 	 */
 	void publishAndAwait(LockEvent event) {
-		queue(event).join();
+		CompletableFuture<Void> delivered = queue(event);
+		long deadline = System.nanoTime() + this.closeTimeout.toNanos();
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					delivered.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+					return;
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+				catch (TimeoutException ex) {
+					logger.warn("Lock event listener still busy " + this.closeTimeout.toMillis() + " ms after " + event
+							+ " was published; going on without waiting for its delivery");
+					return;
+				}
+				catch (ExecutionException ex) {
+					// A delivery completes normally, also when dropped
+					return;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	/**

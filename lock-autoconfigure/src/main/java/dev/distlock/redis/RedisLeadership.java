@@ -126,7 +126,7 @@ final class RedisLeadership implements Leadership {
 				thread.interrupt();
 			}
 			this.changed.signalAll();
-			if (!this.reports.calledByListener()) {
+			if (mayWait()) {
 				while (thread != null && this.candidate == thread && !this.running) {
 					this.changed.awaitUninterruptibly();
 				}
@@ -151,7 +151,7 @@ final class RedisLeadership implements Leadership {
 		this.lock.lock();
 		try {
 			end(current, "it yielded");
-			if (!this.reports.calledByListener()) {
+			if (mayWait()) {
 				while (!current.released) {
 					this.changed.awaitUninterruptibly();
 				}
@@ -187,11 +187,21 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
+	 * Return whether the calling thread may wait for the candidate: not the candidate
+	 * itself (an observer of the registry is told of a term on it) and not the thread
+	 * that delivers the events the candidate waits for (a listener). Guarded by
+	 * {@link #lock}.
+	 */
+	private boolean mayWait() {
+		return Thread.currentThread() != this.candidate && !this.reports.calledByListener();
+	}
+
+	/**
 	 * Return the current term while it is valid. A term found no longer valid is ended
 	 * (when its lease ran out; a lost lock ends it through its loss action) and its
-	 * revocation awaited, unless called by an event listener, on the thread that delivers
-	 * the revocation after it: so no caller learns that the term is over before the
-	 * revocation was delivered.
+	 * revocation awaited, unless called by the candidate or by an event listener, on the
+	 * thread that delivers the revocation after it: so no caller learns that the term is
+	 * over before the revocation was delivered.
 	 */
 	private @Nullable Term leading() {
 		Term current = this.term;
@@ -206,7 +216,7 @@ final class RedisLeadership implements Leadership {
 			if (!current.hold.hasTimeLeft()) {
 				end(current, leaseRanOut(current));
 			}
-			if (!this.reports.calledByListener()) {
+			if (mayWait()) {
 				while (!current.revoked) {
 					this.changed.awaitUninterruptibly();
 				}

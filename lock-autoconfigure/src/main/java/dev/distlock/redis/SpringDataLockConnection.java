@@ -3,6 +3,7 @@ package dev.distlock.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -309,7 +310,9 @@ final class SpringDataLockConnection implements LockConnection {
 	 */
 	private static boolean interruptedWhileBorrowing(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof InterruptedException) {
+			if (cause instanceof InterruptedException && Arrays.stream(cause.getStackTrace())
+				.anyMatch((frame) -> frame.getMethodName().equals("borrowObject")
+						&& frame.getClassName().startsWith("org.apache.commons.pool2."))) {
 				return true;
 			}
 		}

@@ -123,8 +123,9 @@ class LockLoadTests {
 					.doesNotHaveDuplicates();
 			}
 			assertThat(commands.keys("lock:*")).as("lock keys left").isEmpty();
-			assertThat(commands.keys("{lock:*")).as("fencing keys")
-				.allMatch((key) -> key.matches("\\{lock:(load-\\d+|warm-up)}!fence"));
+			assertThat(commands.keys("{lock:*")).as("fencing keys, and marks of given-back tokens, which expire")
+				.allMatch((key) -> key.matches("\\{lock:(load-\\d+|warm-up)}!(fence|given-back)"))
+				.allMatch((key) -> commands.pttl(key) > 0);
 		}
 		System.out.println("[load] checked in " + elapsed.toSeconds() + " s after go");
 	}

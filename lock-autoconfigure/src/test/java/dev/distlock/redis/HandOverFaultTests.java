@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -119,18 +120,10 @@ class HandOverFaultTests {
 		});
 		TestLockRegistry registry = registry(redis.server().uri(), new ObservationLockObserver(observations));
 		TestLockRegistry other = registry(redis.server().uri());
-		LockLease rival = other.registry().acquire("job", Duration.ZERO);
 		FencedLock lock = registry.registry().obtain("job");
-		CompletableFuture<Void> holding = this.holder.run(lock::lock);
-		this.holder.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
-		CompletableFuture<Boolean> waiting = this.waiter
-			.call(() -> lock.tryLock(Duration.ofSeconds(20)) && this.commands.exists("lock:job") == 1);
-		this.waiter.awaitIn("java.util.concurrent.Semaphore", WAIT);
-		rival.release();
-		holding.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		long first = this.holder.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(this.commands.get("{lock:job}!fence")).as("a token reserved for the waiter")
-			.isEqualTo(Long.toString(first + 1));
+		CompletableFuture<Boolean> waiting = new CompletableFuture<>();
+		long first = holdWithATokenReservedForTheWaiter(other, lock,
+				() -> lock.tryLock(Duration.ofSeconds(20)) && this.commands.exists("lock:job") == 1, waiting);
 		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
 		redis.server().restart();
 		await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> registry.registry().ping());
@@ -156,6 +149,42 @@ class HandOverFaultTests {
 			.hasAnObservation((hold) -> hold.hasNameEqualTo("distlock.hold")
 				.hasHighCardinalityKeyValue("fencing.token", Long.toString(first))
 				.hasLowCardinalityKeyValue("result", "lost"));
+	}
+
+	/**
+	 * T1 acquires "job" with a fencing token reserved for T2, T2 waits, Redis is paused
+	 * and T1 unlocks: the pass-on's confirmation gets no answer within the command
+	 * timeout, so T1's unlock fails and T2 gets nothing. Redis runs the late pass-on once
+	 * it goes on, which keeps the key under T1's token for a whole lease; the give-back
+	 * that followed it must free the lock within seconds, not a lease.
+	 */
+	@Test
+	void passOnWhoseConfirmationGetsNoAnswerGivesTheLockBack() throws Exception {
+		TestLockRegistry registry = this.closer.add(TestLockRegistry.create(redis.server().uri(),
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(Duration.ofMillis(500)), LockObserver.NONE));
+		TestLockRegistry other = registry(redis.server().uri());
+		FencedLock lock = registry.registry().obtain("job");
+		CompletableFuture<Boolean> waiting = new CompletableFuture<>();
+		holdWithATokenReservedForTheWaiter(other, lock, () -> lock.tryLock(Duration.ofSeconds(20)), waiting);
+		String holdersToken = this.commands.get("lock:job");
+		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+		redis.server().pause();
+		try {
+			assertThat(this.holder.run(lock::unlock)).failsWithin(WAIT)
+				.withThrowableThat()
+				.havingCause()
+				.isInstanceOf(DistributedLockException.class);
+		}
+		finally {
+			redis.server().resume();
+		}
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(this.commands.get("lock:job")).as("no longer kept under the holder's token")
+				.isNotEqualTo(holdersToken));
+		if (Boolean.TRUE.equals(waiting.handle((acquired, ex) -> acquired).get(30, TimeUnit.SECONDS))) {
+			this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		}
 	}
 
 	/**
@@ -291,6 +320,35 @@ class HandOverFaultTests {
 		proxy.heal();
 		this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		return false;
+	}
+
+	/**
+	 * Have T1 acquire the lock with a fencing token reserved for T2: T1 waits for it
+	 * behind another instance's lease, T2 starts the given acquisition and queues behind
+	 * T1 on the JVM-local permit, and the other instance releases.
+	 * @param waiting completed with T2's acquisition
+	 * @return T1's fencing token
+	 */
+	private long holdWithATokenReservedForTheWaiter(TestLockRegistry other, FencedLock lock,
+			Callable<Boolean> acquisition, CompletableFuture<Boolean> waiting) throws Exception {
+		LockLease rival = other.registry().acquire(lock.name(), Duration.ZERO);
+		CompletableFuture<Void> holding = this.holder.run(lock::lock);
+		this.holder.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+		this.waiter.call(acquisition).whenComplete((acquired, ex) -> {
+			if (ex != null) {
+				waiting.completeExceptionally(ex);
+			}
+			else {
+				waiting.complete(acquired);
+			}
+		});
+		this.waiter.awaitIn("java.util.concurrent.Semaphore", WAIT);
+		rival.release();
+		holding.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		long first = this.holder.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(this.commands.get(LockKeys.fenceKey("lock:" + lock.name()))).as("a token reserved for the waiter")
+			.isEqualTo(Long.toString(first + 1));
+		return first;
 	}
 
 	private TestLockRegistry registry(String uri) {

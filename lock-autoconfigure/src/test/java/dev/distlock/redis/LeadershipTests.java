@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -14,6 +15,8 @@ import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockName;
+import dev.distlock.LockObserver;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -285,6 +288,59 @@ class LeadershipTests {
 		instance.registry().renewLeases();
 		assertThat(answeredAfter).succeedsWithin(LEASE.plus(MARGIN))
 			.satisfies((after) -> assertThat(after).isLessThan(AT_ONCE));
+	}
+
+	@Test
+	void observerAskingTheLeadershipWhoseTermEndsIsAnsweredAtOnceOnTheLeadershipsThread() {
+		AtomicReference<Leadership> leadership = new AtomicReference<>();
+		CompletableFuture<Boolean> answer = new CompletableFuture<>();
+		TestLockRegistry instance = this.closer.add(TestLockRegistry.create(redis.server().uri(),
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(AT_ONCE), new LockObserver() {
+
+					@Override
+					public void leadershipRevoked(LockName name, LeadershipRevokedEvent event) {
+						answer.complete(leadership.get().isLeader());
+					}
+
+				}));
+		leadership.set(startedLeader(instance));
+		assertThat(CompletableFuture.runAsync(leadership.get()::yieldLeadership)).succeedsWithin(AT_ONCE);
+		assertThat(answer).succeedsWithin(AT_ONCE).isEqualTo(false);
+		await().atMost(AT_ONCE).until(leadership.get()::isLeader);
+	}
+
+	@Test
+	void stopReturnsWithinALeaseWhileAListenerKeepsTheRevocationWaiting() {
+		CountDownLatch listenerBlocked = new CountDownLatch(1);
+		TestLockRegistry instance = instance(SHORT_LEASE, (event) -> {
+			if (event instanceof LeadershipRevokedEvent) {
+				awaitUninterruptibly(listenerBlocked);
+			}
+		});
+		try {
+			Leadership leadership = startedLeader(instance);
+			assertThat(CompletableFuture.runAsync(leadership::stop)).succeedsWithin(SHORT_LEASE.plus(AT_ONCE));
+			assertThat(instance(LEASE).registry().tryAcquire("report", AT_ONCE)).as("released").isPresent();
+		}
+		finally {
+			listenerBlocked.countDown();
+		}
+	}
+
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				latch.await();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test
