@@ -1,5 +1,6 @@
 package dev.distlock;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Consumer;
 
@@ -62,6 +63,24 @@ public interface LockLease extends AutoCloseable {
 	 * @param action told of the loss
 	 */
 	void onLoss(Consumer<? super LockLostException> action);
+
+	/**
+	 * Extend this lease: keep the lock for the given time from now, with the same fencing
+	 * token. For a fixed lease ({@link LeaseOptions#fixed}) whose work runs longer than
+	 * planned, this is its new fixed lease; a lease the watchdog renews is renewed with
+	 * it from then on if it is longer than its own. An extension never shortens a lease:
+	 * one with more time left keeps it. Like a renewal, it refuses a lease whose time ran
+	 * out, even if the lock delay still keeps the lock in Redis. One round trip.
+	 * @param leaseTime how long to keep the lock from now, at least 1 ms
+	 * @throws LockLostException if the lease is no longer valid (released, lost, or past
+	 * its lease without renewal) or Redis no longer had it; the latter is reported as a
+	 * loss
+	 * @throws IllegalArgumentException if the lease time is shorter than 1 ms
+	 * @throws DistributedLockException if Redis could not be reached; the lease is valid
+	 * as long as before
+	 * @since 0.1.0
+	 */
+	void extend(Duration leaseTime);
 
 	/**
 	 * Return when the lock was acquired.

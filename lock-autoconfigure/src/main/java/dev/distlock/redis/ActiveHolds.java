@@ -62,6 +62,31 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		this.holds.remove(hold);
 	}
 
+	/**
+	 * Stop watching the fixed lease of a hold while it is extended, so that it is not
+	 * found run out while the extension may still reach Redis in time.
+	 * @return whether the hold may be extended: a watchdog hold, or a fixed lease not
+	 * found run out
+	 * @see #resumeExpiry(RedisHold)
+	 */
+	boolean pauseExpiry(RedisHold hold) {
+		return hold.renewed || this.expiries.remove(hold);
+	}
+
+	/**
+	 * Watch the fixed lease of a hold again after an extension, unless it was released or
+	 * lost meanwhile.
+	 */
+	void resumeExpiry(RedisHold hold) {
+		if (!hold.renewed && hold.state() == RedisHold.State.HELD) {
+			this.expiries.add(hold);
+			if (hold.state() != RedisHold.State.HELD) {
+				// Released meanwhile, maybe before its release stopped the watching
+				this.expiries.remove(hold);
+			}
+		}
+	}
+
 	@Override
 	public void lost(RedisHold hold, String reason) {
 		boolean found = false;

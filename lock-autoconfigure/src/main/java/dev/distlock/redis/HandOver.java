@@ -93,7 +93,7 @@ final class HandOver {
 		boolean held = false;
 		try {
 			held = this.commands
-				.awaitUninterruptibly(this.commands.passOn(lock.id, hold.token, hold.terms, handoff.token),
+				.awaitUninterruptibly(this.commands.passOn(lock.id, hold.token, handoff.terms, handoff.token),
 						"confirm the hand-over of lock '" + lock.id.name + "'")
 				.get(0) == 1L;
 		}
@@ -112,8 +112,8 @@ final class HandOver {
 		if (!held) {
 			return Outcome.LOST;
 		}
-		RedisHold next = hold.passOn(handoff.options);
-		next.extend(sentNanos);
+		RedisHold next = hold.passOn(handoff.options, handoff.terms);
+		next.extend(sentNanos, handoff.terms);
 		if (!complete(handoff, lock, next)) {
 			// The waiter gave up meanwhile: the lock, still held, is released in Redis
 			return Outcome.NONE;
@@ -129,7 +129,7 @@ final class HandOver {
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.id, hold.token, hold.terms, token, handoff.terms, handoff.token),
+					this.commands.transfer(lock.id, hold.token, hold.terms(), token, handoff.terms, handoff.token),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
 				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), grant.reply(), sentNanos,

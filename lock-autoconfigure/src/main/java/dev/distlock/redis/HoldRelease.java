@@ -180,8 +180,8 @@ final class HoldRelease {
 
 	private CompletableFuture<Boolean> sendRelease(RedisHold hold, boolean leaseOver) {
 		return (hold.kind == HoldKind.EXCLUSIVE)
-				? this.commands.release(hold.id, hold.token, hold.keepMillis(), hold.terms.delayMillis(), leaseOver)
-				: this.commands.releaseShare(hold.id, hold.kind, hold.token, hold.terms.delayMillis(), leaseOver);
+				? this.commands.release(hold.id, hold.token, hold.keepMillis(), hold.terms().delayMillis(), leaseOver)
+				: this.commands.releaseShare(hold.id, hold.kind, hold.token, hold.terms().delayMillis(), leaseOver);
 	}
 
 	private static String describeRelease(RedisHold hold) {

@@ -46,13 +46,13 @@ final class LeaseExpiries implements AutoCloseable {
 	}
 
 	/**
-	 * Stop watching a released hold.
+	 * Stop watching a hold: a released one, or one whose lease is being extended.
+	 * @return whether its check was cancelled before it started: {@code false} when the
+	 * lease was found run out, or the hold was not watched
 	 */
-	void remove(RedisHold hold) {
+	boolean remove(RedisHold hold) {
 		ScheduledFuture<?> check = this.checks.remove(hold);
-		if (check != null) {
-			check.cancel(false);
-		}
+		return check != null && check.cancel(false);
 	}
 
 	@Override
@@ -64,7 +64,7 @@ final class LeaseExpiries implements AutoCloseable {
 		this.checks.remove(hold);
 		try {
 			this.lossHandler.lost(hold,
-					"its fixed lease of " + hold.terms.leaseMillis() + " ms ran out while it was held");
+					"its fixed lease of " + hold.terms().leaseMillis() + " ms ran out while it was held");
 		}
 		catch (RuntimeException | Error ex) {
 			logger.error("Reporting the expiry of lock '" + hold.id.name + "' failed", ex);

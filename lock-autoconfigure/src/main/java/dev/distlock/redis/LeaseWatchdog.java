@@ -84,24 +84,27 @@ final class LeaseWatchdog implements AutoCloseable {
 		Map<Group, List<RedisHold>> groups = new LinkedHashMap<>();
 		for (RedisHold hold : this.holds) {
 			if (hold.state() == RedisHold.State.HELD) {
-				Group group = new Group(this.commands.batchOf(hold.id.key), hold.kind, hold.terms);
+				Group group = new Group(this.commands.batchOf(hold.id.key), hold.kind, hold.terms());
 				groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(hold);
 			}
 		}
-		List<List<RedisHold>> batches = new ArrayList<>();
-		for (List<RedisHold> group : groups.values()) {
-			for (int from = 0; from < group.size(); from += BATCH_SIZE) {
-				batches.add(group.subList(from, Math.min(group.size(), from + BATCH_SIZE)));
+		List<RedisLockCommands.Renewal> batches = new ArrayList<>();
+		List<List<RedisHold>> batchHolds = new ArrayList<>();
+		groups.forEach((group, holds) -> {
+			for (int from = 0; from < holds.size(); from += BATCH_SIZE) {
+				List<RedisHold> batch = holds.subList(from, Math.min(holds.size(), from + BATCH_SIZE));
+				batches.add(renewal(group, batch));
+				batchHolds.add(batch);
 			}
-		}
+		});
 		long sentNanos = System.nanoTime();
 		List<CompletableFuture<List<Long>>> replies = send(batches);
 		for (int i = 0; i < batches.size(); i++) {
 			try {
-				settle(batches.get(i), replies.get(i), sentNanos);
+				settle(batchHolds.get(i), batches.get(i).terms(), replies.get(i), sentNanos);
 			}
 			catch (RuntimeException | Error ex) {
-				logger.error("Settling the renewal of " + batches.get(i).size() + " lock leases failed", ex);
+				logger.error("Settling the renewal of " + batchHolds.get(i).size() + " lock leases failed", ex);
 			}
 		}
 		this.lastRoundNanos = System.nanoTime();
@@ -112,26 +115,31 @@ final class LeaseWatchdog implements AutoCloseable {
 		this.scheduler.shutdownNow();
 	}
 
-	private List<CompletableFuture<List<Long>>> send(List<List<RedisHold>> batches) {
-		List<RedisLockCommands.Renewal> renewals = new ArrayList<>(batches.size());
-		for (List<RedisHold> batch : batches) {
-			List<LockId> ids = new ArrayList<>(batch.size());
-			List<String> tokens = new ArrayList<>(batch.size());
-			for (RedisHold hold : batch) {
-				ids.add(hold.id);
-				tokens.add(hold.token);
-			}
-			renewals.add(new RedisLockCommands.Renewal(batch.get(0).kind, ids, tokens, batch.get(0).terms));
+	/**
+	 * Return the renewal of a batch of holds of one group, with the terms the group was
+	 * formed by: a hold extended meanwhile is renewed with its former terms this round,
+	 * which never shortens its key.
+	 */
+	private static RedisLockCommands.Renewal renewal(Group group, List<RedisHold> batch) {
+		List<LockId> ids = new ArrayList<>(batch.size());
+		List<String> tokens = new ArrayList<>(batch.size());
+		for (RedisHold hold : batch) {
+			ids.add(hold.id);
+			tokens.add(hold.token);
 		}
+		return new RedisLockCommands.Renewal(group.kind(), ids, tokens, group.terms());
+	}
+
+	private List<CompletableFuture<List<Long>>> send(List<RedisLockCommands.Renewal> renewals) {
 		try {
 			return this.commands.renew(renewals);
 		}
 		catch (RuntimeException ex) {
-			return Collections.nCopies(batches.size(), CompletableFuture.failedFuture(ex));
+			return Collections.nCopies(renewals.size(), CompletableFuture.failedFuture(ex));
 		}
 	}
 
-	private void settle(List<RedisHold> batch, CompletableFuture<List<Long>> reply, long sentNanos) {
+	private void settle(List<RedisHold> batch, LeaseTerms terms, CompletableFuture<List<Long>> reply, long sentNanos) {
 		List<Long> renewed;
 		try {
 			renewed = this.commands.await(reply, "renew " + batch.size() + " lock leases");
@@ -153,7 +161,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		for (int i = 0; i < batch.size(); i++) {
 			RedisHold hold = batch.get(i);
 			if (renewed.get(i) == 1L) {
-				hold.extend(sentNanos);
+				hold.extend(sentNanos, terms);
 				hold.renewalFailure = null;
 			}
 			else {

@@ -118,7 +118,7 @@ final class RedisAcquirer {
 		catch (InterruptedException | RuntimeException | Error ex) {
 			RedisHold orphan = handoff.abandon();
 			if (orphan != null) {
-				this.commands.giveBack(lock.id, orphan.token, orphan.terms);
+				this.commands.giveBack(lock.id, orphan.token, orphan.terms());
 			}
 			if (attempted) {
 				// Held by an attempt without an answer, granted, or waiting in the queue
@@ -190,7 +190,7 @@ final class RedisAcquirer {
 			return acquired;
 		}
 		if (acquired != null) {
-			this.commands.giveBack(acquired.id, acquired.token, acquired.terms);
+			this.commands.giveBack(acquired.id, acquired.token, acquired.terms());
 		}
 		return handedOver;
 	}

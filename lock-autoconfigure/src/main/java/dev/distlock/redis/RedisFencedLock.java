@@ -116,7 +116,7 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public LockLease currentHold() {
-		return new RedisLockLease(this.registry.owned(this.side).get(this.id.name), this::unlock);
+		return this.registry.lease(this.registry.owned(this.side).get(this.id.name), this::unlock);
 	}
 
 	/**

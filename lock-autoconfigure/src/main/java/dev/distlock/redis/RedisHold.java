@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -17,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * One successful acquisition of a lock in Redis: its random token, its fencing token and
  * how long it is known to be valid. Validity is counted from when the acquiring or
  * renewing command was sent, so this JVM never believes in a lease longer than Redis
- * keeps it.
+ * keeps it. Redis never shortens a held key (renewals and extensions only lengthen it),
+ * so every confirmed renewal or extension is a lower bound of the key's life, and the
+ * validity is the latest of them.
  */
 final class RedisHold {
 
@@ -54,8 +57,6 @@ final class RedisHold {
 
 	final long acquiredNanos;
 
-	final LeaseTerms terms;
-
 	/** Whether the watchdog renews this hold. */
 	final boolean renewed;
 
@@ -83,6 +84,9 @@ final class RedisHold {
 	/** Run once if this hold is found lost, dropped if it is released first. */
 	final LossActions lossActions = new LossActions();
 
+	/** Held while the hold is extended, so that extensions of it run one at a time. */
+	final Lock extending = new ReentrantLock();
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	/**
@@ -91,7 +95,13 @@ final class RedisHold {
 	 */
 	private volatile LockObserver.Hold observation = LockObserver.Hold.NONE;
 
-	private volatile long validUntilNanos;
+	private final AtomicLong validUntilNanos;
+
+	/**
+	 * The lease and lock delay of the hold: the watchdog renews it with them; an
+	 * extension to a longer lease replaces them.
+	 */
+	private volatile LeaseTerms terms;
 
 	/**
 	 * The hold this one was passed on to, with the same key and token, or {@code null}.
@@ -110,7 +120,7 @@ final class RedisHold {
 		this.terms = terms;
 		this.renewed = options.leaseTime() == null;
 		this.minHoldNanos = (options.minHoldTime() != null) ? options.minHoldTime().toNanos() : 0;
-		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(terms.leaseMillis());
+		this.validUntilNanos = new AtomicLong(sentNanos + TimeUnit.MILLISECONDS.toNanos(terms.leaseMillis()));
 	}
 
 	/**
@@ -125,14 +135,17 @@ final class RedisHold {
 
 	/**
 	 * Return the hold that a waiter of this JVM takes over from this one: the same Redis
-	 * key and token, valid as long, with the next reserved fencing token. A renewal of
-	 * this hold whose reply comes after the pass-on extends the new hold too.
+	 * key and token, valid as long, with the next reserved fencing token. A renewal or
+	 * extension of this hold whose reply comes after the pass-on extends the new hold
+	 * too.
+	 * @param terms the waiter's terms, which {@link #canPassOn} found equal to this
+	 * hold's
 	 */
-	RedisHold passOn(LeaseOptions options) {
+	RedisHold passOn(LeaseOptions options, LeaseTerms terms) {
 		RedisHold next = new RedisHold(this.id, this.kind, this.token, this.fencingToken + 1, this.lastReservedToken,
-				System.nanoTime(), this.terms, options);
+				System.nanoTime(), terms, options);
 		this.successor = next;
-		next.validUntilNanos = this.validUntilNanos;
+		next.validUntilNanos.set(this.validUntilNanos.get());
 		return next;
 	}
 
@@ -144,7 +157,7 @@ final class RedisHold {
 	 * Return whether the lease has time left, whatever the state.
 	 */
 	boolean hasTimeLeft() {
-		return System.nanoTime() - this.validUntilNanos < 0;
+		return System.nanoTime() - this.validUntilNanos.get() < 0;
 	}
 
 	State state() {
@@ -152,7 +165,25 @@ final class RedisHold {
 	}
 
 	long validUntilNanos() {
-		return this.validUntilNanos;
+		return this.validUntilNanos.get();
+	}
+
+	/**
+	 * Return the lease and lock delay the hold is renewed with.
+	 */
+	LeaseTerms terms() {
+		return this.terms;
+	}
+
+	/**
+	 * Renew the hold with the given terms from now on if their lease is longer than its
+	 * own: an extension of a watchdog hold never shortens the lease it is renewed with.
+	 * Called by the thread that holds {@link #extending}.
+	 */
+	void lengthenLease(LeaseTerms longer) {
+		if (longer.leaseMillis() > this.terms.leaseMillis()) {
+			this.terms = longer;
+		}
 	}
 
 	/**
@@ -165,15 +196,19 @@ final class RedisHold {
 	}
 
 	/**
-	 * Record a renewal whose command was sent at the given time, for this hold and the
-	 * holds it was passed on to since: they hold the same key with the same token, so the
-	 * renewal extended their lease too.
+	 * Record a renewal or extension whose command was sent at the given time with the
+	 * given terms, for this hold and the holds it was passed on to since: they hold the
+	 * same key with the same token, so it extended their lease too. A renewal that was
+	 * sent before an extension but settles after it leaves the extension's longer
+	 * validity.
 	 */
-	void extend(long sentNanos) {
-		this.validUntilNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(this.terms.leaseMillis());
+	void extend(long sentNanos, LeaseTerms sentTerms) {
+		long until = sentNanos + TimeUnit.MILLISECONDS.toNanos(sentTerms.leaseMillis());
+		this.validUntilNanos.accumulateAndGet(until,
+				(current, candidate) -> (candidate - current > 0) ? candidate : current);
 		RedisHold next = this.successor;
 		if (next != null) {
-			next.extend(sentNanos);
+			next.extend(sentNanos, sentTerms);
 		}
 	}
 

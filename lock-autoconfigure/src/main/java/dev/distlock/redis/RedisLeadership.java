@@ -440,7 +440,7 @@ final class RedisLeadership implements Leadership {
 	}
 
 	private static String leaseRanOut(Term current) {
-		return "its lease of " + current.hold.terms.leaseMillis() + " ms ran out with no renewal confirmed";
+		return "its lease of " + current.hold.terms().leaseMillis() + " ms ran out with no renewal confirmed";
 	}
 
 	/**

@@ -222,6 +222,16 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send the renew script of a hold's kind for that hold alone, with new terms: an
+	 * extension. Like a renewal, it refuses a hold whose lease Redis finds over (only the
+	 * lock delay keeps it) and never shortens the key or entry.
+	 * @return one entry, 1 when extended
+	 */
+	CompletableFuture<List<Long>> extend(HoldKind kind, LockId id, String token, LeaseTerms terms) {
+		return renew(List.of(new Renewal(kind, List.of(id), List.of(token), terms))).get(0);
+	}
+
+	/**
 	 * Send the pass-on script for one lock with {@code EVAL} rather than {@code EVALSHA},
 	 * so that it reaches Redis before any command sent after it even when Redis does not
 	 * have the script cached: the fallback of {@code EVALSHA} would send it again only

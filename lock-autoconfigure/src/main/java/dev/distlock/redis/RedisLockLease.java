@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -10,7 +11,8 @@ import dev.distlock.LockLostException;
 /**
  * A lease view of one hold of a {@link RedisLockRegistry}: an owner-free lease, or the
  * current hold of a thread-owned lock. The first {@link #release()} runs the given
- * release action; later ones do nothing.
+ * release action; later ones do nothing. {@link #extend(Duration)} goes through the
+ * registry's {@link HoldExtension}.
  */
 final class RedisLockLease implements LockLease {
 
@@ -18,11 +20,14 @@ final class RedisLockLease implements LockLease {
 
 	private final Runnable releaseAction;
 
+	private final HoldExtension extension;
+
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	RedisLockLease(RedisHold hold, Runnable releaseAction) {
+	RedisLockLease(RedisHold hold, Runnable releaseAction, HoldExtension extension) {
 		this.hold = hold;
 		this.releaseAction = releaseAction;
+		this.extension = extension;
 	}
 
 	@Override
@@ -43,6 +48,11 @@ final class RedisLockLease implements LockLease {
 	@Override
 	public void onLoss(Consumer<? super LockLostException> action) {
 		this.hold.lossActions.add(action);
+	}
+
+	@Override
+	public void extend(Duration leaseTime) {
+		this.extension.extend(this.hold, leaseTime);
 	}
 
 	@Override

@@ -75,6 +75,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	private final HoldRelease release;
 
+	private final HoldExtension extension;
+
 	private final LockObserver observer;
 
 	private final OwnedHolds owned = new OwnedHolds("Lock");
@@ -151,6 +153,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.leadershipReports = new LeadershipReports(this.events, observer);
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.ownedReads),
 				this.signals, this.locks, this.active);
+		this.extension = new HoldExtension(this.commands, this.active);
 	}
 
 	/**
@@ -415,7 +418,17 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @return the lease, or empty
 	 */
 	Optional<LockLease> leaseOf(@Nullable RedisHold hold) {
-		return Optional.ofNullable(hold).map((held) -> new RedisLockLease(held, () -> release(held)));
+		return Optional.ofNullable(hold).map((held) -> lease(held, () -> release(held)));
+	}
+
+	/**
+	 * Return a lease view of a hold, extended through this registry.
+	 * @param hold the hold
+	 * @param releaseAction run by the lease's first release
+	 * @return the lease
+	 */
+	LockLease lease(RedisHold hold, Runnable releaseAction) {
+		return new RedisLockLease(hold, releaseAction, this.extension);
 	}
 
 	/**

@@ -9,12 +9,16 @@
 -- in the queue
 -- Returns one number, in a list like the renew script's: 1 when extended, 0 when the lock
 -- expired or was taken over, or when its lease ran out and only the lock delay keeps it.
+-- Like the renew script, it never shortens the key or its fencing key.
 redis.call('zrem', KEYS[3], ARGV[5])
 redis.call('hdel', KEYS[4], ARGV[5])
 local delay = tonumber(ARGV[3])
 if redis.call('get', KEYS[1]) == ARGV[4] and (delay == 0 or redis.call('pttl', KEYS[1]) > delay) then
-	redis.call('pexpire', KEYS[1], ARGV[1])
-	redis.call('pexpire', KEYS[2], ARGV[2])
+	for i = 1, 2 do
+		if redis.call('pttl', KEYS[i]) < tonumber(ARGV[i]) then
+			redis.call('pexpire', KEYS[i], ARGV[i])
+		end
+	end
 	return { 1 }
 end
 return { 0 }

@@ -9,6 +9,7 @@
 -- milliseconds, ARGV[i + 3]: the token of hold i
 -- Returns one number per hold: 1 when extended, 0 when its entry expired or was removed,
 -- or when its lease ran out and only the lock delay keeps it, as renew.lua does for locks.
+-- Like renew.lua, it never shortens an entry, its set or its fencing key.
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local life = tonumber(ARGV[1])
@@ -18,11 +19,15 @@ for i = 1, #KEYS / 2 do
 	local holders = KEYS[2 * i - 1]
 	local expiry = tonumber(redis.call('zscore', holders, ARGV[i + 3]))
 	if expiry and expiry - now > delay then
-		redis.call('zadd', holders, 'XX', now + life, ARGV[i + 3])
+		if expiry < now + life then
+			redis.call('zadd', holders, 'XX', now + life, ARGV[i + 3])
+		end
 		if redis.call('pttl', holders) < life then
 			redis.call('pexpire', holders, life)
 		end
-		redis.call('pexpire', KEYS[2 * i], ARGV[2])
+		if redis.call('pttl', KEYS[2 * i]) < tonumber(ARGV[2]) then
+			redis.call('pexpire', KEYS[2 * i], ARGV[2])
+		end
 		renewed[i] = 1
 	else
 		renewed[i] = 0

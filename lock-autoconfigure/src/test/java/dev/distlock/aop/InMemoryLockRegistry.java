@@ -41,7 +41,8 @@ import org.springframework.util.Assert;
  * count from 1. Holds never expire: lease and minimum hold times are not kept, and a
  * taken lock's remaining lease is forever. {@link #loseAll()} stands for leases that ran
  * out: it runs their loss actions, and their release then throws
- * {@link LockLostException}, as the Redis registry's do.
+ * {@link LockLostException}, as the Redis registry's do; so does the extension of a lease
+ * no longer held, while extending a held one changes nothing.
  */
 final class InMemoryLockRegistry implements LockRegistry {
 
@@ -276,6 +277,13 @@ final class InMemoryLockRegistry implements LockRegistry {
 		@Override
 		public void onLoss(Consumer<? super LockLostException> action) {
 			this.hold.onLoss(action);
+		}
+
+		@Override
+		public void extend(Duration leaseTime) {
+			Assert.isTrue(leaseTime.toMillis() > 0, () -> "Lease time of lock '" + this.hold.name
+					+ "' must be at least 1 ms, but was given " + leaseTime);
+			assertValid();
 		}
 
 		@Override

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * The {@link InMemoryLockRegistry} keeps the promises of a
@@ -67,6 +68,18 @@ class InMemoryLockRegistryTests {
 		lease.release();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
+	}
+
+	@Test
+	void heldLeaseExtendsWithItsFencingTokenAndALostOneThrows() {
+		LockLease lease = this.registry.acquire("order", Duration.ZERO);
+		lease.extend(Duration.ofSeconds(5));
+		assertThat(lease.isValid()).isTrue();
+		assertThat(lease.fencingToken()).isOne();
+		assertThatIllegalArgumentException().isThrownBy(() -> lease.extend(Duration.ZERO))
+			.withMessage("Lease time of lock 'order' must be at least 1 ms, but was given PT0S");
+		this.registry.loseAll();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> lease.extend(Duration.ofSeconds(5)));
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.distlock.check;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Consumer;
 
@@ -42,6 +43,11 @@ final class RecordedLease implements LockLease {
 	@Override
 	public void onLoss(Consumer<? super LockLostException> action) {
 		this.delegate.onLoss(action);
+	}
+
+	@Override
+	public void extend(Duration leaseTime) {
+		this.delegate.extend(leaseTime);
 	}
 
 	@Override

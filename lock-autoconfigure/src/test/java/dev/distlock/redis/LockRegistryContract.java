@@ -36,12 +36,13 @@ import static org.awaitility.Awaitility.await;
  * every Redis deployment distlock supports: a subclass per deployment (standalone,
  * Sentinel, Cluster) connects registries and a plain client to it, and a subclass of that
  * per {@link TestDriver} runs it through Spring Data Redis on Lettuce and on Jedis. Each
- * registry stands for one application instance. The contracts of read/write locks and of
- * what a registry tells about any lock run with it ({@link ReadWriteLockContract},
- * {@link LockStateContract}).
+ * registry stands for one application instance. The contracts of read/write locks, of
+ * what a registry tells about any lock and of lease extensions run with it
+ * ({@link ReadWriteLockContract}, {@link LockStateContract},
+ * {@link LeaseExtensionContract}).
  */
 @Timeout(60)
-abstract class LockRegistryContract implements ReadWriteLockContract, LockStateContract {
+abstract class LockRegistryContract implements ReadWriteLockContract, LockStateContract, LeaseExtensionContract {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 

@@ -11,12 +11,10 @@ import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LockLostException;
 import dev.distlock.LockName;
-import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.sync.RedisKeyCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.junit.jupiter.api.Test;
@@ -31,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  * every Redis deployment and every {@link TestDriver}. Each registry stands for one
  * application instance.
  */
-interface ReadWriteLockContract {
+interface ReadWriteLockContract extends ContractDeployment {
 
 	/** Longer than any of these tests, so that no renewal runs while they count. */
 	Duration LEASE = Duration.ofSeconds(30);
@@ -44,38 +42,11 @@ interface ReadWriteLockContract {
 	String KEY = "lock:" + NAME;
 
 	/**
-	 * Connect a registry, as one application instance would, closed after the test.
-	 * @param leaseTime the lease time in watchdog mode
-	 * @return the registry
-	 */
-	RedisLockRegistry registry(Duration leaseTime);
-
-	/**
-	 * Connect a registry like {@link #registry(Duration)}, recording the events it
-	 * publishes.
-	 * @param leaseTime the lease time in watchdog mode
-	 * @return the registry
-	 */
-	TestLockRegistry testRegistry(Duration leaseTime);
-
-	/**
-	 * Return the key commands of a plain client of the deployment.
-	 * @return the commands
-	 */
-	RedisKeyCommands<String, String> keyCommands();
-
-	/**
 	 * Return the URIs of the servers of the deployment that may hold a lock: its
 	 * primaries. Every message published on the deployment can be heard on the first.
 	 * @return the URIs
 	 */
 	List<String> serverUris();
-
-	/**
-	 * Return what the contract closes after each test.
-	 * @return the closer
-	 */
-	Closer closer();
 
 	@Test
 	default void readersShareTheLockWhileAWriterExcludesReadersAndWriters() {

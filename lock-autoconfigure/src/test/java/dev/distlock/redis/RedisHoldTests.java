@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How long a {@link RedisHold} is known to be valid when it is passed on within the JVM,
- * and how its observation hears of its loss.
+ * How long a {@link RedisHold} is known to be valid when it is passed on within the JVM
+ * or renewed and extended in any order, and how its observation hears of its loss.
  */
 class RedisHoldTests {
 
@@ -29,13 +29,23 @@ class RedisHoldTests {
 		RedisHold first = new RedisHold(new LockId(LockName.of("job"), "lock:job"), HoldKind.EXCLUSIVE, "token", 1, 3,
 				acquired, TERMS, LeaseOptions.WATCHDOG);
 		long renewalSent = System.nanoTime();
-		RedisHold second = first.passOn(LeaseOptions.WATCHDOG);
+		RedisHold second = first.passOn(LeaseOptions.WATCHDOG, TERMS);
 		second.markReleased();
-		RedisHold third = second.passOn(LeaseOptions.WATCHDOG);
+		RedisHold third = second.passOn(LeaseOptions.WATCHDOG, TERMS);
 		assertThat(third.validUntilNanos()).isEqualTo(first.validUntilNanos());
-		first.extend(renewalSent);
+		first.extend(renewalSent, TERMS);
 		assertThat(third.validUntilNanos() - renewalSent).isEqualTo(Duration.ofSeconds(1).toNanos());
 		assertThat(second.validUntilNanos()).isEqualTo(third.validUntilNanos());
+	}
+
+	@Test
+	void renewalSentBeforeAnExtensionButSettledAfterItLeavesTheExtensionsValidity() {
+		RedisHold hold = hold();
+		long renewalSent = System.nanoTime();
+		long extensionSent = renewalSent + TimeUnit.MILLISECONDS.toNanos(10);
+		hold.extend(extensionSent, new LeaseTerms(5_000, 0));
+		hold.extend(renewalSent, TERMS);
+		assertThat(hold.validUntilNanos() - extensionSent).isEqualTo(Duration.ofSeconds(5).toNanos());
 	}
 
 	@Test

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Renewing holds of every {@link HoldKind} in one round: an exclusive hold extends its
  * lock key, a shared hold its entry in the set of holders (and the set with it), and the
- * replies come back in the order of the batches whatever their kinds.
+ * replies come back in the order of the batches whatever their kinds. A renewal never
+ * shortens what an extension to a longer lease left.
  */
 @Timeout(30)
 class SharedHoldRenewalTests {
@@ -77,6 +78,39 @@ class SharedHoldRenewalTests {
 		assertThat(this.redisCommands.zscore(permits, "expired-token")).isLessThan(soon);
 		assertThat(this.redisCommands.pttl(permits)).isGreaterThan(20_000);
 		assertThat(this.redisCommands.pttl(pool.fenceKey)).isGreaterThan(20_000);
+	}
+
+	@Test
+	void renewalOrPassOnWithAShorterLeaseThanAnExtensionLeftNeverShortensAHoldOfAnyKind() {
+		LockId report = id("report");
+		LockId pool = id("pool");
+		this.redisCommands.set(report.key, "exclusive-token", SetArgs.Builder.px(60_000));
+		this.redisCommands.set(report.fenceKey, "1", SetArgs.Builder.px(60_000));
+		String permits = HoldKind.PERMIT.heldKey(pool);
+		long extended = serverMillis() + 60_000;
+		this.redisCommands.zadd(permits, extended, "permit-token");
+		this.redisCommands.pexpire(permits, 60_000);
+		this.redisCommands.set(pool.fenceKey, "1", SetArgs.Builder.px(60_000));
+		LeaseTerms shorter = new LeaseTerms(1_000, 0);
+
+		List<Long> renewed = this.commands
+			.renew(List.of(
+					new RedisLockCommands.Renewal(HoldKind.EXCLUSIVE, List.of(report), List.of("exclusive-token"),
+							shorter),
+					new RedisLockCommands.Renewal(HoldKind.PERMIT, List.of(pool), List.of("permit-token"), shorter)))
+			.stream()
+			.map((reply) -> this.commands.await(reply, "renew").get(0))
+			.toList();
+		List<Long> passedOn = this.commands
+			.await(this.commands.passOn(report, "exclusive-token", shorter, "waiter-token"), "pass on");
+
+		assertThat(renewed).containsExactly(1L, 1L);
+		assertThat(passedOn).containsExactly(1L);
+		assertThat(this.redisCommands.pttl(report.key)).isGreaterThan(50_000);
+		assertThat(this.redisCommands.pttl(report.fenceKey)).isGreaterThan(50_000);
+		assertThat(this.redisCommands.zscore(permits, "permit-token")).isEqualTo(extended);
+		assertThat(this.redisCommands.pttl(permits)).isGreaterThan(50_000);
+		assertThat(this.redisCommands.pttl(pool.fenceKey)).isGreaterThan(50_000);
 	}
 
 	@Test
