@@ -100,7 +100,7 @@ final class HandOver {
 		catch (RuntimeException ex) {
 			// Unanswered, it may still run and keep the key under a token nobody holds
 			// now
-			this.commands.giveBack(lock.id, hold.token, hold.terms);
+			this.commands.giveBack(lock.id, hold.token, hold.terms());
 			throw ex;
 		}
 		finally {
