@@ -65,11 +65,8 @@ final class RedisLeadership implements Leadership {
 	/** The thread that campaigns, or {@code null}; guarded by {@link #lock}. */
 	private @Nullable Thread candidate;
 
-	/**
-	 * Whether the candidate's first election was decided: it leads, another instance
-	 * holds the lock, or Redis failed to answer; guarded by {@link #lock}.
-	 */
-	private boolean decided;
+	/** How far the candidate's first election got; guarded by {@link #lock}. */
+	private Election election = Election.TRYING;
 
 	/**
 	 * Whether the candidate waits for the lock, which an interrupt ends; guarded by
@@ -100,10 +97,10 @@ final class RedisLeadership implements Leadership {
 			if (thread == null) {
 				thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
 				this.candidate = thread;
-				this.decided = false;
+				this.election = Election.TRYING;
 				thread.start();
 			}
-			while (this.running && this.candidate == thread && !this.decided) {
+			while (this.running && this.candidate == thread && this.election == Election.TRYING) {
 				this.changed.awaitUninterruptibly();
 			}
 		}
@@ -160,6 +157,21 @@ final class RedisLeadership implements Leadership {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	@Override
+	public boolean awaitDecision(Duration timeout) throws InterruptedException {
+		Deadline deadline = Deadline.after(timeout);
+		this.lock.lock();
+		try {
+			while (this.running && this.candidate != null && this.election != Election.DECIDED && !deadline.isPast()) {
+				this.changed.awaitNanos(deadline.remainingNanos());
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return isLeader();
 	}
 
 	@Override
@@ -245,8 +257,10 @@ final class RedisLeadership implements Leadership {
 
 	/**
 	 * Wait for the lock without end, trying again after a back-off while Redis fails.
-	 * @param firstElection whether to try once first, and record the first election
-	 * decided when that attempt does not get the lock (a term that begins records it)
+	 * @param firstElection whether to try once first, again after each back-off until
+	 * Redis answers, and record how the first election went: decided when an attempt that
+	 * Redis answered did not get the lock (a term that begins records it), failing while
+	 * Redis fails
 	 * @return the hold, or {@code null} once stopped, when the candidate ends
 	 */
 	private @Nullable RedisHold awaitLock(boolean firstElection) {
@@ -272,8 +286,8 @@ final class RedisLeadership implements Leadership {
 				return hold;
 			}
 			if (once) {
-				decide();
-				once = false;
+				recordElection((failure != null) ? Election.FAILING : Election.DECIDED);
+				once = (failure != null);
 			}
 			if (failure != null && isRunning()) {
 				if (!failing) {
@@ -288,12 +302,13 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Record the first election decided, and wake {@link #start()}.
+	 * Record how far the first election got, and wake {@link #start()} and
+	 * {@link #awaitDecision(Duration)}.
 	 */
-	private void decide() {
+	private void recordElection(Election reached) {
 		this.lock.lock();
 		try {
-			this.decided = true;
+			this.election = reached;
 			this.changed.signalAll();
 		}
 		finally {
@@ -386,7 +401,7 @@ final class RedisLeadership implements Leadership {
 			if (this.running) {
 				this.term = current;
 			}
-			decide();
+			recordElection(Election.DECIDED);
 			return this.running;
 		}
 		finally {
@@ -529,6 +544,22 @@ final class RedisLeadership implements Leadership {
 		boolean isValid() {
 			return this.endReason == null && this.hold.isValid();
 		}
+
+	}
+
+	/**
+	 * How far the first election since a start got.
+	 */
+	private enum Election {
+
+		/** Its first attempt is under way. */
+		TRYING,
+
+		/** Redis failed the attempts so far, and the candidate keeps trying. */
+		FAILING,
+
+		/** This instance leads, or another holds the lock and this one is a standby. */
+		DECIDED
 
 	}
 

@@ -108,6 +108,42 @@ class LeadershipTests {
 	}
 
 	@Test
+	void awaitDecisionIsTrueOnASoleInstanceAndFalseAtOnceOnAStandby() throws InterruptedException {
+		Leadership leader = instance(LEASE).registry().leadership("report");
+		assertThat(leader.awaitDecision(LEASE)).as("not started").isFalse();
+		leader.start();
+		assertThat(leader.awaitDecision(AT_ONCE)).isTrue();
+		Leadership standby = instance(LEASE).registry().leadership("report");
+		standby.start();
+		long start = System.nanoTime();
+		assertThat(standby.awaitDecision(LEASE)).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(AT_ONCE);
+	}
+
+	@Test
+	void awaitDecisionWaitsUntilRedisAnswersAFirstElectionThatRedisFailed() throws InterruptedException {
+		Leadership leader = startedLeader(instance(LEASE));
+		TestLockRegistry second = instance(TestDriver.LETTUCE,
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(Duration.ofMillis(500)));
+		assertThat(second.registry().isLocked("report")).isTrue();
+		Leadership standby = second.registry().leadership("report");
+		redis.server().pause();
+		try {
+			standby.start();
+			assertThat(standby.awaitDecision(Duration.ofMillis(200))).as("undecided while Redis fails").isFalse();
+		}
+		finally {
+			redis.server().resume();
+		}
+		long start = System.nanoTime();
+		assertThat(standby.awaitDecision(RECONNECT)).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("decided, not timed out").isLessThan(AT_ONCE);
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
+		leader.stop();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+	}
+
+	@Test
 	void leadershipNameFollowsTheRulesOfLockNames() {
 		assertThatIllegalArgumentException().isThrownBy(() -> instance(LEASE).registry().leadership("report!"))
 			.withMessageContaining("reserved");
