@@ -26,7 +26,9 @@ import java.util.OptionalLong;
  * released. The registry delivers its events on a thread of its own, never while an
  * engine lock is held: a listener may call this leadership's methods, even
  * {@link #stop()}, and a slow listener delays later events and the release of an ended
- * term's lock, never a renewal.
+ * term's lock, never a renewal. The grant carries the term as a {@link LockLease}, valid
+ * while the term lasts, whose loss actions run when the term ends, before its revocation:
+ * the leader's work checks it and stops on it.
  *
  * @since 0.1.0
  */

@@ -21,10 +21,11 @@ import org.jspecify.annotations.Nullable;
  * lock's queue in Redis), holds it in watchdog mode while leader, publishes the events,
  * releases the lock when the term ends (once the revocation was delivered) and waits for
  * it again. Other threads only end a term and wake the candidate: the watchdog that found
- * the lock lost, a caller that yields or stops, a caller of {@link #isLeader()} that
- * found the lease run out. The registry's event thread delivers the events in order; a
- * listener that stops, yields or asks this leadership is answered without waiting for the
- * candidate, which waits for it.
+ * the lock lost, a caller that yields or stops (or releases the term's lease), a caller
+ * of {@link #isLeader()} that found the lease run out. The registry's event thread
+ * delivers the events in order, and runs a term's loss actions just before its
+ * revocation; a listener that stops, yields or asks this leadership is answered without
+ * waiting for the candidate, which waits for it.
  *
  * <p>
  * While leader the candidate sleeps until the hold's validity ends (the send time of the
@@ -75,7 +76,7 @@ final class RedisLeadership implements Leadership {
 	private boolean acquiring;
 
 	/** The current term, from its grant until its lock was released. */
-	private volatile @Nullable Term term;
+	private volatile @Nullable LeadershipTerm term;
 
 	RedisLeadership(RedisLockRegistry registry, LockId id, LeadershipReports reports) {
 		this.registry = registry;
@@ -114,7 +115,7 @@ final class RedisLeadership implements Leadership {
 		this.lock.lock();
 		try {
 			this.running = false;
-			Term current = this.term;
+			LeadershipTerm current = this.term;
 			if (current != null) {
 				end(current, "it stopped");
 			}
@@ -141,21 +142,9 @@ final class RedisLeadership implements Leadership {
 
 	@Override
 	public void yieldLeadership() {
-		Term current = leading();
-		if (current == null) {
-			return;
-		}
-		this.lock.lock();
-		try {
-			end(current, "it yielded");
-			if (!this.reports.calledByListener()) {
-				while (!current.released) {
-					this.changed.awaitUninterruptibly();
-				}
-			}
-		}
-		finally {
-			this.lock.unlock();
+		LeadershipTerm current = leading();
+		if (current != null) {
+			yieldTerm(current);
 		}
 	}
 
@@ -174,9 +163,28 @@ final class RedisLeadership implements Leadership {
 		return isLeader();
 	}
 
+	/**
+	 * End the given term, as {@link #yieldLeadership()} does, unless it ended already,
+	 * and return once its lock was released (at once when called by an event listener).
+	 */
+	void yieldTerm(LeadershipTerm current) {
+		this.lock.lock();
+		try {
+			end(current, "it yielded");
+			if (!this.reports.calledByListener()) {
+				while (!current.lockReleased) {
+					this.changed.awaitUninterruptibly();
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	@Override
 	public OptionalLong fencingToken() {
-		Term current = leading();
+		LeadershipTerm current = leading();
 		return (current != null) ? OptionalLong.of(current.hold.fencingToken) : OptionalLong.empty();
 	}
 
@@ -205,8 +213,8 @@ final class RedisLeadership implements Leadership {
 	 * the revocation after it: so no caller learns that the term is over before the
 	 * revocation was delivered.
 	 */
-	private @Nullable Term leading() {
-		Term current = this.term;
+	private @Nullable LeadershipTerm leading() {
+		LeadershipTerm current = this.term;
 		if (current == null) {
 			return null;
 		}
@@ -373,15 +381,15 @@ final class RedisLeadership implements Leadership {
 	 * release its lock. A hold acquired after a stop is released at once.
 	 */
 	private void serve(RedisHold hold) {
-		Term current = new Term(hold);
+		LeadershipTerm current = new LeadershipTerm(hold, this);
 		if (!begin(current)) {
 			releaseQuietly(hold);
 			return;
 		}
 		try {
 			hold.lossActions.add((lost) -> endFromAnotherThread(current, lost.getMessage()));
-			this.reports.granted(this.id, hold.fencingToken);
-			this.reports.revoked(this.id, hold.fencingToken, awaitEnd(current));
+			this.reports.granted(this.id, current);
+			this.reports.revoked(this.id, current, awaitEnd(current));
 		}
 		finally {
 			revoked(current);
@@ -395,7 +403,7 @@ final class RedisLeadership implements Leadership {
 	 * that a start that came with a stop does not wait for a later term.
 	 * @return whether it is current
 	 */
-	private boolean begin(Term current) {
+	private boolean begin(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			if (this.running) {
@@ -414,7 +422,7 @@ final class RedisLeadership implements Leadership {
 	 * its validity on.
 	 * @return why it ended
 	 */
-	private String awaitEnd(Term current) {
+	private String awaitEnd(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			String reason = current.endReason;
@@ -444,14 +452,14 @@ final class RedisLeadership implements Leadership {
 		}
 	}
 
-	private static String leaseRanOut(Term current) {
+	private static String leaseRanOut(LeadershipTerm current) {
 		return "its lease of " + current.hold.terms.leaseMillis() + " ms ran out with no renewal confirmed";
 	}
 
 	/**
 	 * End a term from a thread that holds no lock of this leadership.
 	 */
-	private void endFromAnotherThread(Term current, String reason) {
+	private void endFromAnotherThread(LeadershipTerm current, String reason) {
 		this.lock.lock();
 		try {
 			end(current, reason);
@@ -465,7 +473,7 @@ final class RedisLeadership implements Leadership {
 	 * End a term for the given reason, unless it ended already, and wake the candidate.
 	 * Called holding {@link #lock}.
 	 */
-	private void end(Term current, String reason) {
+	private void end(LeadershipTerm current, String reason) {
 		if (current.endReason == null) {
 			current.endReason = reason;
 			this.changed.signalAll();
@@ -476,7 +484,7 @@ final class RedisLeadership implements Leadership {
 	 * Record that a term's revocation was published, or that the candidate failed to
 	 * publish it: either way the term is over.
 	 */
-	private void revoked(Term current) {
+	private void revoked(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			end(current, "its leadership thread failed");
@@ -491,10 +499,10 @@ final class RedisLeadership implements Leadership {
 	/**
 	 * Record that a term's lock was released: it is no longer the current term.
 	 */
-	private void released(Term current) {
+	private void released(LeadershipTerm current) {
 		this.lock.lock();
 		try {
-			current.released = true;
+			current.lockReleased = true;
 			if (this.term == current) {
 				this.term = null;
 			}
@@ -519,32 +527,6 @@ final class RedisLeadership implements Leadership {
 		catch (DistributedLockException ex) {
 			logger.warn(this + " could not release its lock, which expires with its lease: " + ex.getMessage());
 		}
-	}
-
-	/**
-	 * One hold of the leadership's lock, from its grant until its lock was released.
-	 */
-	private static final class Term {
-
-		final RedisHold hold;
-
-		/** Why the term ended, or {@code null} while it lasts; written under the lock. */
-		volatile @Nullable String endReason;
-
-		/** Whether its revocation was published; guarded by the leadership's lock. */
-		boolean revoked;
-
-		/** Whether its lock was released; guarded by the leadership's lock. */
-		boolean released;
-
-		Term(RedisHold hold) {
-			this.hold = hold;
-		}
-
-		boolean isValid() {
-			return this.endReason == null && this.hold.isValid();
-		}
-
 	}
 
 	/**

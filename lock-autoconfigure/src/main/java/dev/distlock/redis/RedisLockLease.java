@@ -1,10 +1,8 @@
 package dev.distlock.redis;
 
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 
 /**
@@ -12,27 +10,15 @@ import dev.distlock.LockLostException;
  * current hold of a thread-owned lock. The first {@link #release()} runs the given
  * release action; later ones do nothing.
  */
-final class RedisLockLease implements LockLease {
-
-	private final RedisHold hold;
+final class RedisLockLease extends HoldLease {
 
 	private final Runnable releaseAction;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	RedisLockLease(RedisHold hold, Runnable releaseAction) {
-		this.hold = hold;
+		super(hold);
 		this.releaseAction = releaseAction;
-	}
-
-	@Override
-	public String name() {
-		return this.hold.id.name.value();
-	}
-
-	@Override
-	public long fencingToken() {
-		return this.hold.fencingToken;
 	}
 
 	@Override
@@ -43,11 +29,6 @@ final class RedisLockLease implements LockLease {
 	@Override
 	public void onLoss(Consumer<? super LockLostException> action) {
 		this.hold.lossActions.add(action);
-	}
-
-	@Override
-	public Instant acquiredAt() {
-		return this.hold.acquiredAt;
 	}
 
 	@Override

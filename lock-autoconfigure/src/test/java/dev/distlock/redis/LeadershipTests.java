@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -14,6 +15,7 @@ import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -27,6 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
@@ -87,7 +90,8 @@ class LeadershipTests {
 		long token = leadership.fencingToken().orElseThrow();
 		await().atMost(AT_ONCE)
 			.untilAsserted(() -> assertThat(instance.leadershipEvents())
-				.containsExactly(new LeadershipGrantedEvent("report", "lock:report", token)));
+				.usingRecursiveFieldByFieldElementComparatorIgnoringFields(TestLockRegistry.TERM)
+				.containsExactly(TestLockRegistry.grant("report", token)));
 		assertThat(instance.registry().heldLocks()).extracting(HeldLock::key, HeldLock::fencingToken)
 			.containsExactly(tuple("lock:report", token));
 		assertThat(instance.registry().leaderships()).containsExactly(leadership);
@@ -144,6 +148,106 @@ class LeadershipTests {
 	}
 
 	@Test
+	void grantedListenerGetsTheTermAsAValidLeaseWithItsFencingToken() {
+		CompletableFuture<LockLease> validAtGrant = new CompletableFuture<>();
+		TestLockRegistry instance = instance(LEASE, (event) -> {
+			if (event instanceof LeadershipGrantedEvent granted) {
+				granted.term().assertValid();
+				validAtGrant.complete(granted.term());
+			}
+		});
+		Leadership leadership = startedLeader(instance);
+		assertThat(validAtGrant).succeedsWithin(AT_ONCE).satisfies((term) -> {
+			assertThat(term.name()).isEqualTo("report");
+			assertThat(term.fencingToken()).isEqualTo(leadership.fencingToken().orElseThrow());
+			assertThat(term.isValid()).isTrue();
+		});
+	}
+
+	@Test
+	void termTurnsInvalidAndRunsItsLossActionsBeforeItsRevocationWhenTheLeaderYields() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> term = new AtomicReference<>();
+		Leadership leader = startedLeader(instance(LEASE, recordingTerms("first", told, term)));
+		long token = leader.fencingToken().orElseThrow();
+		await().atMost(AT_ONCE).until(() -> term.get() != null);
+		LockLease yielded = term.get();
+		leader.yieldLeadership();
+		assertThat(yielded.isValid()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(yielded::assertValid);
+		assertThat(told).startsWith("first granted " + token,
+				"first loss " + token + ": Leadership 'report' (fencing token " + token + ") was revoked: it yielded",
+				"first revoked " + token);
+	}
+
+	@Test
+	void termWhoseLockIsLostTurnsInvalidAndRunsItsLossActionsBeforeItsRevocation() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> term = new AtomicReference<>();
+		TestLockRegistry instance = instance(LEASE, recordingTerms("first", told, term));
+		long token = startedLeader(instance).fencingToken().orElseThrow();
+		await().atMost(AT_ONCE).until(() -> term.get() != null);
+		this.commands.set("lock:report", "someone-else");
+		instance.registry().renewLeases();
+		await().atMost(AT_ONCE).until(() -> told.size() == 3);
+		assertThat(term.get().isValid()).isFalse();
+		assertThat(told.get(1)).startsWith("first loss " + token + ": Leadership 'report' (fencing token " + token
+				+ ") was revoked: Lock 'report' was lost while held");
+		assertThat(told.get(2)).isEqualTo("first revoked " + token);
+	}
+
+	@Test
+	void lossActionsAndRevocationOfTheLeadersTermComeBeforeTheStandbysGrant() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> firstTerm = new AtomicReference<>();
+		AtomicReference<LockLease> secondTerm = new AtomicReference<>();
+		Leadership leader = startedLeader(instance(LEASE, recordingTerms("first", told, firstTerm)));
+		long token = leader.fencingToken().orElseThrow();
+		Leadership standby = startedStandby(instance(LEASE, recordingTerms("second", told, secondTerm)));
+		leader.stop();
+		await().atMost(AT_ONCE).until(() -> secondTerm.get() != null);
+		assertThat(told).containsExactly("first granted " + token,
+				"first loss " + token + ": Leadership 'report' (fencing token " + token + ") was revoked: it stopped",
+				"first revoked " + token, "second granted " + standby.fencingToken().orElseThrow());
+	}
+
+	@Test
+	void releasingTheTermHandsItToTheStandbyWithoutRunningItsLossActions() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> term = new AtomicReference<>();
+		TestLockRegistry first = instance(LEASE, recordingTerms("first", told, term));
+		long token = startedLeader(first).fencingToken().orElseThrow();
+		Leadership standby = startedStandby(instance(LEASE));
+		await().atMost(AT_ONCE).until(() -> term.get() != null);
+		term.get().release();
+		assertThat(term.get().isValid()).isFalse();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+		assertThat(told).containsExactly("first granted " + token, "first revoked " + token);
+		assertThat(first.leadershipEvents()).last()
+			.isEqualTo(new LeadershipRevokedEvent("report", "lock:report", token, "it yielded"));
+		term.get().release();
+	}
+
+	@Test
+	void lossActionThatStopsTheTermsLeadershipReturnsAndTheLeadershipStops() {
+		AtomicReference<Leadership> leadership = new AtomicReference<>();
+		CompletableFuture<Void> stopped = new CompletableFuture<>();
+		TestLockRegistry instance = instance(LEASE, (event) -> {
+			if (event instanceof LeadershipGrantedEvent granted) {
+				granted.term().onLoss((ended) -> {
+					leadership.get().stop();
+					stopped.complete(null);
+				});
+			}
+		});
+		leadership.set(startedLeader(instance));
+		assertThat(CompletableFuture.runAsync(leadership.get()::yieldLeadership)).succeedsWithin(AT_ONCE);
+		assertThat(stopped).isDone();
+		assertThat(leadership.get().isLeader()).isFalse();
+		await().atMost(AT_ONCE).until(() -> instance.registry().leaderships().isEmpty());
+	}
+
+	@Test
 	void leadershipNameFollowsTheRulesOfLockNames() {
 		assertThatIllegalArgumentException().isThrownBy(() -> instance(LEASE).registry().leadership("report!"))
 			.withMessageContaining("reserved");
@@ -163,9 +267,10 @@ class LeadershipTests {
 		long secondTerm = standby.fencingToken().orElseThrow();
 		assertThat(secondTerm).isGreaterThan(firstTerm);
 		await().atMost(AT_ONCE)
-			.untilAsserted(() -> assertThat(first.leadershipEvents()).containsExactly(
-					new LeadershipGrantedEvent("report", "lock:report", firstTerm),
-					new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded")));
+			.untilAsserted(() -> assertThat(first.leadershipEvents())
+				.usingRecursiveFieldByFieldElementComparatorIgnoringFields(TestLockRegistry.TERM)
+				.containsExactly(TestLockRegistry.grant("report", firstTerm),
+						new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded")));
 		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
 		standby.yieldLeadership();
 		await().atMost(AT_ONCE).until(leader::isLeader);
@@ -212,10 +317,11 @@ class LeadershipTests {
 		long secondTerm = leader.fencingToken().orElseThrow();
 		assertThat(secondTerm).isGreaterThan(firstTerm);
 		await().atMost(AT_ONCE)
-			.untilAsserted(() -> assertThat(instance.leadershipEvents()).containsExactly(
-					new LeadershipGrantedEvent("report", "lock:report", firstTerm),
-					new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"),
-					new LeadershipGrantedEvent("report", "lock:report", secondTerm)));
+			.untilAsserted(() -> assertThat(instance.leadershipEvents())
+				.usingRecursiveFieldByFieldElementComparatorIgnoringFields(TestLockRegistry.TERM)
+				.containsExactly(TestLockRegistry.grant("report", firstTerm),
+						new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"),
+						TestLockRegistry.grant("report", secondTerm)));
 	}
 
 	@Test
@@ -330,6 +436,27 @@ class LeadershipTests {
 		leadership.yieldLeadership();
 		leadership.stop();
 		assertThat(leadership.isLeader()).isFalse();
+	}
+
+	/**
+	 * Return a listener that records, for the given instance, each grant, the loss
+	 * actions of its term (registered when it is granted) and each revocation, and keeps
+	 * the last term granted.
+	 */
+	private static Consumer<LockEvent> recordingTerms(String instance, List<String> told,
+			AtomicReference<LockLease> lastTerm) {
+		return (event) -> {
+			if (event instanceof LeadershipGrantedEvent granted) {
+				told.add(instance + " granted " + granted.fencingToken());
+				granted.term()
+					.onLoss((ended) -> told
+						.add(instance + " loss " + ended.getFencingToken() + ": " + ended.getMessage()));
+				lastTerm.set(granted.term());
+			}
+			else if (event instanceof LeadershipRevokedEvent revoked) {
+				told.add(instance + " revoked " + revoked.fencingToken());
+			}
+		};
 	}
 
 	/**
