@@ -1,5 +1,6 @@
 package dev.distlock;
 
+import java.time.Duration;
 import java.util.OptionalLong;
 
 /**
@@ -25,7 +26,9 @@ import java.util.OptionalLong;
  * released. The registry delivers its events on a thread of its own, never while an
  * engine lock is held: a listener may call this leadership's methods, even
  * {@link #stop()}, and a slow listener delays later events and the release of an ended
- * term's lock, never a renewal.
+ * term's lock, never a renewal. The grant carries the term as a {@link LockLease}, valid
+ * while the term lasts, whose loss actions run when the term ends, before its revocation:
+ * the leader's work checks it and stops on it.
  *
  * @since 0.1.0
  */
@@ -41,10 +44,29 @@ public interface Leadership {
 	 * Start campaigning for the leadership, and return once the first election is
 	 * decided: this instance leads ({@link #isLeader()} is {@code true}) if no other
 	 * instance held the lock, otherwise it waits as a standby, or Redis failed to answer
-	 * within its command timeout and it keeps trying in the background. So a sole
-	 * instance leads when this method returns. Does nothing while it campaigns already.
+	 * within its command timeout and it keeps trying in the background
+	 * ({@link #awaitDecision(Duration)} waits for it). So a sole instance leads when this
+	 * method returns. Does nothing while it campaigns already.
 	 */
 	void start();
+
+	/**
+	 * Wait until the first election since {@link #start()} is decided, and return whether
+	 * this instance leads. {@code start()} returns once it is decided, unless Redis
+	 * failed to answer; then the leadership keeps trying in the background, and this
+	 * method waits until Redis answered, or for at most the given time.
+	 * <p>
+	 * The default returns {@link #isLeader()} at once, for a leadership whose
+	 * {@code start()} always returns with the election decided.
+	 * @param timeout how long to wait at most
+	 * @return {@code true} if this instance leads; {@code false} if another instance
+	 * holds the lock and this one is a standby, if the election was not decided within
+	 * the timeout, or if not started
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	default boolean awaitDecision(Duration timeout) throws InterruptedException {
+		return isLeader();
+	}
 
 	/**
 	 * Stop campaigning: end the term if this instance is leader, publishing

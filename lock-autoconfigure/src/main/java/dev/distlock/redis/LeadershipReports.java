@@ -26,22 +26,25 @@ final class LeadershipReports {
 	/**
 	 * Report that a term began: this instance holds the lock.
 	 */
-	void granted(LockId id, long fencingToken) {
-		logger.info("Leadership '" + id.name + "' was granted to this instance (fencing token " + fencingToken + ")");
-		LeadershipGrantedEvent event = new LeadershipGrantedEvent(id.name.value(), id.key, fencingToken);
+	void granted(LockId id, LeadershipTerm term) {
+		logger.info("Leadership '" + id.name + "' was granted to this instance (fencing token " + term.fencingToken()
+				+ ")");
+		LeadershipGrantedEvent event = new LeadershipGrantedEvent(id.name.value(), id.key, term.fencingToken(), term);
 		this.observer.leadershipGranted(id.name, event);
 		this.events.publish(event);
 	}
 
 	/**
-	 * Report that a term ended, before its lock is released: returns once the listener
-	 * was told.
+	 * Report that a term ended, before its lock is released: the term's loss actions run
+	 * on the event thread, then the listener is told. Returns once it was told.
 	 */
-	void revoked(LockId id, long fencingToken, String reason) {
-		logger.info("Leadership '" + id.name + "' (fencing token " + fencingToken + ") was revoked: " + reason);
+	void revoked(LockId id, LeadershipTerm term, String reason) {
+		long fencingToken = term.fencingToken();
+		String revocation = "Leadership '" + id.name + "' (fencing token " + fencingToken + ") was revoked: " + reason;
+		logger.info(revocation);
 		LeadershipRevokedEvent event = new LeadershipRevokedEvent(id.name.value(), id.key, fencingToken, reason);
 		this.observer.leadershipRevoked(id.name, event);
-		this.events.publishAndAwait(event);
+		this.events.publishAndAwait(event, () -> term.runEndActions(revocation));
 	}
 
 	/**

@@ -21,8 +21,10 @@ import org.jspecify.annotations.Nullable;
  * once the change it tells of is complete, holding none of its locks, and no thread that
  * renews or watches leases ever waits for a listener: a listener may block, or call the
  * registry and its leaderships, without delaying a renewal. Only a leadership's own
- * thread waits for the delivery of a revocation, before it releases the term's lock. A
- * listener that throws is logged and the next event is delivered.
+ * thread waits for the delivery of a revocation, before it releases the term's lock; the
+ * term's loss actions run on this thread just before the revocation is delivered, so that
+ * they too may call back. A listener that throws is logged and the next event is
+ * delivered.
  */
 final class LockEventPublisher implements AutoCloseable {
 
@@ -57,7 +59,8 @@ final class LockEventPublisher implements AutoCloseable {
 	 * Queue an event for the listener, behind the events published before it.
 	 */
 	void publish(LockEvent event) {
-		queue(event);
+		queue(event, () -> {
+		});
 	}
 
 	/**
@@ -65,9 +68,11 @@ final class LockEventPublisher implements AutoCloseable {
 	 * registry closed and dropped it, or the close timeout passed (a listener busy that
 	 * long is logged, and waited for no longer), whatever interrupts the caller. Never
 	 * called by the listener's thread.
+	 * @param first run on the event thread just before the listener is told, unless the
+	 * event is dropped; it must not throw
 	 */
-	void publishAndAwait(LockEvent event) {
-		CompletableFuture<Void> delivered = queue(event);
+	void publishAndAwait(LockEvent event, Runnable first) {
+		CompletableFuture<Void> delivered = queue(event, first);
 		long deadline = System.nanoTime() + this.closeTimeout.toNanos();
 		boolean interrupted = false;
 		try {
@@ -128,8 +133,8 @@ final class LockEventPublisher implements AutoCloseable {
 		}
 	}
 
-	private CompletableFuture<Void> queue(LockEvent event) {
-		Delivery delivery = new Delivery(event);
+	private CompletableFuture<Void> queue(LockEvent event, Runnable first) {
+		Delivery delivery = new Delivery(event, first);
 		try {
 			this.executor.execute(delivery);
 		}
@@ -147,21 +152,26 @@ final class LockEventPublisher implements AutoCloseable {
 	}
 
 	/**
-	 * One event to tell the listener of, done once told or dropped.
+	 * One event to tell the listener of, after what runs first, done once told or
+	 * dropped.
 	 */
 	private final class Delivery implements Runnable {
 
 		private final LockEvent event;
 
+		private final Runnable first;
+
 		private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-		Delivery(LockEvent event) {
+		Delivery(LockEvent event, Runnable first) {
 			this.event = event;
+			this.first = first;
 		}
 
 		@Override
 		public void run() {
 			try {
+				this.first.run();
 				LockEventPublisher.this.eventListener.accept(this.event);
 			}
 			catch (RuntimeException | Error ex) {

@@ -21,10 +21,11 @@ import org.jspecify.annotations.Nullable;
  * lock's queue in Redis), holds it in watchdog mode while leader, publishes the events,
  * releases the lock when the term ends (once the revocation was delivered) and waits for
  * it again. Other threads only end a term and wake the candidate: the watchdog that found
- * the lock lost, a caller that yields or stops, a caller of {@link #isLeader()} that
- * found the lease run out. The registry's event thread delivers the events in order; a
- * listener that stops, yields or asks this leadership is answered without waiting for the
- * candidate, which waits for it.
+ * the lock lost, a caller that yields or stops (or releases the term's lease), a caller
+ * of {@link #isLeader()} that found the lease run out. The registry's event thread
+ * delivers the events in order, and runs a term's loss actions just before its
+ * revocation; a listener that stops, yields or asks this leadership is answered without
+ * waiting for the candidate, which waits for it.
  *
  * <p>
  * While leader the candidate sleeps until the hold's validity ends (the send time of the
@@ -65,11 +66,8 @@ final class RedisLeadership implements Leadership {
 	/** The thread that campaigns, or {@code null}; guarded by {@link #lock}. */
 	private @Nullable Thread candidate;
 
-	/**
-	 * Whether the candidate's first election was decided: it leads, another instance
-	 * holds the lock, or Redis failed to answer; guarded by {@link #lock}.
-	 */
-	private boolean decided;
+	/** How far the candidate's first election got; guarded by {@link #lock}. */
+	private Election election = Election.TRYING;
 
 	/**
 	 * Whether the candidate waits for the lock, which an interrupt ends; guarded by
@@ -78,7 +76,7 @@ final class RedisLeadership implements Leadership {
 	private boolean acquiring;
 
 	/** The current term, from its grant until its lock was released. */
-	private volatile @Nullable Term term;
+	private volatile @Nullable LeadershipTerm term;
 
 	RedisLeadership(RedisLockRegistry registry, LockId id, LeadershipReports reports) {
 		this.registry = registry;
@@ -100,10 +98,10 @@ final class RedisLeadership implements Leadership {
 			if (thread == null) {
 				thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
 				this.candidate = thread;
-				this.decided = false;
+				this.election = Election.TRYING;
 				thread.start();
 			}
-			while (this.running && this.candidate == thread && !this.decided) {
+			while (this.running && this.candidate == thread && this.election == Election.TRYING) {
 				this.changed.awaitUninterruptibly();
 			}
 		}
@@ -117,7 +115,7 @@ final class RedisLeadership implements Leadership {
 		this.lock.lock();
 		try {
 			this.running = false;
-			Term current = this.term;
+			LeadershipTerm current = this.term;
 			if (current != null) {
 				end(current, "it stopped");
 			}
@@ -144,15 +142,37 @@ final class RedisLeadership implements Leadership {
 
 	@Override
 	public void yieldLeadership() {
-		Term current = leading();
-		if (current == null) {
-			return;
+		LeadershipTerm current = leading();
+		if (current != null) {
+			yieldTerm(current);
 		}
+	}
+
+	@Override
+	public boolean awaitDecision(Duration timeout) throws InterruptedException {
+		Deadline deadline = Deadline.after(timeout);
+		this.lock.lock();
+		try {
+			while (this.running && this.candidate != null && this.election != Election.DECIDED && !deadline.isPast()) {
+				this.changed.awaitNanos(deadline.remainingNanos());
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return isLeader();
+	}
+
+	/**
+	 * End the given term, as {@link #yieldLeadership()} does, unless it ended already,
+	 * and return once its lock was released (at once when called by an event listener).
+	 */
+	void yieldTerm(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			end(current, "it yielded");
 			if (mayWait()) {
-				while (!current.released) {
+				while (!current.lockReleased) {
 					this.changed.awaitUninterruptibly();
 				}
 			}
@@ -164,7 +184,7 @@ final class RedisLeadership implements Leadership {
 
 	@Override
 	public OptionalLong fencingToken() {
-		Term current = leading();
+		LeadershipTerm current = leading();
 		return (current != null) ? OptionalLong.of(current.hold.fencingToken) : OptionalLong.empty();
 	}
 
@@ -203,8 +223,8 @@ final class RedisLeadership implements Leadership {
 	 * thread that delivers the revocation after it: so no caller learns that the term is
 	 * over before the revocation was delivered.
 	 */
-	private @Nullable Term leading() {
-		Term current = this.term;
+	private @Nullable LeadershipTerm leading() {
+		LeadershipTerm current = this.term;
 		if (current == null) {
 			return null;
 		}
@@ -255,8 +275,10 @@ final class RedisLeadership implements Leadership {
 
 	/**
 	 * Wait for the lock without end, trying again after a back-off while Redis fails.
-	 * @param firstElection whether to try once first, and record the first election
-	 * decided when that attempt does not get the lock (a term that begins records it)
+	 * @param firstElection whether to try once first, again after each back-off until
+	 * Redis answers, and record how the first election went: decided when an attempt that
+	 * Redis answered did not get the lock (a term that begins records it), failing while
+	 * Redis fails
 	 * @return the hold, or {@code null} once stopped, when the candidate ends
 	 */
 	private @Nullable RedisHold awaitLock(boolean firstElection) {
@@ -282,8 +304,8 @@ final class RedisLeadership implements Leadership {
 				return hold;
 			}
 			if (once) {
-				decide();
-				once = false;
+				recordElection((failure != null) ? Election.FAILING : Election.DECIDED);
+				once = (failure != null);
 			}
 			if (failure != null && isRunning()) {
 				if (!failing) {
@@ -298,12 +320,13 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Record the first election decided, and wake {@link #start()}.
+	 * Record how far the first election got, and wake {@link #start()} and
+	 * {@link #awaitDecision(Duration)}.
 	 */
-	private void decide() {
+	private void recordElection(Election reached) {
 		this.lock.lock();
 		try {
-			this.decided = true;
+			this.election = reached;
 			this.changed.signalAll();
 		}
 		finally {
@@ -368,15 +391,15 @@ final class RedisLeadership implements Leadership {
 	 * release its lock. A hold acquired after a stop is released at once.
 	 */
 	private void serve(RedisHold hold) {
-		Term current = new Term(hold);
+		LeadershipTerm current = new LeadershipTerm(hold, this);
 		if (!begin(current)) {
 			releaseQuietly(hold);
 			return;
 		}
 		try {
 			hold.lossActions.add((lost) -> endFromAnotherThread(current, lost.getMessage()));
-			this.reports.granted(this.id, hold.fencingToken);
-			this.reports.revoked(this.id, hold.fencingToken, awaitEnd(current));
+			this.reports.granted(this.id, current);
+			this.reports.revoked(this.id, current, awaitEnd(current));
 		}
 		finally {
 			revoked(current);
@@ -390,13 +413,13 @@ final class RedisLeadership implements Leadership {
 	 * that a start that came with a stop does not wait for a later term.
 	 * @return whether it is current
 	 */
-	private boolean begin(Term current) {
+	private boolean begin(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			if (this.running) {
 				this.term = current;
 			}
-			decide();
+			recordElection(Election.DECIDED);
 			return this.running;
 		}
 		finally {
@@ -409,7 +432,7 @@ final class RedisLeadership implements Leadership {
 	 * its validity on.
 	 * @return why it ended
 	 */
-	private String awaitEnd(Term current) {
+	private String awaitEnd(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			String reason = current.endReason;
@@ -439,14 +462,14 @@ final class RedisLeadership implements Leadership {
 		}
 	}
 
-	private static String leaseRanOut(Term current) {
+	private static String leaseRanOut(LeadershipTerm current) {
 		return "its lease of " + current.hold.terms().leaseMillis() + " ms ran out with no renewal confirmed";
 	}
 
 	/**
 	 * End a term from a thread that holds no lock of this leadership.
 	 */
-	private void endFromAnotherThread(Term current, String reason) {
+	private void endFromAnotherThread(LeadershipTerm current, String reason) {
 		this.lock.lock();
 		try {
 			end(current, reason);
@@ -460,7 +483,7 @@ final class RedisLeadership implements Leadership {
 	 * End a term for the given reason, unless it ended already, and wake the candidate.
 	 * Called holding {@link #lock}.
 	 */
-	private void end(Term current, String reason) {
+	private void end(LeadershipTerm current, String reason) {
 		if (current.endReason == null) {
 			current.endReason = reason;
 			this.changed.signalAll();
@@ -471,7 +494,7 @@ final class RedisLeadership implements Leadership {
 	 * Record that a term's revocation was published, or that the candidate failed to
 	 * publish it: either way the term is over.
 	 */
-	private void revoked(Term current) {
+	private void revoked(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			end(current, "its leadership thread failed");
@@ -486,10 +509,10 @@ final class RedisLeadership implements Leadership {
 	/**
 	 * Record that a term's lock was released: it is no longer the current term.
 	 */
-	private void released(Term current) {
+	private void released(LeadershipTerm current) {
 		this.lock.lock();
 		try {
-			current.released = true;
+			current.lockReleased = true;
 			if (this.term == current) {
 				this.term = null;
 			}
@@ -517,28 +540,18 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * One hold of the leadership's lock, from its grant until its lock was released.
+	 * How far the first election since a start got.
 	 */
-	private static final class Term {
+	private enum Election {
 
-		final RedisHold hold;
+		/** Its first attempt is under way. */
+		TRYING,
 
-		/** Why the term ended, or {@code null} while it lasts; written under the lock. */
-		volatile @Nullable String endReason;
+		/** Redis failed the attempts so far, and the candidate keeps trying. */
+		FAILING,
 
-		/** Whether its revocation was published; guarded by the leadership's lock. */
-		boolean revoked;
-
-		/** Whether its lock was released; guarded by the leadership's lock. */
-		boolean released;
-
-		Term(RedisHold hold) {
-			this.hold = hold;
-		}
-
-		boolean isValid() {
-			return this.endReason == null && this.hold.isValid();
-		}
+		/** This instance leads, or another holds the lock and this one is a standby. */
+		DECIDED
 
 	}
 

@@ -1,11 +1,9 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 
 /**
@@ -14,9 +12,7 @@ import dev.distlock.LockLostException;
  * release action; later ones do nothing. {@link #extend(Duration)} goes through the
  * registry's {@link HoldExtension}.
  */
-final class RedisLockLease implements LockLease {
-
-	private final RedisHold hold;
+final class RedisLockLease extends HoldLease {
 
 	private final Runnable releaseAction;
 
@@ -25,19 +21,9 @@ final class RedisLockLease implements LockLease {
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	RedisLockLease(RedisHold hold, Runnable releaseAction, HoldExtension extension) {
-		this.hold = hold;
+		super(hold);
 		this.releaseAction = releaseAction;
 		this.extension = extension;
-	}
-
-	@Override
-	public String name() {
-		return this.hold.id.name.value();
-	}
-
-	@Override
-	public long fencingToken() {
-		return this.hold.fencingToken;
 	}
 
 	@Override
@@ -53,11 +39,6 @@ final class RedisLockLease implements LockLease {
 	@Override
 	public void extend(Duration leaseTime) {
 		this.extension.extend(this.hold, leaseTime);
-	}
-
-	@Override
-	public Instant acquiredAt() {
-		return this.hold.acquiredAt;
 	}
 
 	@Override

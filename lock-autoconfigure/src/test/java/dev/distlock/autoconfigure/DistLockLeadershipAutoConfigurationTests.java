@@ -1,6 +1,7 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,6 +12,7 @@ import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaderOnly;
+import dev.distlock.Leadership;
 import dev.distlock.LeadershipGrantedEvent;
 import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LeaseOptions;
@@ -98,6 +100,24 @@ class DistLockLeadershipAutoConfigurationTests {
 	}
 
 	@Test
+	void leaderWorkStartedOnTheGrantStopsWhenTheTermEnds() {
+		this.contextRunner.withPropertyValues("distlock.leader.names=report")
+			.withBean(ReportStore.class)
+			.withBean(ReportFeed.class)
+			.run((context) -> {
+				Leadership leadership = context.getBean(LockRegistry.class).leadership("report");
+				ReportStore store = context.getBean(ReportStore.class);
+				long firstTerm = leadership.fencingToken().orElseThrow();
+				await().atMost(AT_ONCE).until(() -> store.tokens.contains(firstTerm));
+				leadership.yieldLeadership();
+				await().atMost(AT_ONCE).until(leadership::isLeader);
+				long secondTerm = leadership.fencingToken().orElseThrow();
+				await().atMost(AT_ONCE).until(() -> store.tokens.contains(secondTerm));
+				assertThat(store.tokens).containsOnly(firstTerm, secondTerm).isSorted();
+			});
+	}
+
+	@Test
 	void noLeadershipCampaignsWithoutNames() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed().hasSingleBean(ConfiguredLeaderships.class);
@@ -117,8 +137,9 @@ class DistLockLeadershipAutoConfigurationTests {
 		}
 		LeadershipEvents firstEvents = first.getBean(LeadershipEvents.class);
 		first.close();
-		assertThat(firstEvents.events).containsExactly(new LeadershipGrantedEvent("report", "lock:report", firstTerm),
-				new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it stopped"));
+		assertThat(firstEvents.events).usingRecursiveFieldByFieldElementComparatorIgnoringFields(TestLockRegistry.TERM)
+			.containsExactly(TestLockRegistry.grant("report", firstTerm),
+					new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it stopped"));
 		LockRegistry secondRegistry = second.getBean(LockRegistry.class);
 		await().atMost(AT_ONCE).until(() -> secondRegistry.leadership("report").isLeader());
 		assertThat(secondRegistry.leadership("report").fencingToken().orElseThrow()).isGreaterThan(firstTerm);
@@ -211,6 +232,57 @@ class DistLockLeadershipAutoConfigurationTests {
 		@LeaderOnly("report")
 		public void generate() {
 			this.runs.incrementAndGet();
+		}
+
+	}
+
+	/**
+	 * The example of the README's "Leader election", as it is written there: leader work
+	 * started on a thread of its own when the term is granted, which writes while the
+	 * term lasts and is interrupted when it ends.
+	 */
+	static class ReportFeed {
+
+		private final ReportStore store;
+
+		ReportFeed(ReportStore store) {
+			this.store = store;
+		}
+
+		@EventListener
+		void granted(LeadershipGrantedEvent event) {
+			if (event.name().equals("report")) {
+				LockLease term = event.term();
+				Thread feed = new Thread(() -> feed(term), "report-feed");
+				feed.start();
+				term.onLoss((ended) -> feed.interrupt()); // before the revocation is
+															// delivered
+			}
+		}
+
+		private void feed(LockLease term) {
+			try {
+				while (term.isValid()) {
+					this.store.write("report of " + Instant.now(), term.fencingToken());
+					Thread.sleep(1_000);
+				}
+			}
+			catch (InterruptedException ex) {
+				// The term ended
+			}
+		}
+
+	}
+
+	/**
+	 * Records the fencing token of each report written, in order.
+	 */
+	static class ReportStore {
+
+		final List<Long> tokens = new CopyOnWriteArrayList<>();
+
+		void write(String report, long fencingToken) {
+			this.tokens.add(fencingToken);
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -15,6 +16,7 @@ import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.testsupport.Closer;
@@ -30,6 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
@@ -90,7 +93,8 @@ class LeadershipTests {
 		long token = leadership.fencingToken().orElseThrow();
 		await().atMost(AT_ONCE)
 			.untilAsserted(() -> assertThat(instance.leadershipEvents())
-				.containsExactly(new LeadershipGrantedEvent("report", "lock:report", token)));
+				.usingRecursiveFieldByFieldElementComparatorIgnoringFields(TestLockRegistry.TERM)
+				.containsExactly(TestLockRegistry.grant("report", token)));
 		assertThat(instance.registry().heldLocks()).extracting(HeldLock::key, HeldLock::fencingToken)
 			.containsExactly(tuple("lock:report", token));
 		assertThat(instance.registry().leaderships()).containsExactly(leadership);
@@ -108,6 +112,142 @@ class LeadershipTests {
 		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
 		leader.stop();
 		await().atMost(AT_ONCE).until(standby::isLeader);
+	}
+
+	@Test
+	void awaitDecisionIsTrueOnASoleInstanceAndFalseAtOnceOnAStandby() throws InterruptedException {
+		Leadership leader = instance(LEASE).registry().leadership("report");
+		assertThat(leader.awaitDecision(LEASE)).as("not started").isFalse();
+		leader.start();
+		assertThat(leader.awaitDecision(AT_ONCE)).isTrue();
+		Leadership standby = instance(LEASE).registry().leadership("report");
+		standby.start();
+		long start = System.nanoTime();
+		assertThat(standby.awaitDecision(LEASE)).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(AT_ONCE);
+	}
+
+	@Test
+	void awaitDecisionWaitsUntilRedisAnswersAFirstElectionThatRedisFailed() throws InterruptedException {
+		Leadership leader = startedLeader(instance(LEASE));
+		TestLockRegistry second = instance(TestDriver.LETTUCE,
+				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(Duration.ofMillis(500)));
+		assertThat(second.registry().isLocked("report")).isTrue();
+		Leadership standby = second.registry().leadership("report");
+		redis.server().pause();
+		try {
+			standby.start();
+			assertThat(standby.awaitDecision(Duration.ofMillis(200))).as("undecided while Redis fails").isFalse();
+		}
+		finally {
+			redis.server().resume();
+		}
+		long start = System.nanoTime();
+		assertThat(standby.awaitDecision(RECONNECT)).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("decided, not timed out").isLessThan(AT_ONCE);
+		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
+		leader.stop();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+	}
+
+	@Test
+	void grantedListenerGetsTheTermAsAValidLeaseWithItsFencingToken() {
+		CompletableFuture<LockLease> validAtGrant = new CompletableFuture<>();
+		TestLockRegistry instance = instance(LEASE, (event) -> {
+			if (event instanceof LeadershipGrantedEvent granted) {
+				granted.term().assertValid();
+				validAtGrant.complete(granted.term());
+			}
+		});
+		Leadership leadership = startedLeader(instance);
+		assertThat(validAtGrant).succeedsWithin(AT_ONCE).satisfies((term) -> {
+			assertThat(term.name()).isEqualTo("report");
+			assertThat(term.fencingToken()).isEqualTo(leadership.fencingToken().orElseThrow());
+			assertThat(term.isValid()).isTrue();
+		});
+	}
+
+	@Test
+	void termTurnsInvalidAndRunsItsLossActionsBeforeItsRevocationWhenTheLeaderYields() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> term = new AtomicReference<>();
+		Leadership leader = startedLeader(instance(LEASE, recordingTerms("first", told, term)));
+		long token = leader.fencingToken().orElseThrow();
+		await().atMost(AT_ONCE).until(() -> term.get() != null);
+		LockLease yielded = term.get();
+		leader.yieldLeadership();
+		assertThat(yielded.isValid()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(yielded::assertValid);
+		assertThat(told).startsWith("first granted " + token,
+				"first loss " + token + ": Leadership 'report' (fencing token " + token + ") was revoked: it yielded",
+				"first revoked " + token);
+	}
+
+	@Test
+	void termWhoseLockIsLostTurnsInvalidAndRunsItsLossActionsBeforeItsRevocation() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> term = new AtomicReference<>();
+		TestLockRegistry instance = instance(LEASE, recordingTerms("first", told, term));
+		long token = startedLeader(instance).fencingToken().orElseThrow();
+		await().atMost(AT_ONCE).until(() -> term.get() != null);
+		this.commands.set("lock:report", "someone-else");
+		instance.registry().renewLeases();
+		await().atMost(AT_ONCE).until(() -> told.size() == 3);
+		assertThat(term.get().isValid()).isFalse();
+		assertThat(told.get(1)).startsWith("first loss " + token + ": Leadership 'report' (fencing token " + token
+				+ ") was revoked: Lock 'report' was lost while held");
+		assertThat(told.get(2)).isEqualTo("first revoked " + token);
+	}
+
+	@Test
+	void lossActionsAndRevocationOfTheLeadersTermComeBeforeTheStandbysGrant() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> firstTerm = new AtomicReference<>();
+		AtomicReference<LockLease> secondTerm = new AtomicReference<>();
+		Leadership leader = startedLeader(instance(LEASE, recordingTerms("first", told, firstTerm)));
+		long token = leader.fencingToken().orElseThrow();
+		Leadership standby = startedStandby(instance(LEASE, recordingTerms("second", told, secondTerm)));
+		leader.stop();
+		await().atMost(AT_ONCE).until(() -> secondTerm.get() != null);
+		assertThat(told).containsExactly("first granted " + token,
+				"first loss " + token + ": Leadership 'report' (fencing token " + token + ") was revoked: it stopped",
+				"first revoked " + token, "second granted " + standby.fencingToken().orElseThrow());
+	}
+
+	@Test
+	void releasingTheTermHandsItToTheStandbyWithoutRunningItsLossActions() {
+		List<String> told = new CopyOnWriteArrayList<>();
+		AtomicReference<LockLease> term = new AtomicReference<>();
+		TestLockRegistry first = instance(LEASE, recordingTerms("first", told, term));
+		long token = startedLeader(first).fencingToken().orElseThrow();
+		Leadership standby = startedStandby(instance(LEASE));
+		await().atMost(AT_ONCE).until(() -> term.get() != null);
+		term.get().release();
+		assertThat(term.get().isValid()).isFalse();
+		await().atMost(AT_ONCE).until(standby::isLeader);
+		assertThat(told).containsExactly("first granted " + token, "first revoked " + token);
+		assertThat(first.leadershipEvents()).last()
+			.isEqualTo(new LeadershipRevokedEvent("report", "lock:report", token, "it yielded"));
+		term.get().release();
+	}
+
+	@Test
+	void lossActionThatStopsTheTermsLeadershipReturnsAndTheLeadershipStops() {
+		AtomicReference<Leadership> leadership = new AtomicReference<>();
+		CompletableFuture<Void> stopped = new CompletableFuture<>();
+		TestLockRegistry instance = instance(LEASE, (event) -> {
+			if (event instanceof LeadershipGrantedEvent granted) {
+				granted.term().onLoss((ended) -> {
+					leadership.get().stop();
+					stopped.complete(null);
+				});
+			}
+		});
+		leadership.set(startedLeader(instance));
+		assertThat(CompletableFuture.runAsync(leadership.get()::yieldLeadership)).succeedsWithin(AT_ONCE);
+		assertThat(stopped).isDone();
+		assertThat(leadership.get().isLeader()).isFalse();
+		await().atMost(AT_ONCE).until(() -> instance.registry().leaderships().isEmpty());
 	}
 
 	@Test
@@ -130,9 +270,10 @@ class LeadershipTests {
 		long secondTerm = standby.fencingToken().orElseThrow();
 		assertThat(secondTerm).isGreaterThan(firstTerm);
 		await().atMost(AT_ONCE)
-			.untilAsserted(() -> assertThat(first.leadershipEvents()).containsExactly(
-					new LeadershipGrantedEvent("report", "lock:report", firstTerm),
-					new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded")));
+			.untilAsserted(() -> assertThat(first.leadershipEvents())
+				.usingRecursiveFieldByFieldElementComparatorIgnoringFields(TestLockRegistry.TERM)
+				.containsExactly(TestLockRegistry.grant("report", firstTerm),
+						new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded")));
 		await().atMost(AT_ONCE).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:report") == 1);
 		standby.yieldLeadership();
 		await().atMost(AT_ONCE).until(leader::isLeader);
@@ -179,10 +320,11 @@ class LeadershipTests {
 		long secondTerm = leader.fencingToken().orElseThrow();
 		assertThat(secondTerm).isGreaterThan(firstTerm);
 		await().atMost(AT_ONCE)
-			.untilAsserted(() -> assertThat(instance.leadershipEvents()).containsExactly(
-					new LeadershipGrantedEvent("report", "lock:report", firstTerm),
-					new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"),
-					new LeadershipGrantedEvent("report", "lock:report", secondTerm)));
+			.untilAsserted(() -> assertThat(instance.leadershipEvents())
+				.usingRecursiveFieldByFieldElementComparatorIgnoringFields(TestLockRegistry.TERM)
+				.containsExactly(TestLockRegistry.grant("report", firstTerm),
+						new LeadershipRevokedEvent("report", "lock:report", firstTerm, "it yielded"),
+						TestLockRegistry.grant("report", secondTerm)));
 	}
 
 	@Test
@@ -350,6 +492,27 @@ class LeadershipTests {
 		leadership.yieldLeadership();
 		leadership.stop();
 		assertThat(leadership.isLeader()).isFalse();
+	}
+
+	/**
+	 * Return a listener that records, for the given instance, each grant, the loss
+	 * actions of its term (registered when it is granted) and each revocation, and keeps
+	 * the last term granted.
+	 */
+	private static Consumer<LockEvent> recordingTerms(String instance, List<String> told,
+			AtomicReference<LockLease> lastTerm) {
+		return (event) -> {
+			if (event instanceof LeadershipGrantedEvent granted) {
+				told.add(instance + " granted " + granted.fencingToken());
+				granted.term()
+					.onLoss((ended) -> told
+						.add(instance + " loss " + ended.getFencingToken() + ": " + ended.getMessage()));
+				lastTerm.set(granted.term());
+			}
+			else if (event instanceof LeadershipRevokedEvent revoked) {
+				told.add(instance + " revoked " + revoked.fencingToken());
+			}
+		};
 	}
 
 	/**

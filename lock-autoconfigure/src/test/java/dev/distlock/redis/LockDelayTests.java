@@ -200,8 +200,9 @@ class LockDelayTests {
 			.havingCause()
 			.isInstanceOf(LockLostException.class)
 			.withMessageStartingWith("Lock 'report' was lost before its release");
-		assertThat(registry.lostEvents()).singleElement()
-			.satisfies((lost) -> assertThat(lost.reason()).contains("its release found it expired"));
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(registry.lostEvents()).singleElement()
+				.satisfies((lost) -> assertThat(lost.reason()).contains("its release found it expired")));
 		assertThat(this.commands.get("lock:report")).as("the token is gone, the key stays").isEqualTo("released");
 	}
 

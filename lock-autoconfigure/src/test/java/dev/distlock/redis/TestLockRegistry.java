@@ -38,6 +38,13 @@ public final class TestLockRegistry implements AutoCloseable {
 	 */
 	public static final String WAITING_FOR_RELEASE = "dev.distlock.redis.ReleaseSignals$Subscription.await";
 
+	/**
+	 * The component of a {@link LeadershipGrantedEvent} that comparisons with
+	 * {@link #grant(String, long)} ignore: the term's lease, which only the registry
+	 * creates.
+	 */
+	public static final String TERM = "term";
+
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
 	private final Runnable connection;
@@ -185,6 +192,18 @@ public final class TestLockRegistry implements AutoCloseable {
 		nodes.forEach((node) -> node.setTimeout(COMMAND_TIMEOUT));
 		return new TestLockRegistry(RedisClusterClient.create(nodes), settings(leaseTime), TestLockRegistry::ignore,
 				LockObserver.NONE);
+	}
+
+	/**
+	 * Return the grant of a term of the given leadership, with key prefix {@code lock:},
+	 * and the given fencing token, to compare with the events recorded ignoring the
+	 * {@link #TERM} field.
+	 * @param name the leadership's name
+	 * @param fencingToken the term's fencing token
+	 * @return the event, with no term
+	 */
+	public static LeadershipGrantedEvent grant(String name, long fencingToken) {
+		return new LeadershipGrantedEvent(name, "lock:" + name, fencingToken, null);
 	}
 
 	/**
