@@ -67,6 +67,23 @@ final class History implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Run a call and record it as a {@code CALL} line with its outcome: {@code OK}, or
+	 * the simple name of the exception it threw, which is not passed on.
+	 * @param api what was called
+	 * @param call the call
+	 */
+	void recordCall(String api, Runnable call) {
+		String outcome = "OK";
+		try {
+			call.run();
+		}
+		catch (RuntimeException ex) {
+			outcome = ex.getClass().getSimpleName();
+		}
+		record("CALL", "api", api, "outcome", outcome);
+	}
+
 	@Override
 	public synchronized void close() {
 		try {

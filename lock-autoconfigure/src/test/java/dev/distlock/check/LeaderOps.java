@@ -36,27 +36,16 @@ final class LeaderOps implements Runnable {
 			boolean leader = this.leadership.isLeader();
 			int draw = this.random.nextInt(400);
 			if (leader && draw < 3) {
-				call("yield", this.leadership::yieldLeadership);
+				this.history.recordCall("yield", this.leadership::yieldLeadership);
 			}
 			else if (draw == 3) {
-				call("withdraw", () -> {
+				this.history.recordCall("withdraw", () -> {
 					this.leadership.stop();
 					pause(200 + this.random.nextInt(800));
 					this.leadership.start();
 				});
 			}
 		}
-	}
-
-	private void call(String api, Runnable call) {
-		String outcome = "OK";
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			outcome = ex.getClass().getSimpleName();
-		}
-		this.history.record("CALL", "api", api, "outcome", outcome);
 	}
 
 	private static void pause(long millis) {

@@ -65,7 +65,7 @@ final class TermLossCallbacks implements Consumer<LockEvent> {
 		leadership.isLeader();
 		leadership.fencingToken();
 		if (this.random.nextInt(4) == 0) {
-			call("restart", () -> restart(leadership.delegate()));
+			this.history.recordCall("restart", () -> restart(leadership.delegate()));
 		}
 	}
 
@@ -76,17 +76,6 @@ final class TermLossCallbacks implements Consumer<LockEvent> {
 				leadership.start();
 			}
 		}
-	}
-
-	private void call(String api, Runnable call) {
-		String outcome = "OK";
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			outcome = ex.getClass().getSimpleName();
-		}
-		this.history.record("CALL", "api", api, "outcome", outcome);
 	}
 
 }
