@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@link LockRegistryContract} on a three-node Redis Cluster: registries connect with
- * a cluster client, and each lock's keys live in the slot of its name.
+ * The {@link RedisLockRegistryContract} on a three-node Redis Cluster: registries connect
+ * with a cluster client, and each lock's keys live in the slot of its name.
  */
-class ClusterLockRegistryTests extends LockRegistryContract {
+class ClusterLockRegistryTests extends RedisLockRegistryContract {
 
 	private static RedisCluster cluster;
 

@@ -6,9 +6,9 @@ import dev.distlock.testsupport.Closer;
 import io.lettuce.core.api.sync.RedisKeyCommands;
 
 /**
- * What a contract run by the {@link LockRegistryContract} asks of the deployment it runs
- * on: registries, each standing for one application instance, a plain client to look at
- * the keys, and what to close after each test.
+ * What a contract run by the {@link RedisLockRegistryContract} asks of the deployment it
+ * runs on: registries, each standing for one application instance, a plain client to look
+ * at the keys, and what to close after each test.
  */
 interface ContractDeployment {
 

@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The contract of {@link LockLease#extend(Duration)} on a {@link RedisLockRegistry},
- * written once and run by every class that runs the {@link LockRegistryContract}: on
+ * written once and run by every class that runs the {@link RedisLockRegistryContract}: on
  * every Redis deployment and every {@link TestDriver}. Each registry stands for one
  * application instance.
  */

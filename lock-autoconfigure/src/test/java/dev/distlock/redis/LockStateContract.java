@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The contract of what a {@link RedisLockRegistry} tells about a lock whoever holds it
  * ({@code isLocked}, {@code remainingLease}) and of the hold count of a thread's lock,
- * written once and run by every class that runs the {@link LockRegistryContract}: on
+ * written once and run by every class that runs the {@link RedisLockRegistryContract}: on
  * every Redis deployment and every {@link TestDriver}. Each registry stands for one
  * application instance.
  */

@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The behavioural contract of the read/write locks of a {@link RedisLockRegistry},
- * written once and run by every class that runs the {@link LockRegistryContract}: on
+ * written once and run by every class that runs the {@link RedisLockRegistryContract}: on
  * every Redis deployment and every {@link TestDriver}. Each registry stands for one
  * application instance.
  */

@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * Behaviour of {@link RedisLockRegistry} that is particular to a standalone
  * {@code redis-server}: the commands each operation costs, the waiters' subscriptions,
  * and a server that pauses or dies. The behaviour every deployment shares is in
- * {@link LockRegistryContract}.
+ * {@link RedisLockRegistryContract}.
  */
 @Timeout(60)
 class RedisLockRegistryTests {

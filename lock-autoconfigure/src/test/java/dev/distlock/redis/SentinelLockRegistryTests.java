@@ -23,11 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@link LockRegistryContract} through Redis Sentinel: registries connect with a
+ * The {@link RedisLockRegistryContract} through Redis Sentinel: registries connect with a
  * {@code redis-sentinel://} URI and lock on the primary the Sentinels name. Also: Spring
  * Boot's Sentinel properties, and a failover.
  */
-class SentinelLockRegistryTests extends LockRegistryContract {
+class SentinelLockRegistryTests extends RedisLockRegistryContract {
 
 	private static SentinelGroup group;
 

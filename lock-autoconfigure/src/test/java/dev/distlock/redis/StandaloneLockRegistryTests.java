@@ -10,9 +10,9 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The {@link LockRegistryContract} on a standalone {@code redis-server}.
+ * The {@link RedisLockRegistryContract} on a standalone {@code redis-server}.
  */
-class StandaloneLockRegistryTests extends LockRegistryContract {
+class StandaloneLockRegistryTests extends RedisLockRegistryContract {
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();

@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
  * {@link LeaseExtensionContract}).
  */
 @Timeout(60)
-abstract class LockRegistryContract implements ReadWriteLockContract, LockStateContract, LeaseExtensionContract {
+abstract class RedisLockRegistryContract implements ReadWriteLockContract, LockStateContract, LeaseExtensionContract {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
