@@ -16,8 +16,10 @@ import dev.distlock.LockRenewalFailedEvent;
  * observer and the application's own, so that defining one turns none of the others off.
  * The waits and holds that an observer answers with {@code NONE} are left out, so
  * observers that observe nothing cost nothing per lock.
+ *
+ * @since 0.1.0
  */
-final class CompositeLockObserver implements LockObserver {
+public final class CompositeLockObserver implements LockObserver {
 
 	private final List<LockObserver> observers;
 
@@ -31,7 +33,7 @@ final class CompositeLockObserver implements LockObserver {
 	 * @return {@link LockObserver#NONE} for none, the observer itself for one, otherwise
 	 * a composite
 	 */
-	static LockObserver of(List<LockObserver> observers) {
+	public static LockObserver of(List<LockObserver> observers) {
 		return combined(observers, LockObserver.NONE, CompositeLockObserver::new);
 	}
 

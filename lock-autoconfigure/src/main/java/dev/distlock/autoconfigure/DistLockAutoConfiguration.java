@@ -23,6 +23,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.Assert;
 
 /**
  * Auto-configuration of distlock's {@link LockRegistry} on the
@@ -53,6 +54,9 @@ public final class DistLockAutoConfiguration {
 			ObjectProvider<RedisConnectionFactory> uniqueFactory, Map<String, RedisConnectionFactory> factories,
 			DistLockProperties properties, ApplicationEventPublisher eventPublisher,
 			ObjectProvider<LockObserver> observers) {
+		Assert.state(properties.getStore() == DistLockProperties.Store.REDIS,
+				"distlock.store=in-memory keeps locks in the JVM, which needs dev.distlock:distlock-test on the "
+						+ "classpath (a test-scoped dependency); remove the property to lock on Redis");
 		RedisConnectionFactory connectionFactory = lockFactory.getIfAvailable(uniqueFactory::getIfUnique);
 		if (connectionFactory == null) {
 			throw new NoUniqueLockConnectionFactoryException(List.copyOf(factories.keySet()));

@@ -30,6 +30,12 @@ public class DistLockProperties {
 	private boolean enabled = true;
 
 	/**
+	 * Where locks are kept: 'redis', or 'in-memory' for tests, which needs
+	 * dev.distlock:distlock-test on the classpath and keeps locks in the JVM.
+	 */
+	private Store store = Store.REDIS;
+
+	/**
 	 * Prefix of every lock's Redis key. Must not contain '!', which distlock keeps for
 	 * the keys of a lock's helpers.
 	 */
@@ -87,6 +93,14 @@ public class DistLockProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public Store getStore() {
+		return this.store;
+	}
+
+	public void setStore(Store store) {
+		this.store = store;
 	}
 
 	public String getKeyPrefix() {
@@ -264,6 +278,23 @@ public class DistLockProperties {
 					() -> "must be positive, was " + replicaAckTimeout);
 			this.replicaAckTimeout = replicaAckTimeout;
 		}
+
+	}
+
+	/**
+	 * Where locks are kept.
+	 */
+	public enum Store {
+
+		/**
+		 * Redis, through the application's {@code RedisConnectionFactory}.
+		 */
+		REDIS,
+
+		/**
+		 * The JVM, for tests: {@code InMemoryLockRegistry} from distlock-test.
+		 */
+		IN_MEMORY
 
 	}
 

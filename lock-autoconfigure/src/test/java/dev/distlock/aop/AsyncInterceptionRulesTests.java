@@ -11,6 +11,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockLostAction;
 import dev.distlock.LockLostException;
+import dev.distlock.test.InMemoryLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.Disposable;
@@ -44,10 +45,10 @@ class AsyncInterceptionRulesTests {
 	void futureResultHoldsALeaseUntilItCompletesOnAnotherThread() {
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		CompletableFuture<String> result = this.deliveries.deliver(pending);
-		assertThat(this.registry.heldNames()).containsExactly("delivery");
+		assertThat(ListedHolds.names(this.registry)).containsExactly("delivery");
 		CompletableFuture.runAsync(() -> pending.complete("delivered"));
 		assertThat(result).succeedsWithin(WAIT).isEqualTo("delivered");
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
@@ -55,14 +56,14 @@ class AsyncInterceptionRulesTests {
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		this.deliveries.deliver(pending).cancel(true);
 		assertThat(pending).isCancelled();
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
 	void futureCompletingAfterItsLeaseWasLostFailsWithLockLostException() {
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		CompletableFuture<String> result = this.deliveries.deliver(pending);
-		this.registry.loseAll();
+		ListedHolds.loseAll(this.registry);
 		pending.complete("delivered");
 		assertThat(result).failsWithin(WAIT)
 			.withThrowableOfType(ExecutionException.class)
@@ -73,7 +74,7 @@ class AsyncInterceptionRulesTests {
 	void futureFailsAtOnceWhenItsLeaseIsLostAndCancelsTheMethodsFuture() {
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		CompletableFuture<String> result = this.deliveries.deliver(pending);
-		this.registry.loseAll();
+		ListedHolds.loseAll(this.registry);
 		assertThat(result).failsWithin(WAIT)
 			.withThrowableOfType(ExecutionException.class)
 			.withCauseInstanceOf(LockLostException.class);
@@ -86,7 +87,7 @@ class AsyncInterceptionRulesTests {
 			.classProxy(new Deliveries());
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		CompletableFuture<String> result = logging.deliver(pending);
-		this.registry.loseAll();
+		ListedHolds.loseAll(this.registry);
 		pending.complete("delivered");
 		assertThat(result).succeedsWithin(WAIT).isEqualTo("delivered");
 	}
@@ -97,10 +98,10 @@ class AsyncInterceptionRulesTests {
 		@SuppressWarnings("unchecked")
 		Job<CompletableFuture<String>> job = this.proxies.interfaceProxy(dispatch, Job.class);
 		CompletableFuture<String> result = job.run("j-1");
-		assertThat(this.registry.heldNames()).containsExactly("job:j-1");
+		assertThat(ListedHolds.names(this.registry)).containsExactly("job:j-1");
 		dispatch.pending.complete("done");
 		assertThat(result).succeedsWithin(WAIT).isEqualTo("done");
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
@@ -117,7 +118,7 @@ class AsyncInterceptionRulesTests {
 		Sinks.One<String> status = Sinks.one();
 		Mono<String> tracking = this.deliveries.track("p-1", status.asMono());
 		assertThat(this.deliveries.runs()).isZero();
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 		StepVerifier.create(tracking)
 			.then(() -> awaitHeldNames("tracking:p-1"))
 			.then(() -> status.tryEmitValue("delivered"))
@@ -144,7 +145,7 @@ class AsyncInterceptionRulesTests {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		StepVerifier.create(this.deliveries.track("p-1", Mono.<String>never().doOnCancel(() -> cancelled.set(true))))
 			.then(() -> awaitHeldNames("tracking:p-1"))
-			.then(this.registry::loseAll)
+			.then(() -> ListedHolds.loseAll(this.registry))
 			.expectError(LockLostException.class)
 			.verify(WAIT);
 		assertThat(cancelled).isTrue();
@@ -158,7 +159,7 @@ class AsyncInterceptionRulesTests {
 			.then(() -> awaitHeldNames("route:p-1"))
 			.then(() -> stops.tryEmitNext("depot"))
 			.expectNext("depot")
-			.then(this.registry::loseAll)
+			.then(() -> ListedHolds.loseAll(this.registry))
 			.expectError(LockLostException.class)
 			.verify(WAIT);
 		assertThat(cancelled).isTrue();
@@ -189,7 +190,7 @@ class AsyncInterceptionRulesTests {
 	private void awaitHeldNames(String... names) {
 		await().atMost(WAIT)
 			.pollInterval(Duration.ofMillis(5))
-			.untilAsserted(() -> assertThat(this.registry.heldNames()).containsExactly(names));
+			.untilAsserted(() -> assertThat(ListedHolds.names(this.registry)).containsExactly(names));
 	}
 
 	/**

@@ -13,6 +13,7 @@ import dev.distlock.LockContext;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostAction;
+import dev.distlock.test.InMemoryLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Mono;
@@ -102,7 +103,7 @@ class ConcurrencyLimitInterceptionRulesTests {
 	void reactiveResultHoldsItsPermitUntilItCompletes() {
 		Sinks.One<String> pending = Sinks.one();
 		StepVerifier.create(this.exports.exportReactively(pending.asMono()))
-			.then(() -> await().atMost(WAIT).until(() -> this.registry.heldNames().contains("reactive")))
+			.then(() -> await().atMost(WAIT).until(() -> ListedHolds.names(this.registry).contains("reactive")))
 			.then(() -> StepVerifier.create(this.exports.exportReactivelyOrSkip(Mono.just("skipped?")))
 				.expectComplete()
 				.verify(WAIT))

@@ -17,6 +17,7 @@ import dev.distlock.LockKeyException;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostAction;
 import dev.distlock.LockLostException;
+import dev.distlock.test.InMemoryLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,13 +48,13 @@ class InterceptionRulesTests {
 	@Test
 	void methodRunsHoldingTheLockOfItsName() {
 		assertThat(this.orders.ship().held()).containsExactly("shipping");
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
 	void methodRunsHoldingTheLockOfItsNameAndKey() {
 		assertThat(this.orders.pay(42).held()).containsExactly("order:42");
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
@@ -106,7 +107,7 @@ class InterceptionRulesTests {
 		List<Seen> innerThenOuter = this.orders.payThenSettle(5);
 		assertThat(innerThenOuter).map(Seen::held).containsOnly(List.of("order:5"));
 		assertThat(innerThenOuter).map((seen) -> seen.lease().fencingToken()).containsOnly(1L);
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
@@ -114,7 +115,7 @@ class InterceptionRulesTests {
 		Seen seen = this.orders.payAll(List.of("c", "a", "b"));
 		assertThat(seen.held()).containsExactly("order:a", "order:b", "order:c");
 		assertThat(seen.lease().name()).as("the lock taken last").isEqualTo("order:c");
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
@@ -122,7 +123,7 @@ class InterceptionRulesTests {
 		this.registry.acquire("order:b", Duration.ZERO);
 		assertThatExceptionOfType(LockAcquisitionException.class)
 			.isThrownBy(() -> this.orders.payAll(List.of("c", "a", "b")));
-		assertThat(this.registry.heldNames()).containsExactly("order:b");
+		assertThat(ListedHolds.names(this.registry)).containsExactly("order:b");
 		assertThat(nextFencingToken("order:a")).as("taken once, before 'order:b'").isEqualTo(2);
 		assertThat(nextFencingToken("order:c")).as("never taken").isOne();
 		assertThat(this.orders.runs()).isZero();
@@ -149,7 +150,7 @@ class InterceptionRulesTests {
 		Orders logging = new LockingProxies(this.registry, new LostLockPolicy(LockLostAction.LOG))
 			.classProxy(new Orders(this.registry));
 		assertThat(logging.shipAndLoseTheLock()).isEqualTo("shipped");
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
@@ -192,7 +193,7 @@ class InterceptionRulesTests {
 	record Seen(List<String> held, LockLease lease) {
 
 		static Seen now(InMemoryLockRegistry registry) {
-			return new Seen(registry.heldNames(), LockContext.currentLease().orElseThrow());
+			return new Seen(ListedHolds.names(registry), LockContext.currentLease().orElseThrow());
 		}
 
 	}
@@ -244,7 +245,7 @@ class InterceptionRulesTests {
 		public List<String> payAllCheckingTheLocks(Collection<String> orderIds) {
 			List<String> checks = new ArrayList<>();
 			checks.add(checkHeld());
-			this.registry.loseAll();
+			ListedHolds.loseAll(this.registry);
 			checks.add(checkHeld());
 			return checks;
 		}
@@ -252,7 +253,7 @@ class InterceptionRulesTests {
 		@DistributedLock(name = "shipping")
 		public String shipAndLoseTheLock() {
 			this.runs.incrementAndGet();
-			this.registry.loseAll();
+			ListedHolds.loseAll(this.registry);
 			return "shipped";
 		}
 
@@ -263,7 +264,7 @@ class InterceptionRulesTests {
 
 		@DistributedLock(name = "shipping")
 		public void loseTheLockThenFailShipping() throws IOException {
-			this.registry.loseAll();
+			ListedHolds.loseAll(this.registry);
 			throw new IOException("carrier down");
 		}
 

@@ -12,6 +12,7 @@ import dev.distlock.LockFailureAction;
 import dev.distlock.LockKeyException;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostAction;
+import dev.distlock.test.InMemoryLockRegistry;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Maybe;
@@ -48,13 +49,13 @@ class RxJavaInterceptionRulesTests {
 		SingleSubject<String> status = SingleSubject.create();
 		Single<String> tracking = this.shipments.track("p-1", status);
 		assertThat(this.shipments.runs()).isZero();
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 		TestObserver<String> observer = tracking.test();
 		awaitHeldNames("tracking:p-1");
 		assertThat(this.shipments.runs()).isOne();
 		status.onSuccess("delivered");
 		observer.awaitDone(WAIT_SECONDS, TimeUnit.SECONDS).assertValue("delivered").assertComplete();
-		assertThat(this.registry.heldNames()).isEmpty();
+		assertThat(ListedHolds.names(this.registry)).isEmpty();
 	}
 
 	@Test
@@ -119,7 +120,7 @@ class RxJavaInterceptionRulesTests {
 	private void awaitHeldNames(String... names) {
 		await().atMost(Duration.ofSeconds(WAIT_SECONDS))
 			.pollInterval(Duration.ofMillis(5))
-			.untilAsserted(() -> assertThat(this.registry.heldNames()).containsExactly(names));
+			.untilAsserted(() -> assertThat(ListedHolds.names(this.registry)).containsExactly(names));
 	}
 
 	/**

@@ -105,6 +105,18 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	@Timeout(30)
+	void inMemoryStoreWithoutDistlockTestFailsTheStartupInsteadOfLockingOnRedis() {
+		this.contextRunner.withPropertyValues("distlock.store=in-memory")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessage("distlock.store=in-memory keeps locks in the JVM, which needs dev.distlock:distlock-test "
+						+ "on the classpath (a test-scoped dependency); remove the property to lock on Redis"));
+	}
+
+	@Test
 	void backsOffWithoutRedisConnectionFactoryAndReportsWhy() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
 			.run((context) -> {

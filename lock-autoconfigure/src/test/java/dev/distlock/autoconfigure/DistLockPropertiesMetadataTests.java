@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DistLockPropertiesMetadataTests {
 
-	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.key-prefix",
+	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.store", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
 			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention", "distlock.leader.names",
 			"distlock.redis.client", "distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout",
@@ -64,6 +64,7 @@ class DistLockPropertiesMetadataTests {
 		for (String name : PROPERTIES) {
 			assertThat(property(name)).as(name).containsKey("defaultValue");
 		}
+		assertThat(property("distlock.store")).containsEntry("defaultValue", "redis");
 		assertThat(property("distlock.key-prefix")).containsEntry("defaultValue", "lock:");
 		assertThat(property("distlock.lease-time")).containsEntry("defaultValue", "30s");
 		assertThat(property("distlock.on-failure")).containsEntry("defaultValue", "throw");

@@ -1,0 +1,169 @@
+package dev.distlock.test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import dev.distlock.FencedLock;
+import dev.distlock.LeaseOptions;
+import dev.distlock.Leadership;
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
+import dev.distlock.LockEvent;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
+import dev.distlock.LockObserver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What the {@link InMemoryLockRegistry} does beyond the contract every registry keeps:
+ * renewals that a test pauses, the lock delay, what it lists, publishes and does when
+ * closed.
+ */
+@Timeout(30)
+class InMemoryLockRegistryTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	private final InMemoryLockStore store = new InMemoryLockStore();
+
+	private final List<LockEvent> events = new CopyOnWriteArrayList<>();
+
+	private final InMemoryLockRegistry registry = new InMemoryLockRegistry(this.store, Duration.ofMillis(200),
+			Duration.ZERO, this.events::add, LockObserver.NONE);
+
+	@AfterEach
+	void close() {
+		this.registry.close();
+		this.store.close();
+	}
+
+	@Test
+	void holdsRunOutALeaseAfterRenewalsPauseAndAreReportedLost() {
+		LockLease lease = this.registry.acquire("report", Duration.ZERO);
+		LockLease permit = this.registry.semaphore("pool", 2).acquire(Duration.ZERO);
+		List<String> lost = new CopyOnWriteArrayList<>();
+		lease.onLoss((ex) -> lost.add(ex.getMessage()));
+		this.registry.pauseRenewals();
+		assertThat(lease.isValid()).isTrue();
+		await().atMost(WAIT).until(() -> !lease.isValid() && !permit.isValid());
+		assertThat(this.registry.isLocked("report")).isFalse();
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(lost).singleElement()
+				.isEqualTo("Lock 'report' was lost while held (fencing token 1): its lease ran out without a renewal"));
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.events).extracting(LockEvent::name)
+				.containsExactlyInAnyOrder("report", "pool"));
+		assertThat(this.events).allMatch(LockLostEvent.class::isInstance);
+	}
+
+	@Test
+	void holdsOutliveTheirLeaseOnceRenewalsResume() throws InterruptedException {
+		LockLease lease = this.registry.acquire("report", Duration.ZERO);
+		this.registry.pauseRenewals();
+		LockLease takenWhilePaused = this.registry.acquire("invoice", Duration.ZERO);
+		this.registry.resumeRenewals();
+		Thread.sleep(400);
+		assertThat(lease.isValid()).isTrue();
+		assertThat(takenWhilePaused.isValid()).isTrue();
+		assertThat(this.events).isEmpty();
+	}
+
+	@Test
+	void lockWhoseLeaseRanOutStaysTakenForItsLockDelay() {
+		LockLease lease = this.registry
+			.tryAcquire("report", Duration.ZERO,
+					LeaseOptions.fixed(Duration.ofMillis(50)).withLockDelay(Duration.ofMillis(500)))
+			.orElseThrow();
+		await().atMost(WAIT).until(() -> !lease.isValid());
+		assertThat(this.registry.tryAcquire("report", Duration.ZERO)).as("within the lock delay").isEmpty();
+		assertThat(this.registry.remainingLease("report"))
+			.hasValueSatisfying((left) -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofMillis(500)));
+		assertThat(this.registry.tryAcquire("report", WAIT)).isPresent();
+	}
+
+	@Test
+	void heldLocksListEachHoldWithItsOwnerAndKind() {
+		FencedLock lock = this.registry.obtain("order");
+		lock.lock();
+		this.registry.readWriteLock("catalog").readLock().lock();
+		LockLease permit = this.registry.semaphore("pool", 3).acquire(Duration.ZERO);
+		String thread = Thread.currentThread().getName();
+		assertThat(this.registry.heldLocks()).extracting((held) -> held.name() + ":" + held.kind() + ":" + held.owner())
+			.containsExactly("catalog:shared:" + thread, "order:exclusive:" + thread, "pool:permit:lease");
+		permit.release();
+		lock.unlock();
+		this.registry.readWriteLock("catalog").readLock().unlock();
+		assertThat(this.registry.heldLocks()).isEmpty();
+	}
+
+	@Test
+	void leadershipPublishesItsGrantAndItsRevocation() {
+		Leadership leadership = this.registry.leadership("scheduler");
+		leadership.start();
+		assertThat(leadership.isLeader()).isTrue();
+		leadership.stop();
+		assertThat(leadership.isLeader()).isFalse();
+		assertThat(this.registry.isLocked("scheduler")).isFalse();
+		await().atMost(WAIT).untilAsserted(() -> assertThat(this.events).hasSize(2));
+		assertThat(this.events.get(0)).isInstanceOfSatisfying(LeadershipGrantedEvent.class,
+				(granted) -> assertThat(granted.term().fencingToken()).isEqualTo(granted.fencingToken()));
+		assertThat(this.events.get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class,
+				(revoked) -> assertThat(revoked.reason()).isEqualTo("the leadership was stopped"));
+	}
+
+	@Test
+	void closeReportsTheHoldsStillHeldLostAndFreesTheirNames() {
+		LockLease lease = this.registry.acquire("report", Duration.ZERO);
+		this.registry.close();
+		assertThat(lease.isValid()).isFalse();
+		assertThat(this.events).singleElement()
+			.isInstanceOfSatisfying(LockLostEvent.class,
+					(lost) -> assertThat(lost.reason()).isEqualTo("the registry was closed while it was held"));
+		assertThat(this.store.remainingLease("report")).isEmpty();
+	}
+
+	@Test
+	void holdsOfOneNameOnManyThreadsNeverOverlap() {
+		int[] inside = new int[1];
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			List<CompletableFuture<Void>> threads = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				boolean owned = (i % 2 == 0);
+				threads.add(CompletableFuture.runAsync(() -> {
+					for (int n = 0; n < 500; n++) {
+						Runnable release = acquire("counter", owned);
+						inside[0]++;
+						release.run();
+					}
+				}, pool));
+			}
+			CompletableFuture.allOf(threads.toArray(CompletableFuture[]::new)).join();
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(inside[0]).isEqualTo(2000);
+		assertThat(this.registry.acquire("counter", Duration.ZERO).fencingToken()).isEqualTo(2001);
+	}
+
+	private Runnable acquire(String name, boolean owned) {
+		if (owned) {
+			FencedLock lock = this.registry.obtain(name);
+			lock.lock();
+			return lock::unlock;
+		}
+		return this.registry.acquire(name, WAIT)::release;
+	}
+
+}
