@@ -306,7 +306,8 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 
 	/**
 	 * Take a hold of a name, waiting at most the given time, observed like the Redis
-	 * registry's.
+	 * registry's. A read share of a thread that holds the write side is taken at once
+	 * while that write hold is held (a downgrade); otherwise it waits like any reader.
 	 * @return the hold, or {@code null} if not taken in time
 	 */
 	@Nullable InMemoryHold take(LockName name, HoldKind kind, int permits, Duration waitTime, LeaseOptions options)
@@ -340,15 +341,6 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 			return null;
 		}
 		return track(hold, wait);
-	}
-
-	/**
-	 * Take a read share for a thread that holds the write side, at once.
-	 */
-	InMemoryHold share(InMemoryHold writeHold) {
-		LockObserver.Wait wait = this.observer.waitStarted(writeHold.name);
-		return track(writeHold.slot.share(claim(writeHold.name, HoldKind.READ_SHARE, 0, LeaseOptions.WATCHDOG, () -> {
-		})), wait);
 	}
 
 	/**
@@ -472,11 +464,12 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	}
 
 	private InMemorySlot.Claim claim(LockName name, HoldKind kind, int permits, LeaseOptions options, Runnable queued) {
+		InMemoryHold writeHold = (kind == HoldKind.READ_SHARE) ? this.owned.find(name) : null;
 		Duration fixedLease = options.leaseTime();
 		InMemoryHold.Lease lease = new InMemoryHold.Lease((fixedLease != null) ? fixedLease : this.leaseTime,
 				fixedLease != null, orZero(options.minHoldTime()),
 				(options.lockDelay() != null) ? options.lockDelay() : this.lockDelay);
-		return new InMemorySlot.Claim(name, kind, permits, this, lease, queued);
+		return new InMemorySlot.Claim(name, kind, permits, this, lease, writeHold, queued);
 	}
 
 	private InMemoryHold track(InMemoryHold hold, LockObserver.Wait wait) {

@@ -58,7 +58,7 @@ final class InMemorySlot {
 		try {
 			long now = System.nanoTime();
 			reap(now, lost);
-			if (this.waiters.isEmpty() && fits(claim, now)) {
+			if (isDowngrade(claim) || (this.waiters.isEmpty() && fits(claim, now))) {
 				return grant(claim, now);
 			}
 			return (waitNanos > 0) ? await(claim, now, now + waitNanos, lost) : null;
@@ -95,16 +95,12 @@ final class InMemorySlot {
 	}
 
 	/**
-	 * Add a read share to a write hold of the same thread, at once: a downgrade.
+	 * Return whether the claim is a read share of the thread that holds the write side:
+	 * it comes in at once, ahead of the waiters, while that write hold is held.
 	 */
-	InMemoryHold share(Claim claim) {
-		this.monitor.lock();
-		try {
-			return grant(claim, System.nanoTime());
-		}
-		finally {
-			this.monitor.unlock();
-		}
+	private boolean isDowngrade(Claim claim) {
+		InMemoryHold writeHold = claim.writeHold();
+		return writeHold != null && this.holds.contains(writeHold);
 	}
 
 	private boolean fits(Claim claim, long now) {
@@ -335,10 +331,11 @@ final class InMemorySlot {
 	 * @param permits for a permit, how many holds the caller's semaphore allows
 	 * @param registry the registry that takes the hold
 	 * @param lease the hold's lease terms
+	 * @param writeHold for a read share, the write hold of the caller's thread, if any
 	 * @param queued run once the waiter is queued, under the slot's monitor
 	 */
 	record Claim(LockName name, HoldKind kind, int permits, InMemoryLockRegistry registry, InMemoryHold.Lease lease,
-			Runnable queued) {
+			@Nullable InMemoryHold writeHold, Runnable queued) {
 
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
 import dev.distlock.LeadershipGrantedEvent;
@@ -16,12 +17,14 @@ import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -155,6 +158,17 @@ class InMemoryLockRegistryTests {
 		}
 		assertThat(inside[0]).isEqualTo(2000);
 		assertThat(this.registry.acquire("counter", Duration.ZERO).fencingToken()).isEqualTo(2001);
+	}
+
+	@Test
+	void readLockOfAThreadWhoseWriteLockWasLostWaitsForTheNextWriter() {
+		FencedReadWriteLock catalog = this.registry.readWriteLock("catalog");
+		catalog.writeLock().lock();
+		LockFaults.expire(this.registry, "catalog");
+		LockLease nextWriter = this.registry.acquire("catalog", Duration.ZERO);
+		assertThat(catalog.readLock().tryLock()).as("a read share beside the next writer").isFalse();
+		nextWriter.release();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(catalog.writeLock()::unlock);
 	}
 
 	private Runnable acquire(String name, boolean owned) {
