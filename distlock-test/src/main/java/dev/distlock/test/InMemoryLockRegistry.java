@@ -262,7 +262,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	 */
 	public void pauseRenewals() {
 		this.renewalsPaused = true;
-		changeLeases((hold) -> hold.runOutFrom(System.nanoTime()));
+		changeLeases();
 	}
 
 	/**
@@ -271,7 +271,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	 */
 	public void resumeRenewals() {
 		this.renewalsPaused = false;
-		changeLeases(InMemoryHold::keepRenewed);
+		changeLeases();
 	}
 
 	/**
@@ -479,17 +479,30 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 			// Lost before it was tracked: its report found nothing to remove
 			this.holds.remove(hold);
 		}
-		else if (this.renewalsPaused) {
-			// Renewals paused while it was taken, after it was made renewed
-			hold.slot.changeLeases(List.of(hold), (held) -> held.runOutFrom(System.nanoTime()));
+		else if (!hold.fixed && hold.isRenewed() == this.renewalsPaused) {
+			// Renewals paused or resumed while it was taken, after its lease was set
+			hold.slot.changeLeases(List.of(hold), this::followRenewals);
 		}
 		return hold;
 	}
 
-	private void changeLeases(Consumer<InMemoryHold> change) {
+	private void changeLeases() {
 		this.holds.stream()
 			.collect(Collectors.groupingBy((hold) -> hold.slot))
-			.forEach((slot, slotHolds) -> slot.changeLeases(slotHolds, change));
+			.forEach((slot, slotHolds) -> slot.changeLeases(slotHolds, this::followRenewals));
+	}
+
+	/**
+	 * Make a hold's lease run out or be renewed, as renewals are paused or not now: read
+	 * under the slot's monitor, so that the last pause or resume wins.
+	 */
+	private void followRenewals(InMemoryHold hold) {
+		if (this.renewalsPaused) {
+			hold.runOutFrom(System.nanoTime());
+		}
+		else {
+			hold.keepRenewed();
+		}
 	}
 
 	private static Duration orZero(@Nullable Duration duration) {

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
@@ -18,6 +19,7 @@ import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
+import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -169,6 +171,37 @@ class InMemoryLockRegistryTests {
 		assertThat(catalog.readLock().tryLock()).as("a read share beside the next writer").isFalse();
 		nextWriter.release();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(catalog.writeLock()::unlock);
+	}
+
+	@Test
+	void holdTakenWhileRenewalsResumeIsRenewed() throws InterruptedException {
+		AtomicReference<InMemoryLockRegistry> resuming = new AtomicReference<>();
+		LockObserver resumeOnAcquire = new LockObserver() {
+
+			@Override
+			public Wait waitStarted(LockName name) {
+				return new Wait() {
+
+					@Override
+					public Hold acquired(long fencingToken) {
+						resuming.get().resumeRenewals();
+						return Hold.NONE;
+					}
+
+				};
+			}
+
+		};
+		try (InMemoryLockRegistry resumed = new InMemoryLockRegistry(this.store, Duration.ofMillis(200), Duration.ZERO,
+				this.events::add, resumeOnAcquire)) {
+			resuming.set(resumed);
+			resumed.pauseRenewals();
+			LockLease lease = resumed.acquire("report", Duration.ZERO);
+			Thread.sleep(400);
+			assertThat(lease.isValid()).isTrue();
+			assertThat(this.events).isEmpty();
+			lease.release();
+		}
 	}
 
 	private Runnable acquire(String name, boolean owned) {
