@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * its read shares) or of a semaphore (its permits), the last fencing token given, how
  * long the name stays taken after a release, and the waiters, served first come first
  * served. Every change happens under the slot's monitor and wakes the waiters; loss
- * reports are sent after the monitor is left.
+ * reports are handed to the event threads after the monitor is left, or by a waiter
+ * before it waits again.
  */
 final class InMemorySlot {
 
@@ -76,6 +77,10 @@ final class InMemorySlot {
 		claim.queued().run();
 		try {
 			while (deadline - now > 0) {
+				// Losses found are told now, not when this waiter stops waiting; telling
+				// only hands them to the event threads
+				report(lost);
+				lost.clear();
 				this.changed.awaitNanos(Math.min(deadline - now, nextChangeIn(now)));
 				now = System.nanoTime();
 				reap(now, lost);

@@ -3,10 +3,13 @@ package dev.distlock.test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.FencedLock;
@@ -21,6 +24,7 @@ import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
+import dev.distlock.testsupport.TestThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -204,6 +208,24 @@ class InMemoryLockRegistryTests {
 		}
 	}
 
+	@Test
+	void lossFoundByAWaiterIsReportedWhileItWaits() throws InterruptedException {
+		CountDownLatch leaseWatcherBack = new CountDownLatch(1);
+		this.store.schedule(() -> awaitQuietly(leaseWatcherBack), 0, TimeUnit.NANOSECONDS);
+		try (TestThread waiter = TestThread.start("waiter")) {
+			this.registry.tryAcquire("report", Duration.ZERO,
+					LeaseOptions.fixed(Duration.ofMillis(50)).withLockDelay(Duration.ofSeconds(10)));
+			CompletableFuture<Optional<LockLease>> waited = waiter
+				.call(() -> this.registry.tryAcquire("report", Duration.ofSeconds(4)));
+			await().atMost(Duration.ofSeconds(2))
+				.untilAsserted(() -> assertThat(this.events).singleElement().isInstanceOf(LockLostEvent.class));
+			assertThat(waited).isNotDone();
+		}
+		finally {
+			leaseWatcherBack.countDown();
+		}
+	}
+
 	private Runnable acquire(String name, boolean owned) {
 		if (owned) {
 			FencedLock lock = this.registry.obtain(name);
@@ -211,6 +233,15 @@ class InMemoryLockRegistryTests {
 			return lock::unlock;
 		}
 		return this.registry.acquire(name, WAIT)::release;
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }
