@@ -201,8 +201,9 @@ final class InMemorySlot {
 		List<InMemoryHold> lost = new ArrayList<>();
 		this.monitor.lock();
 		try {
-			reap(System.nanoTime(), lost);
-			OptionalLong lastToken = (this.holds.isEmpty() && !this.kept) ? OptionalLong.empty()
+			long now = System.nanoTime();
+			reap(now, lost);
+			OptionalLong lastToken = (this.holds.isEmpty() && !isKept(now)) ? OptionalLong.empty()
 					: OptionalLong.of(this.lastToken);
 			for (InMemoryHold hold : this.holds) {
 				hold.markLost(reason);

@@ -226,6 +226,15 @@ class InMemoryLockRegistryTests {
 		}
 	}
 
+	@Test
+	void forceReleaseOfANameNoLongerKeptAfterItsMinimumHoldFindsNothing() throws InterruptedException {
+		this.registry.tryAcquire("report", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofMillis(50)))
+			.orElseThrow()
+			.release();
+		Thread.sleep(100);
+		assertThat(this.registry.forceRelease("report")).isEmpty();
+	}
+
 	private Runnable acquire(String name, boolean owned) {
 		if (owned) {
 			FencedLock lock = this.registry.obtain(name);
