@@ -11,16 +11,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.stream.LongStream;
 
 import dev.distlock.LockName;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What Redis keeps for one name, kept in the JVM: the holds of a lock (its write hold or
- * its read shares) or of a semaphore (its permits), the last fencing token given, how
- * long the name stays taken after a release, and the waiters, served first come first
- * served. Every change happens under the slot's monitor and wakes the waiters; loss
- * reports are handed to the event threads after the monitor is left, or by a waiter
+ * its read shares) or of a semaphore (its permits), the last fencing token given, the
+ * places kept after a release or after a lease ran out, and the waiters, served first
+ * come first served. Every change happens under the slot's monitor and wakes the waiters;
+ * loss reports are handed to the event threads after the monitor is left, or by a waiter
  * before it waits again.
  */
 final class InMemorySlot {
@@ -37,10 +38,12 @@ final class InMemorySlot {
 
 	private long lastToken;
 
-	/** Whether the name stays taken until {@link #keptUntil}, held by nobody. */
-	private boolean kept;
-
-	private long keptUntil;
+	/**
+	 * When each place kept by nobody is given up, in {@link System#nanoTime()}: a place
+	 * is kept after a release for the minimum hold time, or after a lease ran out for the
+	 * lock delay. It takes the whole name of a lock, one permit of a semaphore.
+	 */
+	private final List<Long> kept = new ArrayList<>();
 
 	InMemorySlot(InMemoryLockStore store) {
 		this.store = store;
@@ -110,9 +113,10 @@ final class InMemorySlot {
 
 	private boolean fits(Claim claim, long now) {
 		return switch (claim.kind()) {
-			case EXCLUSIVE -> this.holds.isEmpty() && !isKept(now);
-			case READ_SHARE -> this.holds.stream().noneMatch((hold) -> hold.kind == HoldKind.EXCLUSIVE) && !isKept(now);
-			case PERMIT -> this.holds.size() < claim.permits();
+			case EXCLUSIVE -> this.holds.isEmpty() && keptPlaces(now) == 0;
+			case READ_SHARE ->
+				this.holds.stream().noneMatch((hold) -> hold.kind == HoldKind.EXCLUSIVE) && keptPlaces(now) == 0;
+			case PERMIT -> this.holds.size() + keptPlaces(now) < claim.permits();
 		};
 	}
 
@@ -203,14 +207,14 @@ final class InMemorySlot {
 		try {
 			long now = System.nanoTime();
 			reap(now, lost);
-			OptionalLong lastToken = (this.holds.isEmpty() && !isKept(now)) ? OptionalLong.empty()
+			OptionalLong lastToken = (this.holds.isEmpty() && keptPlaces(now) == 0) ? OptionalLong.empty()
 					: OptionalLong.of(this.lastToken);
 			for (InMemoryHold hold : this.holds) {
 				hold.markLost(reason);
 				lost.add(hold);
 			}
 			this.holds.clear();
-			this.kept = false;
+			this.kept.clear();
 			this.changed.signalAll();
 			return lastToken;
 		}
@@ -251,7 +255,8 @@ final class InMemorySlot {
 			Optional<Duration> held = this.holds.stream()
 				.map((hold) -> hold.remainingLease(now))
 				.max(Duration::compareTo);
-			return (held.isPresent() || !isKept(now)) ? held : Optional.of(Duration.ofNanos(this.keptUntil - now));
+			OptionalLong kept = keptLeft(now).max();
+			return (held.isPresent() || kept.isEmpty()) ? held : Optional.of(Duration.ofNanos(kept.getAsLong()));
 		}
 		finally {
 			this.monitor.unlock();
@@ -290,25 +295,29 @@ final class InMemorySlot {
 	}
 
 	private void keep(long until, long now) {
-		if (until - now > 0 && (!this.kept || until - this.keptUntil > 0)) {
-			this.kept = true;
-			this.keptUntil = until;
+		if (until - now > 0) {
+			this.kept.add(until);
 		}
 	}
 
-	private boolean isKept(long now) {
-		if (this.kept && now - this.keptUntil >= 0) {
-			this.kept = false;
-		}
-		return this.kept;
+	private int keptPlaces(long now) {
+		return (int) keptLeft(now).count();
 	}
 
 	/**
-	 * Return how long until a lease runs out or the name stops being kept: when a waiter
+	 * Return what is left of each place kept now, forgetting those given up.
+	 */
+	private LongStream keptLeft(long now) {
+		this.kept.removeIf((until) -> now - until >= 0);
+		return this.kept.stream().mapToLong((until) -> until - now);
+	}
+
+	/**
+	 * Return how long until a lease runs out or a kept place is given up: when a waiter
 	 * looks again without being signalled.
 	 */
 	private long nextChangeIn(long now) {
-		long next = isKept(now) ? this.keptUntil - now : Long.MAX_VALUE;
+		long next = keptLeft(now).min().orElse(Long.MAX_VALUE);
 		for (InMemoryHold hold : this.holds) {
 			Long deadline = hold.deadline();
 			if (deadline != null) {

@@ -101,6 +101,20 @@ class InMemoryLockRegistryTests {
 	}
 
 	@Test
+	void permitWhoseLeaseRanOutKeepsItsPlaceForTheLockDelay() {
+		try (InMemoryLockRegistry delayed = new InMemoryLockRegistry(this.store, Duration.ofMillis(200),
+				Duration.ofSeconds(10), this.events::add, LockObserver.NONE)) {
+			LockLease permit = delayed.semaphore("pool", 1).acquire(Duration.ZERO);
+			delayed.pauseRenewals();
+			await().atMost(WAIT).until(() -> !permit.isValid());
+			assertThat(this.registry.semaphore("pool", 1).tryAcquire(Duration.ZERO)).as("within the lock delay")
+				.isEmpty();
+			assertThat(this.registry.semaphore("pool", 2).tryAcquire(Duration.ZERO)).as("the other permit")
+				.hasValueSatisfying(LockLease::release);
+		}
+	}
+
+	@Test
 	void heldLocksListEachHoldWithItsOwnerAndKind() {
 		FencedLock lock = this.registry.obtain("order");
 		lock.lock();
