@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
@@ -142,6 +143,38 @@ class InMemoryLockRegistryTests {
 				(granted) -> assertThat(granted.term().fencingToken()).isEqualTo(granted.fencingToken()));
 		assertThat(this.events.get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class,
 				(revoked) -> assertThat(revoked.reason()).isEqualTo("the leadership was stopped"));
+	}
+
+	@Test
+	void leadershipRestartedByItsListenerServesOneTermAtATime() {
+		CountDownLatch revocationHeld = new CountDownLatch(1);
+		Leadership[] restarted = new Leadership[1];
+		Consumer<LockEvent> listener = (event) -> {
+			this.events.add(event);
+			if (event instanceof LeadershipGrantedEvent && this.events.size() == 1) {
+				restarted[0].stop();
+				restarted[0].start();
+			}
+			else if (event instanceof LeadershipRevokedEvent) {
+				awaitQuietly(revocationHeld);
+			}
+		};
+		try (InMemoryLockRegistry registry = new InMemoryLockRegistry(this.store, Duration.ofMillis(200), Duration.ZERO,
+				listener, LockObserver.NONE)) {
+			restarted[0] = registry.leadership("scheduler");
+			restarted[0].start();
+			await().atMost(WAIT).until(() -> this.events.size() == 2);
+			LockFaults.expire(registry, "scheduler");
+			revocationHeld.countDown();
+			await().atMost(WAIT).until(() -> this.events.size() == 4);
+			assertThat(restarted[0].isLeader()).isTrue();
+			assertThat(this.events).extracting((event) -> event.getClass().getSimpleName() + " " + event.fencingToken())
+				.containsExactly("LeadershipGrantedEvent 1", "LeadershipRevokedEvent 1", "LockLostEvent 1",
+						"LeadershipGrantedEvent 2");
+		}
+		finally {
+			revocationHeld.countDown();
+		}
 	}
 
 	@Test
