@@ -276,7 +276,8 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 
 	/**
 	 * Stop the leaderships, report every hold still held lost (its owner may still be
-	 * running) and free its name, and deliver the events published so far.
+	 * running) and free its name, and deliver the events published so far, waiting for
+	 * them unless called while an event is delivered.
 	 */
 	@Override
 	public void close() {
@@ -285,11 +286,13 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 			hold.slot.expire(hold, "the registry was closed while it was held");
 		}
 		this.events.shutdown();
-		try {
-			this.events.awaitTermination(this.leaseTime.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		if (!isDelivering()) {
+			try {
+				this.events.awaitTermination(this.leaseTime.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
 		}
 		if (this.ownsStore) {
 			this.store.close();

@@ -189,6 +189,23 @@ class InMemoryLockRegistryTests {
 	}
 
 	@Test
+	void closeCalledByAListenerDoesNotWaitForItsOwnDelivery() {
+		InMemoryLockRegistry[] closing = new InMemoryLockRegistry[1];
+		CompletableFuture<Void> closed = new CompletableFuture<>();
+		Consumer<LockEvent> listener = (event) -> {
+			closing[0].close();
+			closed.complete(null);
+		};
+		try (InMemoryLockRegistry registry = new InMemoryLockRegistry(this.store, Duration.ofSeconds(10), Duration.ZERO,
+				listener, LockObserver.NONE)) {
+			closing[0] = registry;
+			registry.acquire("report", Duration.ZERO);
+			LockFaults.expire(registry, "report");
+			assertThat(closed).succeedsWithin(Duration.ofSeconds(2));
+		}
+	}
+
+	@Test
 	void holdsOfOneNameOnManyThreadsNeverOverlap() {
 		int[] inside = new int[1];
 		ExecutorService pool = Executors.newFixedThreadPool(4);
