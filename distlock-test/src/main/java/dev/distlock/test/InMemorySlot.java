@@ -39,11 +39,11 @@ final class InMemorySlot {
 	private long lastToken;
 
 	/**
-	 * When each place kept by nobody is given up, in {@link System#nanoTime()}: a place
-	 * is kept after a release for the minimum hold time, or after a lease ran out for the
-	 * lock delay. It takes the whole name of a lock, one permit of a semaphore.
+	 * The places kept by nobody: after a release for the minimum hold time, or after a
+	 * lease ran out for the lock delay. A lock's place keeps everyone out, a read share's
+	 * the writers, a permit's one permit of a semaphore.
 	 */
-	private final List<Long> kept = new ArrayList<>();
+	private final List<Place> kept = new ArrayList<>();
 
 	InMemorySlot(InMemoryLockStore store) {
 		this.store = store;
@@ -113,10 +113,10 @@ final class InMemorySlot {
 
 	private boolean fits(Claim claim, long now) {
 		return switch (claim.kind()) {
-			case EXCLUSIVE -> this.holds.isEmpty() && keptPlaces(now) == 0;
-			case READ_SHARE ->
-				this.holds.stream().noneMatch((hold) -> hold.kind == HoldKind.EXCLUSIVE) && keptPlaces(now) == 0;
-			case PERMIT -> this.holds.size() + keptPlaces(now) < claim.permits();
+			case EXCLUSIVE -> this.holds.isEmpty() && keptPlaces(now).isEmpty();
+			case READ_SHARE -> this.holds.stream().noneMatch((hold) -> hold.kind == HoldKind.EXCLUSIVE)
+					&& keptPlaces(now).stream().noneMatch((place) -> place.kind == HoldKind.EXCLUSIVE);
+			case PERMIT -> this.holds.size() + keptPlaces(now).size() < claim.permits();
 		};
 	}
 
@@ -141,7 +141,7 @@ final class InMemorySlot {
 			InMemoryHold.State before = hold.markReleased();
 			if (before == InMemoryHold.State.HELD) {
 				this.holds.remove(hold);
-				keep(hold.acquiredNanos + hold.minHoldNanos, now);
+				keep(hold, hold.acquiredNanos + hold.minHoldNanos, now);
 				this.changed.signalAll();
 			}
 			return before == InMemoryHold.State.HELD;
@@ -207,7 +207,7 @@ final class InMemorySlot {
 		try {
 			long now = System.nanoTime();
 			reap(now, lost);
-			OptionalLong lastToken = (this.holds.isEmpty() && keptPlaces(now) == 0) ? OptionalLong.empty()
+			OptionalLong lastToken = (this.holds.isEmpty() && keptPlaces(now).isEmpty()) ? OptionalLong.empty()
 					: OptionalLong.of(this.lastToken);
 			for (InMemoryHold hold : this.holds) {
 				hold.markLost(reason);
@@ -287,29 +287,32 @@ final class InMemorySlot {
 						: "its lease ran out without a renewal");
 				this.holds.remove(hold);
 				Long deadline = hold.deadline();
-				keep(((deadline != null) ? deadline : now) + hold.lockDelayNanos, now);
+				keep(hold, ((deadline != null) ? deadline : now) + hold.lockDelayNanos, now);
 				lost.add(hold);
 				this.changed.signalAll();
 			}
 		}
 	}
 
-	private void keep(long until, long now) {
+	private void keep(InMemoryHold hold, long until, long now) {
 		if (until - now > 0) {
-			this.kept.add(until);
+			this.kept.add(new Place(hold.kind, until));
 		}
 	}
 
-	private int keptPlaces(long now) {
-		return (int) keptLeft(now).count();
+	/**
+	 * Return the places kept now, forgetting those given up.
+	 */
+	private List<Place> keptPlaces(long now) {
+		this.kept.removeIf((place) -> now - place.until >= 0);
+		return this.kept;
 	}
 
 	/**
-	 * Return what is left of each place kept now, forgetting those given up.
+	 * Return what is left of each place kept now.
 	 */
 	private LongStream keptLeft(long now) {
-		this.kept.removeIf((until) -> now - until >= 0);
-		return this.kept.stream().mapToLong((until) -> until - now);
+		return keptPlaces(now).stream().mapToLong((place) -> place.until - now);
 	}
 
 	/**
@@ -336,6 +339,16 @@ final class InMemorySlot {
 
 	private static void report(List<InMemoryHold> lost) {
 		lost.forEach((hold) -> hold.registry.reportLost(hold));
+	}
+
+	/**
+	 * A place kept by nobody.
+	 *
+	 * @param kind the kind of the hold that kept it
+	 * @param until when it is given up, in {@link System#nanoTime()}
+	 */
+	private record Place(HoldKind kind, long until) {
+
 	}
 
 	/**

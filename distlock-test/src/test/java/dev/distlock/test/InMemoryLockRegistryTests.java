@@ -116,6 +116,24 @@ class InMemoryLockRegistryTests {
 	}
 
 	@Test
+	void readShareWhoseLeaseRanOutKeepsOutWritersAloneForTheLockDelay() {
+		try (InMemoryLockRegistry delayed = new InMemoryLockRegistry(this.store, Duration.ofMillis(200),
+				Duration.ofSeconds(10), this.events::add, LockObserver.NONE)) {
+			FencedLock staleReader = delayed.readWriteLock("catalog").readLock();
+			staleReader.lock();
+			LockLease share = staleReader.currentHold();
+			delayed.pauseRenewals();
+			await().atMost(WAIT).until(() -> !share.isValid());
+			assertThat(this.registry.tryAcquire("catalog", Duration.ZERO)).as("a writer within the lock delay")
+				.isEmpty();
+			FencedLock reader = this.registry.readWriteLock("catalog").readLock();
+			assertThat(reader.tryLock()).as("a reader within the lock delay").isTrue();
+			reader.unlock();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(staleReader::unlock);
+		}
+	}
+
+	@Test
 	void heldLocksListEachHoldWithItsOwnerAndKind() {
 		FencedLock lock = this.registry.obtain("order");
 		lock.lock();
