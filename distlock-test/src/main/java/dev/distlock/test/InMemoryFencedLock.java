@@ -118,28 +118,20 @@ final class InMemoryFencedLock implements FencedLock {
 
 	/**
 	 * Take this side for the current thread, or reenter its hold. A writer takes its read
-	 * share at once; a reader cannot take the write side, which would wait for its own
-	 * share.
+	 * share at once while its write hold is held; a reader cannot take the write side,
+	 * which would wait for its own share.
 	 */
 	private boolean lock(Duration waitTime) throws InterruptedException {
 		ThreadHolds holds = holds();
 		if (holds.reenter(this.name)) {
 			return true;
 		}
-		InMemoryHold hold;
-		if (this.side == HoldKind.READ_SHARE) {
-			InMemoryHold writeHold = this.registry.owned(HoldKind.EXCLUSIVE).find(this.name);
-			hold = (writeHold != null) ? this.registry.share(writeHold)
-					: this.registry.take(this.name, HoldKind.READ_SHARE, 0, waitTime, LeaseOptions.WATCHDOG);
+		if (this.side == HoldKind.EXCLUSIVE && this.registry.owned(HoldKind.READ_SHARE).find(this.name) != null) {
+			throw new IllegalMonitorStateException("Thread '" + Thread.currentThread().getName()
+					+ "' holds the read lock of '" + this.name + "' and cannot take its write lock, which would "
+					+ "wait for its own read share: a read lock cannot be upgraded; release it first");
 		}
-		else {
-			if (this.registry.owned(HoldKind.READ_SHARE).find(this.name) != null) {
-				throw new IllegalMonitorStateException("Thread '" + Thread.currentThread().getName()
-						+ "' holds the read lock of '" + this.name + "' and cannot take its write lock, which would "
-						+ "wait for its own read share: a read lock cannot be upgraded; release it first");
-			}
-			hold = this.registry.take(this.name, HoldKind.EXCLUSIVE, 0, waitTime, this.options);
-		}
+		InMemoryHold hold = this.registry.take(this.name, this.side, 0, waitTime, this.options);
 		if (hold == null) {
 			return false;
 		}

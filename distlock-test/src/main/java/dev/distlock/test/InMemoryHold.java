@@ -101,6 +101,13 @@ final class InMemoryHold {
 	}
 
 	/**
+	 * Return whether the registry renews the lease: it never runs out while held.
+	 */
+	boolean isRenewed() {
+		return !this.bounded;
+	}
+
+	/**
 	 * Return when the lease runs out, if it does, in {@link System#nanoTime()}.
 	 */
 	@Nullable Long deadline() {

@@ -35,6 +35,12 @@ final class InMemoryLeadership implements Leadership {
 	/** The candidate thread while started; guarded by the monitor. */
 	private @Nullable Thread candidate;
 
+	/**
+	 * The last candidate thread stopped, which may still be ending its term; guarded by
+	 * the monitor.
+	 */
+	private @Nullable Thread lastStopped;
+
 	private volatile @Nullable Term term;
 
 	InMemoryLeadership(InMemoryLockRegistry registry, LockName name) {
@@ -49,31 +55,28 @@ final class InMemoryLeadership implements Leadership {
 
 	/**
 	 * Start campaigning, and return once the first election is decided: this instance
-	 * leads, or waits behind the leader.
+	 * leads, or waits behind the leader. A candidate stopped before ends its term first,
+	 * so that terms never overlap; started by an event listener while that candidate
+	 * still ends its term, it returns at once, since the candidate may wait for the event
+	 * to be delivered.
 	 */
 	@Override
 	public void start() {
 		CountDownLatch decided = new CountDownLatch(1);
+		boolean afterStopped;
 		synchronized (this.monitor) {
 			if (this.candidate != null) {
 				return;
 			}
-			Thread thread = new Thread(() -> campaign(decided), "distlock-leadership-" + this.name);
+			Thread previous = this.lastStopped;
+			afterStopped = previous != null && previous.isAlive();
+			Thread thread = new Thread(() -> campaign(previous, decided), "distlock-leadership-" + this.name);
 			thread.setDaemon(true);
 			this.candidate = thread;
 			thread.start();
 		}
-		boolean interrupted = false;
-		while (decided.getCount() > 0) {
-			try {
-				decided.await();
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
+		if (!afterStopped || !InMemoryLockRegistry.isDelivering()) {
+			awaitUninterruptibly(decided::await);
 		}
 	}
 
@@ -87,6 +90,9 @@ final class InMemoryLeadership implements Leadership {
 		synchronized (this.monitor) {
 			stopped = this.candidate;
 			this.candidate = null;
+			if (stopped != null) {
+				this.lastStopped = stopped;
+			}
 		}
 		if (stopped == null) {
 			return;
@@ -123,8 +129,14 @@ final class InMemoryLeadership implements Leadership {
 				: OptionalLong.empty();
 	}
 
-	private void campaign(CountDownLatch decided) {
+	private void campaign(@Nullable Thread previous, CountDownLatch decided) {
 		try {
+			if (previous != null) {
+				// One term at a time: the candidate stopped before ends its term first,
+				// even if this one is stopped meanwhile, since a candidate started after
+				// this one waits for this one only
+				awaitUninterruptibly(previous::join);
+			}
 			while (isCandidate()) {
 				InMemoryHold hold = this.registry.take(this.name, HoldKind.EXCLUSIVE, 0,
 						Duration.ofNanos(Long.MAX_VALUE), LeaseOptions.WATCHDOG, decided::countDown);
@@ -178,10 +190,39 @@ final class InMemoryLeadership implements Leadership {
 		}
 	}
 
+	/**
+	 * Wait to the end, keeping an interrupt for afterwards.
+	 */
+	private static void awaitUninterruptibly(Waiting waiting) {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				waiting.await();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	private boolean isCandidate() {
 		synchronized (this.monitor) {
 			return this.candidate == Thread.currentThread();
 		}
+	}
+
+	/**
+	 * A wait that an interrupt ends early.
+	 */
+	@FunctionalInterface
+	private interface Waiting {
+
+		void await() throws InterruptedException;
+
 	}
 
 	/**

@@ -262,7 +262,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	 */
 	public void pauseRenewals() {
 		this.renewalsPaused = true;
-		changeLeases((hold) -> hold.runOutFrom(System.nanoTime()));
+		changeLeases();
 	}
 
 	/**
@@ -271,12 +271,13 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	 */
 	public void resumeRenewals() {
 		this.renewalsPaused = false;
-		changeLeases(InMemoryHold::keepRenewed);
+		changeLeases();
 	}
 
 	/**
 	 * Stop the leaderships, report every hold still held lost (its owner may still be
-	 * running) and free its name, and deliver the events published so far.
+	 * running) and free its name, and deliver the events published so far, waiting for
+	 * them unless called while an event is delivered.
 	 */
 	@Override
 	public void close() {
@@ -285,11 +286,13 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 			hold.slot.expire(hold, "the registry was closed while it was held");
 		}
 		this.events.shutdown();
-		try {
-			this.events.awaitTermination(this.leaseTime.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		if (!isDelivering()) {
+			try {
+				this.events.awaitTermination(this.leaseTime.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
 		}
 		if (this.ownsStore) {
 			this.store.close();
@@ -306,7 +309,8 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 
 	/**
 	 * Take a hold of a name, waiting at most the given time, observed like the Redis
-	 * registry's.
+	 * registry's. A read share of a thread that holds the write side is taken at once
+	 * while that write hold is held (a downgrade); otherwise it waits like any reader.
 	 * @return the hold, or {@code null} if not taken in time
 	 */
 	@Nullable InMemoryHold take(LockName name, HoldKind kind, int permits, Duration waitTime, LeaseOptions options)
@@ -340,15 +344,6 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 			return null;
 		}
 		return track(hold, wait);
-	}
-
-	/**
-	 * Take a read share for a thread that holds the write side, at once.
-	 */
-	InMemoryHold share(InMemoryHold writeHold) {
-		LockObserver.Wait wait = this.observer.waitStarted(writeHold.name);
-		return track(writeHold.slot.share(claim(writeHold.name, HoldKind.READ_SHARE, 0, LeaseOptions.WATCHDOG, () -> {
-		})), wait);
 	}
 
 	/**
@@ -472,11 +467,12 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	}
 
 	private InMemorySlot.Claim claim(LockName name, HoldKind kind, int permits, LeaseOptions options, Runnable queued) {
+		InMemoryHold writeHold = (kind == HoldKind.READ_SHARE) ? this.owned.find(name) : null;
 		Duration fixedLease = options.leaseTime();
 		InMemoryHold.Lease lease = new InMemoryHold.Lease((fixedLease != null) ? fixedLease : this.leaseTime,
 				fixedLease != null, orZero(options.minHoldTime()),
 				(options.lockDelay() != null) ? options.lockDelay() : this.lockDelay);
-		return new InMemorySlot.Claim(name, kind, permits, this, lease, queued);
+		return new InMemorySlot.Claim(name, kind, permits, this, lease, writeHold, queued);
 	}
 
 	private InMemoryHold track(InMemoryHold hold, LockObserver.Wait wait) {
@@ -486,17 +482,30 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 			// Lost before it was tracked: its report found nothing to remove
 			this.holds.remove(hold);
 		}
-		else if (this.renewalsPaused) {
-			// Renewals paused while it was taken, after it was made renewed
-			hold.slot.changeLeases(List.of(hold), (held) -> held.runOutFrom(System.nanoTime()));
+		else if (!hold.fixed && hold.isRenewed() == this.renewalsPaused) {
+			// Renewals paused or resumed while it was taken, after its lease was set
+			hold.slot.changeLeases(List.of(hold), this::followRenewals);
 		}
 		return hold;
 	}
 
-	private void changeLeases(Consumer<InMemoryHold> change) {
+	private void changeLeases() {
 		this.holds.stream()
 			.collect(Collectors.groupingBy((hold) -> hold.slot))
-			.forEach((slot, slotHolds) -> slot.changeLeases(slotHolds, change));
+			.forEach((slot, slotHolds) -> slot.changeLeases(slotHolds, this::followRenewals));
+	}
+
+	/**
+	 * Make a hold's lease run out or be renewed, as renewals are paused or not now: read
+	 * under the slot's monitor, so that the last pause or resume wins.
+	 */
+	private void followRenewals(InMemoryHold hold) {
+		if (this.renewalsPaused) {
+			hold.runOutFrom(System.nanoTime());
+		}
+		else {
+			hold.keepRenewed();
+		}
 	}
 
 	private static Duration orZero(@Nullable Duration duration) {

@@ -11,16 +11,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.stream.LongStream;
 
 import dev.distlock.LockName;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What Redis keeps for one name, kept in the JVM: the holds of a lock (its write hold or
- * its read shares) or of a semaphore (its permits), the last fencing token given, how
- * long the name stays taken after a release, and the waiters, served first come first
- * served. Every change happens under the slot's monitor and wakes the waiters; loss
- * reports are sent after the monitor is left.
+ * its read shares) or of a semaphore (its permits), the last fencing token given, the
+ * places kept after a release or after a lease ran out, and the waiters, served first
+ * come first served. Every change happens under the slot's monitor and wakes the waiters;
+ * loss reports are handed to the event threads after the monitor is left, or by a waiter
+ * before it waits again.
  */
 final class InMemorySlot {
 
@@ -36,10 +38,12 @@ final class InMemorySlot {
 
 	private long lastToken;
 
-	/** Whether the name stays taken until {@link #keptUntil}, held by nobody. */
-	private boolean kept;
-
-	private long keptUntil;
+	/**
+	 * The places kept by nobody: after a release for the minimum hold time, or after a
+	 * lease ran out for the lock delay. A lock's place keeps everyone out, a read share's
+	 * the writers, a permit's one permit of a semaphore.
+	 */
+	private final List<Place> kept = new ArrayList<>();
 
 	InMemorySlot(InMemoryLockStore store) {
 		this.store = store;
@@ -58,7 +62,7 @@ final class InMemorySlot {
 		try {
 			long now = System.nanoTime();
 			reap(now, lost);
-			if (this.waiters.isEmpty() && fits(claim, now)) {
+			if (isDowngrade(claim) || (this.waiters.isEmpty() && fits(claim, now))) {
 				return grant(claim, now);
 			}
 			return (waitNanos > 0) ? await(claim, now, now + waitNanos, lost) : null;
@@ -76,6 +80,10 @@ final class InMemorySlot {
 		claim.queued().run();
 		try {
 			while (deadline - now > 0) {
+				// Losses found are told now, not when this waiter stops waiting; telling
+				// only hands them to the event threads
+				report(lost);
+				lost.clear();
 				this.changed.awaitNanos(Math.min(deadline - now, nextChangeIn(now)));
 				now = System.nanoTime();
 				reap(now, lost);
@@ -95,23 +103,20 @@ final class InMemorySlot {
 	}
 
 	/**
-	 * Add a read share to a write hold of the same thread, at once: a downgrade.
+	 * Return whether the claim is a read share of the thread that holds the write side:
+	 * it comes in at once, ahead of the waiters, while that write hold is held.
 	 */
-	InMemoryHold share(Claim claim) {
-		this.monitor.lock();
-		try {
-			return grant(claim, System.nanoTime());
-		}
-		finally {
-			this.monitor.unlock();
-		}
+	private boolean isDowngrade(Claim claim) {
+		InMemoryHold writeHold = claim.writeHold();
+		return writeHold != null && this.holds.contains(writeHold);
 	}
 
 	private boolean fits(Claim claim, long now) {
 		return switch (claim.kind()) {
-			case EXCLUSIVE -> this.holds.isEmpty() && !isKept(now);
-			case READ_SHARE -> this.holds.stream().noneMatch((hold) -> hold.kind == HoldKind.EXCLUSIVE) && !isKept(now);
-			case PERMIT -> this.holds.size() < claim.permits();
+			case EXCLUSIVE -> this.holds.isEmpty() && keptPlaces(now).isEmpty();
+			case READ_SHARE -> this.holds.stream().noneMatch((hold) -> hold.kind == HoldKind.EXCLUSIVE)
+					&& keptPlaces(now).stream().noneMatch((place) -> place.kind == HoldKind.EXCLUSIVE);
+			case PERMIT -> this.holds.size() + keptPlaces(now).size() < claim.permits();
 		};
 	}
 
@@ -136,7 +141,7 @@ final class InMemorySlot {
 			InMemoryHold.State before = hold.markReleased();
 			if (before == InMemoryHold.State.HELD) {
 				this.holds.remove(hold);
-				keep(hold.acquiredNanos + hold.minHoldNanos, now);
+				keep(hold, hold.acquiredNanos + hold.minHoldNanos, now);
 				this.changed.signalAll();
 			}
 			return before == InMemoryHold.State.HELD;
@@ -200,15 +205,16 @@ final class InMemorySlot {
 		List<InMemoryHold> lost = new ArrayList<>();
 		this.monitor.lock();
 		try {
-			reap(System.nanoTime(), lost);
-			OptionalLong lastToken = (this.holds.isEmpty() && !this.kept) ? OptionalLong.empty()
+			long now = System.nanoTime();
+			reap(now, lost);
+			OptionalLong lastToken = (this.holds.isEmpty() && keptPlaces(now).isEmpty()) ? OptionalLong.empty()
 					: OptionalLong.of(this.lastToken);
 			for (InMemoryHold hold : this.holds) {
 				hold.markLost(reason);
 				lost.add(hold);
 			}
 			this.holds.clear();
-			this.kept = false;
+			this.kept.clear();
 			this.changed.signalAll();
 			return lastToken;
 		}
@@ -249,7 +255,8 @@ final class InMemorySlot {
 			Optional<Duration> held = this.holds.stream()
 				.map((hold) -> hold.remainingLease(now))
 				.max(Duration::compareTo);
-			return (held.isPresent() || !isKept(now)) ? held : Optional.of(Duration.ofNanos(this.keptUntil - now));
+			OptionalLong kept = keptLeft(now).max();
+			return (held.isPresent() || kept.isEmpty()) ? held : Optional.of(Duration.ofNanos(kept.getAsLong()));
 		}
 		finally {
 			this.monitor.unlock();
@@ -280,33 +287,40 @@ final class InMemorySlot {
 						: "its lease ran out without a renewal");
 				this.holds.remove(hold);
 				Long deadline = hold.deadline();
-				keep(((deadline != null) ? deadline : now) + hold.lockDelayNanos, now);
+				keep(hold, ((deadline != null) ? deadline : now) + hold.lockDelayNanos, now);
 				lost.add(hold);
 				this.changed.signalAll();
 			}
 		}
 	}
 
-	private void keep(long until, long now) {
-		if (until - now > 0 && (!this.kept || until - this.keptUntil > 0)) {
-			this.kept = true;
-			this.keptUntil = until;
+	private void keep(InMemoryHold hold, long until, long now) {
+		if (until - now > 0) {
+			this.kept.add(new Place(hold.kind, until));
 		}
 	}
 
-	private boolean isKept(long now) {
-		if (this.kept && now - this.keptUntil >= 0) {
-			this.kept = false;
-		}
+	/**
+	 * Return the places kept now, forgetting those given up.
+	 */
+	private List<Place> keptPlaces(long now) {
+		this.kept.removeIf((place) -> now - place.until >= 0);
 		return this.kept;
 	}
 
 	/**
-	 * Return how long until a lease runs out or the name stops being kept: when a waiter
+	 * Return what is left of each place kept now.
+	 */
+	private LongStream keptLeft(long now) {
+		return keptPlaces(now).stream().mapToLong((place) -> place.until - now);
+	}
+
+	/**
+	 * Return how long until a lease runs out or a kept place is given up: when a waiter
 	 * looks again without being signalled.
 	 */
 	private long nextChangeIn(long now) {
-		long next = isKept(now) ? this.keptUntil - now : Long.MAX_VALUE;
+		long next = keptLeft(now).min().orElse(Long.MAX_VALUE);
 		for (InMemoryHold hold : this.holds) {
 			Long deadline = hold.deadline();
 			if (deadline != null) {
@@ -328,6 +342,16 @@ final class InMemorySlot {
 	}
 
 	/**
+	 * A place kept by nobody.
+	 *
+	 * @param kind the kind of the hold that kept it
+	 * @param until when it is given up, in {@link System#nanoTime()}
+	 */
+	private record Place(HoldKind kind, long until) {
+
+	}
+
+	/**
 	 * What a waiter asks a slot for.
 	 *
 	 * @param name the name, as the caller gave it
@@ -335,10 +359,11 @@ final class InMemorySlot {
 	 * @param permits for a permit, how many holds the caller's semaphore allows
 	 * @param registry the registry that takes the hold
 	 * @param lease the hold's lease terms
+	 * @param writeHold for a read share, the write hold of the caller's thread, if any
 	 * @param queued run once the waiter is queued, under the slot's monitor
 	 */
 	record Claim(LockName name, HoldKind kind, int permits, InMemoryLockRegistry registry, InMemoryHold.Lease lease,
-			Runnable queued) {
+			@Nullable InMemoryHold writeHold, Runnable queued) {
 
 	}
 

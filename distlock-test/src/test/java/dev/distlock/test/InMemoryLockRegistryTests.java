@@ -3,12 +3,18 @@ package dev.distlock.test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import dev.distlock.FencedLock;
+import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
 import dev.distlock.LeadershipGrantedEvent;
@@ -16,12 +22,16 @@ import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockLostException;
+import dev.distlock.LockName;
 import dev.distlock.LockObserver;
+import dev.distlock.testsupport.TestThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -92,6 +102,38 @@ class InMemoryLockRegistryTests {
 	}
 
 	@Test
+	void permitWhoseLeaseRanOutKeepsItsPlaceForTheLockDelay() {
+		try (InMemoryLockRegistry delayed = new InMemoryLockRegistry(this.store, Duration.ofMillis(200),
+				Duration.ofSeconds(10), this.events::add, LockObserver.NONE)) {
+			LockLease permit = delayed.semaphore("pool", 1).acquire(Duration.ZERO);
+			delayed.pauseRenewals();
+			await().atMost(WAIT).until(() -> !permit.isValid());
+			assertThat(this.registry.semaphore("pool", 1).tryAcquire(Duration.ZERO)).as("within the lock delay")
+				.isEmpty();
+			assertThat(this.registry.semaphore("pool", 2).tryAcquire(Duration.ZERO)).as("the other permit")
+				.hasValueSatisfying(LockLease::release);
+		}
+	}
+
+	@Test
+	void readShareWhoseLeaseRanOutKeepsOutWritersAloneForTheLockDelay() {
+		try (InMemoryLockRegistry delayed = new InMemoryLockRegistry(this.store, Duration.ofMillis(200),
+				Duration.ofSeconds(10), this.events::add, LockObserver.NONE)) {
+			FencedLock staleReader = delayed.readWriteLock("catalog").readLock();
+			staleReader.lock();
+			LockLease share = staleReader.currentHold();
+			delayed.pauseRenewals();
+			await().atMost(WAIT).until(() -> !share.isValid());
+			assertThat(this.registry.tryAcquire("catalog", Duration.ZERO)).as("a writer within the lock delay")
+				.isEmpty();
+			FencedLock reader = this.registry.readWriteLock("catalog").readLock();
+			assertThat(reader.tryLock()).as("a reader within the lock delay").isTrue();
+			reader.unlock();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(staleReader::unlock);
+		}
+	}
+
+	@Test
 	void heldLocksListEachHoldWithItsOwnerAndKind() {
 		FencedLock lock = this.registry.obtain("order");
 		lock.lock();
@@ -122,6 +164,38 @@ class InMemoryLockRegistryTests {
 	}
 
 	@Test
+	void leadershipRestartedByItsListenerServesOneTermAtATime() {
+		CountDownLatch revocationHeld = new CountDownLatch(1);
+		Leadership[] restarted = new Leadership[1];
+		Consumer<LockEvent> listener = (event) -> {
+			this.events.add(event);
+			if (event instanceof LeadershipGrantedEvent && this.events.size() == 1) {
+				restarted[0].stop();
+				restarted[0].start();
+			}
+			else if (event instanceof LeadershipRevokedEvent) {
+				awaitQuietly(revocationHeld);
+			}
+		};
+		try (InMemoryLockRegistry registry = new InMemoryLockRegistry(this.store, Duration.ofMillis(200), Duration.ZERO,
+				listener, LockObserver.NONE)) {
+			restarted[0] = registry.leadership("scheduler");
+			restarted[0].start();
+			await().atMost(WAIT).until(() -> this.events.size() == 2);
+			LockFaults.expire(registry, "scheduler");
+			revocationHeld.countDown();
+			await().atMost(WAIT).until(() -> this.events.size() == 4);
+			assertThat(restarted[0].isLeader()).isTrue();
+			assertThat(this.events).extracting((event) -> event.getClass().getSimpleName() + " " + event.fencingToken())
+				.containsExactly("LeadershipGrantedEvent 1", "LeadershipRevokedEvent 1", "LockLostEvent 1",
+						"LeadershipGrantedEvent 2");
+		}
+		finally {
+			revocationHeld.countDown();
+		}
+	}
+
+	@Test
 	void closeReportsTheHoldsStillHeldLostAndFreesTheirNames() {
 		LockLease lease = this.registry.acquire("report", Duration.ZERO);
 		this.registry.close();
@@ -130,6 +204,23 @@ class InMemoryLockRegistryTests {
 			.isInstanceOfSatisfying(LockLostEvent.class,
 					(lost) -> assertThat(lost.reason()).isEqualTo("the registry was closed while it was held"));
 		assertThat(this.store.remainingLease("report")).isEmpty();
+	}
+
+	@Test
+	void closeCalledByAListenerDoesNotWaitForItsOwnDelivery() {
+		InMemoryLockRegistry[] closing = new InMemoryLockRegistry[1];
+		CompletableFuture<Void> closed = new CompletableFuture<>();
+		Consumer<LockEvent> listener = (event) -> {
+			closing[0].close();
+			closed.complete(null);
+		};
+		try (InMemoryLockRegistry registry = new InMemoryLockRegistry(this.store, Duration.ofSeconds(10), Duration.ZERO,
+				listener, LockObserver.NONE)) {
+			closing[0] = registry;
+			registry.acquire("report", Duration.ZERO);
+			LockFaults.expire(registry, "report");
+			assertThat(closed).succeedsWithin(Duration.ofSeconds(2));
+		}
 	}
 
 	@Test
@@ -157,6 +248,75 @@ class InMemoryLockRegistryTests {
 		assertThat(this.registry.acquire("counter", Duration.ZERO).fencingToken()).isEqualTo(2001);
 	}
 
+	@Test
+	void readLockOfAThreadWhoseWriteLockWasLostWaitsForTheNextWriter() {
+		FencedReadWriteLock catalog = this.registry.readWriteLock("catalog");
+		catalog.writeLock().lock();
+		LockFaults.expire(this.registry, "catalog");
+		LockLease nextWriter = this.registry.acquire("catalog", Duration.ZERO);
+		assertThat(catalog.readLock().tryLock()).as("a read share beside the next writer").isFalse();
+		nextWriter.release();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(catalog.writeLock()::unlock);
+	}
+
+	@Test
+	void holdTakenWhileRenewalsResumeIsRenewed() throws InterruptedException {
+		AtomicReference<InMemoryLockRegistry> resuming = new AtomicReference<>();
+		LockObserver resumeOnAcquire = new LockObserver() {
+
+			@Override
+			public Wait waitStarted(LockName name) {
+				return new Wait() {
+
+					@Override
+					public Hold acquired(long fencingToken) {
+						resuming.get().resumeRenewals();
+						return Hold.NONE;
+					}
+
+				};
+			}
+
+		};
+		try (InMemoryLockRegistry resumed = new InMemoryLockRegistry(this.store, Duration.ofMillis(200), Duration.ZERO,
+				this.events::add, resumeOnAcquire)) {
+			resuming.set(resumed);
+			resumed.pauseRenewals();
+			LockLease lease = resumed.acquire("report", Duration.ZERO);
+			Thread.sleep(400);
+			assertThat(lease.isValid()).isTrue();
+			assertThat(this.events).isEmpty();
+			lease.release();
+		}
+	}
+
+	@Test
+	void lossFoundByAWaiterIsReportedWhileItWaits() throws InterruptedException {
+		CountDownLatch leaseWatcherBack = new CountDownLatch(1);
+		this.store.schedule(() -> awaitQuietly(leaseWatcherBack), 0, TimeUnit.NANOSECONDS);
+		try (TestThread waiter = TestThread.start("waiter")) {
+			this.registry.tryAcquire("report", Duration.ZERO,
+					LeaseOptions.fixed(Duration.ofMillis(50)).withLockDelay(Duration.ofSeconds(10)));
+			CompletableFuture<Optional<LockLease>> waited = waiter
+				.call(() -> this.registry.tryAcquire("report", Duration.ofSeconds(4)));
+			await().atMost(Duration.ofSeconds(2))
+				.untilAsserted(() -> assertThat(this.events).singleElement().isInstanceOf(LockLostEvent.class));
+			assertThat(waited).isNotDone();
+		}
+		finally {
+			leaseWatcherBack.countDown();
+		}
+	}
+
+	@Test
+	void forceReleaseOfANameNoLongerKeptAfterItsMinimumHoldFindsNothing() throws InterruptedException {
+		this.registry.tryAcquire("report", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofMillis(50)))
+			.orElseThrow()
+			.release();
+		Thread.sleep(100);
+		assertThat(this.registry.forceRelease("report")).isEmpty();
+	}
+
 	private Runnable acquire(String name, boolean owned) {
 		if (owned) {
 			FencedLock lock = this.registry.obtain(name);
@@ -164,6 +324,15 @@ class InMemoryLockRegistryTests {
 			return lock::unlock;
 		}
 		return this.registry.acquire(name, WAIT)::release;
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }
