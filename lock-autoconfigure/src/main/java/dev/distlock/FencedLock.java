@@ -69,7 +69,9 @@ public interface FencedLock extends Lock {
 	/**
 	 * Return the current thread's hold as a lease: its name, fencing token, validity and
 	 * acquisition time, also when the hold is known lost (the lease is then not valid).
-	 * Releasing it leaves the hold as {@link #unlock()} does, once.
+	 * Releasing it leaves the hold as {@link #unlock()} does, once; a release on another
+	 * thread is refused with an {@link IllegalMonitorStateException} and leaves the lease
+	 * to its owner to release.
 	 * @return the current hold
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 */

@@ -65,7 +65,14 @@ final class InMemoryLease implements LockLease {
 	@Override
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {
-			this.releaseAction.run();
+			try {
+				this.releaseAction.run();
+			}
+			catch (IllegalMonitorStateException ex) {
+				// Refused on a thread that does not own the hold: its owner still may
+				this.released.set(false);
+				throw ex;
+			}
 		}
 	}
 

@@ -44,7 +44,14 @@ final class RedisLockLease extends HoldLease {
 	@Override
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {
-			this.releaseAction.run();
+			try {
+				this.releaseAction.run();
+			}
+			catch (IllegalMonitorStateException ex) {
+				// Refused on a thread that does not own the hold: its owner still may
+				this.released.set(false);
+				throw ex;
+			}
 		}
 	}
 
