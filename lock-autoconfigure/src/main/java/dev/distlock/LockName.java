@@ -63,6 +63,17 @@ public final class LockName implements Comparable<LockName> {
 	}
 
 	/**
+	 * Check that a key prefix ({@code distlock.key-prefix}) does not contain {@code !},
+	 * which only the keys of a lock's helpers use.
+	 * @param prefix the prefix of every lock key
+	 * @throws IllegalArgumentException if the prefix contains {@code !}
+	 */
+	public static void checkKeyPrefix(String prefix) {
+		Assert.isTrue(prefix.indexOf(RESERVED) < 0, () -> "Key prefix '" + prefix + "' contains '" + RESERVED
+				+ "', which is reserved for distlock's helper keys");
+	}
+
+	/**
 	 * Return the name of the lock of one key value: {@code <base>:<encoded value>}.
 	 * @param base the name of the locks of every key value, such as {@code order}
 	 * @param keyValue the key value, such as {@code 42}

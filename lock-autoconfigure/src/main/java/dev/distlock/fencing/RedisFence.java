@@ -3,7 +3,7 @@ package dev.distlock.fencing;
 import java.util.List;
 
 import dev.distlock.LockName;
-import dev.distlock.redis.LockKeys;
+import dev.distlock.keys.ClusterSlots;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
@@ -58,7 +58,7 @@ public class RedisFence implements Fence {
 	 */
 	public RedisFence(StringRedisTemplate redis, String keyPrefix) {
 		Assert.notNull(redis, "'redis' must not be null");
-		LockKeys.checkPrefix(keyPrefix);
+		LockName.checkKeyPrefix(keyPrefix);
 		this.redis = redis;
 		this.keyPrefix = keyPrefix;
 	}
@@ -134,7 +134,7 @@ public class RedisFence implements Fence {
 		if (ClusterSlotHashUtil.calculateSlot(resourceKey) == slot) {
 			return resourceKey;
 		}
-		String besideKey = "{" + LockKeys.slotTag(key) + "}" + resourceKey;
+		String besideKey = "{" + ClusterSlots.slotTag(key) + "}" + resourceKey;
 		Assert.isTrue(ClusterSlotHashUtil.calculateSlot(besideKey) == slot,
 				() -> "Key '" + key + "' contains '}' outside a hash tag, so the highest token of resource '" + resource
 						+ "' cannot be kept in its Cluster slot; remove it, or give the key a hash tag");

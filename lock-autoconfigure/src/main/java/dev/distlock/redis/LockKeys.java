@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.LockName;
+import dev.distlock.keys.ClusterSlots;
 
 import org.springframework.util.Assert;
 
@@ -16,8 +17,8 @@ import org.springframework.util.Assert;
  * lock's helpers, such as its fencing key: {@code <lock key>!<role>} when the lock key
  * carries a hash tag, otherwise {@code {<lock key>}!<role>}, in the lock key's Cluster
  * hash slot either way. Lock names ({@link LockName#of}) and key prefixes
- * ({@link #checkPrefix}) must not contain it and encoded key values never do, so no lock
- * key is ever a helper key.
+ * ({@link LockName#checkKeyPrefix}) must not contain it and encoded key values never do,
+ * so no lock key is ever a helper key.
  *
  * @since 0.1.0
  */
@@ -67,15 +68,6 @@ public final class LockKeys {
 	}
 
 	/**
-	 * Check that a key prefix does not contain {@code !}, which only helper keys use.
-	 * @param prefix the prefix of every lock key
-	 * @throws IllegalArgumentException if the prefix contains {@code !}
-	 */
-	public static void checkPrefix(String prefix) {
-		checkUnreserved("Key prefix", prefix);
-	}
-
-	/**
 	 * Return the key of the fencing key of the given lock key: its helper key of role
 	 * {@code fence}.
 	 * @param lockKey the lock key
@@ -99,41 +91,12 @@ public final class LockKeys {
 	 * which leaves no key name that shares its slot
 	 */
 	public static String helperKey(String lockKey, String role) {
-		if (hasHashTag(lockKey)) {
+		if (ClusterSlots.hasHashTag(lockKey)) {
 			return lockKey + LockName.RESERVED + role;
 		}
 		Assert.isTrue(lockKey.indexOf('}') < 0, () -> "Lock key '" + lockKey
 				+ "' contains '}' outside a hash tag; remove it so that the lock's helper keys, such as its fencing key, can share its Cluster slot");
 		return "{" + lockKey + "}" + LockName.RESERVED + role;
-	}
-
-	/**
-	 * Return what decides a key's Cluster slot: the text of its hash tag, or the whole
-	 * key when it has none. {@code {<slot tag>}} at the start of another key puts that
-	 * key in the same slot, unless the slot tag contains a {@code '}'}.
-	 * @param key the key
-	 * @return its slot tag
-	 */
-	public static String slotTag(String key) {
-		if (!hasHashTag(key)) {
-			return key;
-		}
-		int open = key.indexOf('{');
-		return key.substring(open + 1, key.indexOf('}', open + 1));
-	}
-
-	private static void checkUnreserved(String description, String value) {
-		Assert.isTrue(value.indexOf(LockName.RESERVED) < 0, () -> description + " '" + value + "' contains '"
-				+ LockName.RESERVED + "', which is reserved for distlock's helper keys");
-	}
-
-	private static boolean hasHashTag(String key) {
-		int open = key.indexOf('{');
-		if (open < 0) {
-			return false;
-		}
-		int close = key.indexOf('}', open + 1);
-		return close > open + 1;
 	}
 
 }

@@ -2,6 +2,8 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 
+import dev.distlock.LockName;
+
 import org.springframework.util.Assert;
 
 /**
@@ -29,7 +31,7 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration c
 	 */
 	public RedisLockSettings {
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
-		LockKeys.checkPrefix(keyPrefix);
+		LockName.checkKeyPrefix(keyPrefix);
 		Assert.isTrue(isPositive(leaseTime) && leaseTime.toMillis() >= 3,
 				"'leaseTime' must be at least 3ms, was " + leaseTime);
 		Assert.isTrue(isPositive(commandTimeout), "'commandTimeout' must be positive, was " + commandTimeout);

@@ -40,18 +40,6 @@ class LockKeysTests {
 	}
 
 	@Test
-	void slotTagIsTheHashTagOrTheWholeKeyAndPutsAKeyWithoutBracesInItInTheSameSlot() {
-		assertThat(LockKeys.slotTag("{report}:rows")).isEqualTo("report");
-		assertThat(LockKeys.slotTag("report:rows")).isEqualTo("report:rows");
-		assertThat(LockKeys.slotTag("{}report")).isEqualTo("{}report");
-		assertThat(LockKeys.slotTag("a{b")).isEqualTo("a{b");
-		for (String key : List.of("{report}:rows", "report:rows", "a{b", "x{y}z{w}")) {
-			assertThat(SlotHash.getSlot("{" + LockKeys.slotTag(key) + "}lock:other")).as(key)
-				.isEqualTo(SlotHash.getSlot(key));
-		}
-	}
-
-	@Test
 	void noLockKeyIsAHelperKeyAndEveryHelperKeyIsInItsLockKeysClusterSlot() {
 		List<String> prefixes = List.of("lock:", "", "{app}:", "dl.", "{", "lock:{");
 		List<String> parts = List.of("billing", "{billing}", "{", "}", "{}", ":", "%", "%21", "#", "lock:", "fence",

@@ -1,0 +1,103 @@
+package dev.distlock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The parts of distlock depend on each other in one direction, read from the import lines
+ * of the main sources: the API ({@code dev.distlock}) and the key rules
+ * ({@code dev.distlock.keys}) on no other part and no Redis client; the engine
+ * ({@code dev.distlock.redis}) on them only; interception, observations, Actuator support
+ * and the fencing kit on the API, never on the engine or a Redis client's connection
+ * layer; the auto-configuration on everything, since it wires the parts together.
+ */
+class PackageDependencyTests {
+
+	private static final Path SOURCES = Path.of("src", "main", "java");
+
+	private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)\\.[\\w*]+;$");
+
+	private static final List<String> CLIENTS = List.of("io.lettuce", "redis.clients",
+			"org.springframework.data.redis");
+
+	private static final List<String> PARTS = List.of("dev.distlock.redis", "dev.distlock.aop", "dev.distlock.fencing",
+			"dev.distlock.observation", "dev.distlock.actuate", "dev.distlock.autoconfigure", "dev.distlock.keys");
+
+	@Test
+	void apiAndKeyRulesDependOnNoOtherPartAndNoRedisClient() {
+		assertThat(imports("dev.distlock"))
+			.noneMatch((imported) -> startsWithAny(imported, PARTS) || startsWithAny(imported, CLIENTS));
+		assertThat(imports("dev.distlock.keys"))
+			.noneMatch((imported) -> startsWithAny(imported, PARTS) || startsWithAny(imported, CLIENTS));
+	}
+
+	@Test
+	void engineDependsOnTheApiAndTheKeyRulesOnly() {
+		assertThat(imports("dev.distlock.redis")).filteredOn((imported) -> startsWithAny(imported, PARTS))
+			.allMatch((imported) -> imported.startsWith("dev.distlock.redis") || imported.equals("dev.distlock.keys"));
+	}
+
+	@Test
+	void fencingKitDependsOnNothingOfTheEngine() {
+		assertThat(imports("dev.distlock.fencing")).filteredOn((imported) -> startsWithAny(imported, PARTS))
+			.allMatch((imported) -> imported.equals("dev.distlock.keys"));
+	}
+
+	@Test
+	void interceptionObservationsAndActuatorSupportUseTheApiAloneAndNoRedisClient() {
+		for (String part : List.of("dev.distlock.aop", "dev.distlock.observation", "dev.distlock.actuate")) {
+			assertThat(imports(part)).as(part)
+				.noneMatch((imported) -> startsWithAny(imported, CLIENTS)
+						|| (startsWithAny(imported, PARTS) && !imported.equals(part)));
+		}
+	}
+
+	/**
+	 * Return what the main sources of a package import, by the package or class they
+	 * import from (the package's own classes left out).
+	 */
+	private static List<String> imports(String packageName) {
+		Path directory = SOURCES.resolve(packageName.replace('.', '/'));
+		Set<String> imported = new TreeSet<>();
+		try (Stream<Path> files = Files.list(directory)) {
+			for (Path file : files.filter((path) -> path.toString().endsWith(".java")).toList()) {
+				for (String line : Files.readAllLines(file)) {
+					Matcher matcher = IMPORT.matcher(line.strip());
+					if (matcher.matches() && !isOwn(matcher.group(1), packageName)) {
+						imported.add(matcher.group(1));
+					}
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return List.copyOf(imported);
+	}
+
+	/**
+	 * Return whether an import's qualifier is the package itself or one of its classes,
+	 * for the import of a nested class.
+	 */
+	private static boolean isOwn(String qualifier, String packageName) {
+		return qualifier.equals(packageName) || (qualifier.startsWith(packageName + ".")
+				&& Character.isUpperCase(qualifier.charAt(packageName.length() + 1)));
+	}
+
+	private static boolean startsWithAny(String imported, List<String> prefixes) {
+		return prefixes.stream().anyMatch((prefix) -> imported.equals(prefix) || imported.startsWith(prefix + "."));
+	}
+
+}
