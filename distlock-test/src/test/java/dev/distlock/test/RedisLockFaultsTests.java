@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * A Spring Boot test of an application's {@code @DistributedLock} method against a real
  * {@code redis-server} started by {@link RedisServerExtension}, without Docker, as the
- * README shows it; {@link LockFaults} makes the method's lock lost while it runs.
+ * user guide shows it; {@link LockFaults} makes the method's lock lost while it runs.
  */
 @SpringBootTest(classes = RedisLockFaultsTests.ReportApplication.class)
 @Timeout(60)

@@ -263,8 +263,8 @@ class ReactiveSubscriptionTests {
 	}
 
 	/**
-	 * The example of the README's "{@code LockContext} in reactive pipelines", as it is
-	 * written there.
+	 * The example of the user guide's "{@code LockContext} in reactive pipelines", as it
+	 * is written there.
 	 */
 	static class ExportService {
 

@@ -237,9 +237,9 @@ class DistLockLeadershipAutoConfigurationTests {
 	}
 
 	/**
-	 * The example of the README's "Leader election", as it is written there: leader work
-	 * started on a thread of its own when the term is granted, which writes while the
-	 * term lasts and is interrupted when it ends.
+	 * The example of the user guide's "Leader election", as it is written there: leader
+	 * work started on a thread of its own when the term is granted, which writes while
+	 * the term lasts and is interrupted when it ends.
 	 */
 	static class ReportFeed {
 
