@@ -35,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 @Timeout(60)
 class RedisLockFaultsTests {
 
+	// tag::redis-server-extension[]
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -42,6 +43,7 @@ class RedisLockFaultsTests {
 	static void redisProperties(DynamicPropertyRegistry properties) {
 		properties.add("spring.data.redis.port", () -> redis.server().port());
 	}
+	// end::redis-server-extension[]
 
 	@Autowired
 	private LockRegistry locks;

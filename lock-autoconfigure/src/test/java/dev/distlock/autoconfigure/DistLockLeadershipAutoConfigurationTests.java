@@ -249,14 +249,15 @@ class DistLockLeadershipAutoConfigurationTests {
 			this.store = store;
 		}
 
+		// tag::leader-feed[]
 		@EventListener
 		void granted(LeadershipGrantedEvent event) {
 			if (event.name().equals("report")) {
 				LockLease term = event.term();
 				Thread feed = new Thread(() -> feed(term), "report-feed");
 				feed.start();
-				term.onLoss((ended) -> feed.interrupt()); // before the revocation is
-															// delivered
+				// runs before the revocation is delivered
+				term.onLoss((ended) -> feed.interrupt());
 			}
 		}
 
@@ -271,6 +272,7 @@ class DistLockLeadershipAutoConfigurationTests {
 				// The term ended
 			}
 		}
+		// end::leader-feed[]
 
 	}
 

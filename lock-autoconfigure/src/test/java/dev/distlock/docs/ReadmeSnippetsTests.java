@@ -9,18 +9,33 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that every {@code java} code block of the README is a tagged region of this
- * package's sources, which compile and run in {@link ReadmeExamplesTests}, so that no
- * snippet a user copies drifts from the code.
+ * Tests that every {@code java} code block of the README and of the user guide is a
+ * tagged region of test sources, so that no snippet a user copies drifts from code that
+ * compiles and runs: this module's tests ({@link ReadmeExamplesTests} runs this package's
+ * examples) and the tests of {@code distlock-test} and of the sample application, which
+ * their own builds compile and run.
  */
 class ReadmeSnippetsTests {
 
-	private static final Path SOURCES = Path.of("src", "test", "java", "dev", "distlock", "docs");
+	private static final List<Path> SOURCES = List.of(Path.of("src", "test", "java"),
+			Path.of("..", "distlock-test", "src", "test", "java"), Path.of("..", "sample-app", "src", "test", "java"));
 
 	@Test
 	void everyJavaSnippetOfTheReadmeIsATaggedRegionOfCompiledCode() {
-		List<Snippet> blocks = Snippets.javaBlocks(Path.of("..", "README.md"));
-		List<String> regions = Snippets.taggedRegions(SOURCES).stream().map(Snippet::code).toList();
+		assertEveryJavaSnippetIsATaggedRegion(Path.of("..", "README.md"));
+	}
+
+	@Test
+	void everyJavaSnippetOfTheUserGuideIsATaggedRegionOfCompiledCode() {
+		assertEveryJavaSnippetIsATaggedRegion(Path.of("..", "docs", "guide.md"));
+	}
+
+	private void assertEveryJavaSnippetIsATaggedRegion(Path markdown) {
+		List<Snippet> blocks = Snippets.javaBlocks(markdown);
+		List<String> regions = SOURCES.stream()
+			.flatMap((sources) -> Snippets.taggedRegions(sources).stream())
+			.map(Snippet::code)
+			.toList();
 		assertThat(blocks).isNotEmpty();
 		for (Snippet block : blocks) {
 			assertThat(regions)

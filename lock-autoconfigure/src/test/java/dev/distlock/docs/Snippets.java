@@ -15,13 +15,17 @@ import java.util.stream.Stream;
  * ({@code // tag::name[]} to {@code // end::name[]}) of Java sources, both normalised so
  * that they compare equal when they hold the same code: tabs at the start of a line count
  * as four spaces, the indentation common to all lines is removed, and so are trailing
- * spaces and blank lines around the code.
+ * spaces and blank lines around the code. A code block right after a
+ * {@code <!-- not compiled: reason -->} line is left out, the only way to show code that
+ * the build cannot compile.
  */
 final class Snippets {
 
 	private static final Pattern TAG = Pattern.compile("// tag::(.+)\\[\\]");
 
 	private static final Pattern END = Pattern.compile("// end::(.+)\\[\\]");
+
+	private static final Pattern NOT_COMPILED = Pattern.compile("<!-- not compiled: .+ -->");
 
 	private Snippets() {
 	}
@@ -35,7 +39,8 @@ final class Snippets {
 		List<Snippet> blocks = new ArrayList<>();
 		List<String> lines = readLines(markdown);
 		for (int i = 0; i < lines.size(); i++) {
-			if (lines.get(i).strip().equals("```java")) {
+			if (lines.get(i).strip().equals("```java")
+					&& !(i > 0 && NOT_COMPILED.matcher(lines.get(i - 1)).matches())) {
 				int start = i + 1;
 				int end = start;
 				while (!lines.get(end).strip().equals("```")) {
@@ -50,13 +55,13 @@ final class Snippets {
 	}
 
 	/**
-	 * Return the tagged regions of the Java sources in a directory.
+	 * Return the tagged regions of the Java sources under a directory.
 	 * @param sources the directory
 	 * @return its regions
 	 */
 	static List<Snippet> taggedRegions(Path sources) {
 		List<Snippet> regions = new ArrayList<>();
-		try (Stream<Path> files = Files.list(sources)) {
+		try (Stream<Path> files = Files.walk(sources)) {
 			files.filter((file) -> file.toString().endsWith(".java"))
 				.sorted()
 				.forEach((file) -> regions.addAll(taggedRegionsOf(file)));
