@@ -29,12 +29,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * A Spring Boot test of an application's {@code @DistributedLock} method against a real
  * {@code redis-server} started by {@link RedisServerExtension}, without Docker, as the
- * README shows it; {@link LockFaults} makes the method's lock lost while it runs.
+ * user guide shows it; {@link LockFaults} makes the method's lock lost while it runs.
  */
 @SpringBootTest(classes = RedisLockFaultsTests.ReportApplication.class)
 @Timeout(60)
 class RedisLockFaultsTests {
 
+	// tag::redis-server-extension[]
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -42,6 +43,7 @@ class RedisLockFaultsTests {
 	static void redisProperties(DynamicPropertyRegistry properties) {
 		properties.add("spring.data.redis.port", () -> redis.server().port());
 	}
+	// end::redis-server-extension[]
 
 	@Autowired
 	private LockRegistry locks;

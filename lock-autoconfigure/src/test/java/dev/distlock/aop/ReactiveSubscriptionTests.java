@@ -263,8 +263,8 @@ class ReactiveSubscriptionTests {
 	}
 
 	/**
-	 * The example of the README's "{@code LockContext} in reactive pipelines", as it is
-	 * written there.
+	 * The example of the user guide's "{@code LockContext} in reactive pipelines", as it
+	 * is written there.
 	 */
 	static class ExportService {
 
@@ -274,6 +274,7 @@ class ReactiveSubscriptionTests {
 			this.entries = entries;
 		}
 
+		// tag::reactive-export[]
 		@DistributedLock(name = "export", key = "#id")
 		public Flux<Entry> export(String id) {
 			return this.entries.findAll(id)
@@ -281,6 +282,7 @@ class ReactiveSubscriptionTests {
 				.handle((entry, sink) -> sink
 					.next(entry.fenced(LockContext.currentLease().orElseThrow().fencingToken())));
 		}
+		// end::reactive-export[]
 
 	}
 

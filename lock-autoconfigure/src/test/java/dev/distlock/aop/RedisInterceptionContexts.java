@@ -16,7 +16,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * interceptors on a real {@code redis-server}, and registries of other processes on the
  * same server.
  */
-final class RedisInterceptionContexts {
+public final class RedisInterceptionContexts {
 
 	private RedisInterceptionContexts() {
 	}
@@ -28,7 +28,7 @@ final class RedisInterceptionContexts {
 	 * @param server the server
 	 * @return the runner
 	 */
-	static ApplicationContextRunner on(RedisServer server) {
+	public static ApplicationContextRunner on(RedisServer server) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
 					DistLockInterceptionAutoConfiguration.class))
@@ -41,7 +41,7 @@ final class RedisInterceptionContexts {
 	 * @param server the server
 	 * @return the registry, to be closed
 	 */
-	static TestLockRegistry rival(RedisServer server) {
+	public static TestLockRegistry rival(RedisServer server) {
 		return TestLockRegistry.create(server.uri(), Duration.ofSeconds(30));
 	}
 

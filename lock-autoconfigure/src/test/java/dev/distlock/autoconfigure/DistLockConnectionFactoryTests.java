@@ -123,8 +123,8 @@ class DistLockConnectionFactoryTests {
 	}
 
 	/**
-	 * The README's recipe: the application's Redis, primary for everything else, and a
-	 * Redis for locks.
+	 * The user guide's recipe (A dedicated Redis for locks): the application's Redis,
+	 * primary for everything else, and a Redis for locks.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class DedicatedLockRedis {

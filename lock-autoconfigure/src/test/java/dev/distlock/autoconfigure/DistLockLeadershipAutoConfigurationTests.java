@@ -237,9 +237,9 @@ class DistLockLeadershipAutoConfigurationTests {
 	}
 
 	/**
-	 * The example of the README's "Leader election", as it is written there: leader work
-	 * started on a thread of its own when the term is granted, which writes while the
-	 * term lasts and is interrupted when it ends.
+	 * The example of the user guide's "Leader election", as it is written there: leader
+	 * work started on a thread of its own when the term is granted, which writes while
+	 * the term lasts and is interrupted when it ends.
 	 */
 	static class ReportFeed {
 
@@ -249,14 +249,15 @@ class DistLockLeadershipAutoConfigurationTests {
 			this.store = store;
 		}
 
+		// tag::leader-feed[]
 		@EventListener
 		void granted(LeadershipGrantedEvent event) {
 			if (event.name().equals("report")) {
 				LockLease term = event.term();
 				Thread feed = new Thread(() -> feed(term), "report-feed");
 				feed.start();
-				term.onLoss((ended) -> feed.interrupt()); // before the revocation is
-															// delivered
+				// runs before the revocation is delivered
+				term.onLoss((ended) -> feed.interrupt());
 			}
 		}
 
@@ -271,6 +272,7 @@ class DistLockLeadershipAutoConfigurationTests {
 				// The term ended
 			}
 		}
+		// end::leader-feed[]
 
 	}
 

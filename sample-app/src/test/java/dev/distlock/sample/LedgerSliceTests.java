@@ -34,9 +34,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * own, as in the application: a post in a test's transaction would keep its lock until
  * that transaction ends.
  */
+// tag::in-memory-slice[]
 @JdbcTest(properties = "distlock.store=in-memory")
 @ImportAutoConfiguration({ AopAutoConfiguration.class, InMemoryDistLockAutoConfiguration.class,
 		DistLockInterceptionAutoConfiguration.class, DistLockJdbcFenceAutoConfiguration.class })
+// end::in-memory-slice[]
 @ComponentScan(basePackageClasses = Ledger.class, useDefaultFilters = false,
 		includeFilters = @Filter(type = FilterType.REGEX, pattern = ".*\\.Ledger(Table)?"))
 @Transactional(propagation = Propagation.NOT_SUPPORTED)
