@@ -61,6 +61,28 @@ class DistLockInterceptionAutoConfigurationTests {
 	}
 
 	@Test
+	void registryIsFoundWhenAnAnnotatedMethodIsFirstCalledNotWhenTheAdvisorsAreCreated() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class,
+						DistLockInterceptionAutoConfiguration.class))
+				.withBean("userLockRegistry", LockRegistry.class, registry::registry,
+						(definition) -> definition.setLazyInit(true))
+				.withBean("auditService", AuditService.class)
+				.run((context) -> {
+					assertThat(context).hasNotFailed().hasBean("distlockAdvisor");
+					assertThat(context.getBeanFactory().containsSingleton("userLockRegistry"))
+						.as("registry created by the startup")
+						.isFalse();
+					assertThat(context.getBean(AuditService.class).audit()).isEqualTo("AuditService.audit");
+					assertThat(context.getBeanFactory().containsSingleton("userLockRegistry"))
+						.as("registry created by the first call")
+						.isTrue();
+				});
+		}
+	}
+
+	@Test
 	void limitedMethodsAloneWithoutARegistryFailStartup() {
 		new ApplicationContextRunner()
 			.withConfiguration(
@@ -174,6 +196,15 @@ class DistLockInterceptionAutoConfigurationTests {
 		@DistributedLock(name = "export-files")
 		public List<String> exportLocked() {
 			return LockContext.leases().stream().map(LockLease::name).toList();
+		}
+
+	}
+
+	static class AuditService {
+
+		@DistributedLock
+		public String audit() {
+			return LockContext.currentLease().orElseThrow().name();
 		}
 
 	}
