@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  * Reactor context: with the context-propagation library, operators that restore thread
  * locals (all of them once {@code Hooks.enableAutomaticContextPropagation()} is on,
  * {@code handle} and {@code tap} otherwise) see them on any thread, through
- * {@link LockContextThreadLocalAccessor}. A Kotlin {@code suspend} function sees its
- * leases on every thread its coroutine runs on.
+ * {@link dev.distlock.context.LockContextThreadLocalAccessor}. A Kotlin {@code suspend}
+ * function sees its leases on every thread its coroutine runs on.
  *
  * @since 0.1.0
  * @see DistributedLock
@@ -98,11 +98,25 @@ public final class LockContext {
 	}
 
 	/**
+	 * Make the given leases, as {@link #leases()} returned them on another thread, the
+	 * ones the current thread runs under instead of its own, until the returned binding
+	 * is closed. Used by the carriers of the context across threads, such as the
+	 * coroutine context element and the context-propagation accessor.
+	 * @param leases the leases, the innermost first; empty for none
+	 * @return the binding, whose closing gives the thread back its own leases
+	 */
+	public static Binding carry(List<LockLease> leases) {
+		List<LockLease> previous = LEASES.get();
+		set(leases);
+		return () -> set(previous);
+	}
+
+	/**
 	 * Make the given leases, as {@link #leases()} returned them, the ones the thread runs
 	 * under.
 	 * @param leases the leases, the innermost first, or {@code null} or empty for none
 	 */
-	static void set(@Nullable List<LockLease> leases) {
+	private static void set(@Nullable List<LockLease> leases) {
 		if (leases == null || leases.isEmpty()) {
 			LEASES.remove();
 		}
@@ -112,7 +126,8 @@ public final class LockContext {
 	}
 
 	/**
-	 * The leases of a call made current by {@link #bind(List)}.
+	 * The leases of a call made current by {@link #bind(List)}, or of another thread made
+	 * current by {@link #carry(List)}.
 	 */
 	@FunctionalInterface
 	public interface Binding extends AutoCloseable {

@@ -10,12 +10,12 @@
  * claim in Redis, renewed by the watchdog until released.
  *
  * <p>
- * Names follow the same rule: {@code DistributedLock*} for the annotation and what serves
- * it ({@link DistributedLock}, its interceptor and advisor, and
- * {@link DistributedLockException}, the root of distlock's exceptions), {@code Lock*} for
- * the API's other types and the engine's parts, and {@code DistLock*} for the Spring Boot
- * integration (auto-configurations, properties, endpoint, health indicator). Bean names
- * start with {@code distlock}, like the properties.
+ * Names follow the same rule: {@code DistributedLock*} for the annotation
+ * ({@link DistributedLock}, and {@link DistributedLockException}, the root of distlock's
+ * exceptions), {@code Lock*} for the API's other types and the engine's parts, and
+ * {@code DistLock*} for the Spring integration (the interception and its advisors,
+ * auto-configurations, properties, endpoint, health indicator). Bean names start with
+ * {@code distlock}, like the properties.
  */
 @NullMarked
 package dev.distlock;

@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The parts of distlock depend on each other in one direction, read from the import lines
  * of the main sources: the API ({@code dev.distlock}) and the key rules
  * ({@code dev.distlock.keys}) on no other part and no Redis client; the engine
- * ({@code dev.distlock.redis}) on them only; interception, observations, Actuator support
- * and the fencing kit on the API, never on the engine or a Redis client's connection
- * layer; the auto-configuration on everything, since it wires the parts together.
+ * ({@code dev.distlock.redis}) on them only; the carriers of the lock context,
+ * observations, Actuator support and the fencing kit on the API, never on the engine or a
+ * Redis client's connection layer; interception on the API and the carriers of the lock
+ * context; the auto-configuration on everything, since it wires the parts together.
  */
 class PackageDependencyTests {
 
@@ -33,7 +34,8 @@ class PackageDependencyTests {
 			"org.springframework.data.redis");
 
 	private static final List<String> PARTS = List.of("dev.distlock.redis", "dev.distlock.aop", "dev.distlock.fencing",
-			"dev.distlock.observation", "dev.distlock.actuate", "dev.distlock.autoconfigure", "dev.distlock.keys");
+			"dev.distlock.observation", "dev.distlock.actuate", "dev.distlock.autoconfigure", "dev.distlock.keys",
+			"dev.distlock.context");
 
 	@Test
 	void apiAndKeyRulesDependOnNoOtherPartAndNoRedisClient() {
@@ -56,12 +58,18 @@ class PackageDependencyTests {
 	}
 
 	@Test
-	void interceptionObservationsAndActuatorSupportUseTheApiAloneAndNoRedisClient() {
-		for (String part : List.of("dev.distlock.aop", "dev.distlock.observation", "dev.distlock.actuate")) {
+	void contextCarriersObservationsAndActuatorSupportUseTheApiAloneAndNoRedisClient() {
+		for (String part : List.of("dev.distlock.context", "dev.distlock.observation", "dev.distlock.actuate")) {
 			assertThat(imports(part)).as(part)
 				.noneMatch((imported) -> startsWithAny(imported, CLIENTS)
 						|| (startsWithAny(imported, PARTS) && !imported.equals(part)));
 		}
+	}
+
+	@Test
+	void interceptionUsesTheApiAndTheContextCarriersAloneAndNoRedisClient() {
+		assertThat(imports("dev.distlock.aop")).noneMatch((imported) -> startsWithAny(imported, CLIENTS)
+				|| (startsWithAny(imported, PARTS) && !imported.equals("dev.distlock.context")));
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import dev.distlock.LockRegistry;
 import org.jspecify.annotations.Nullable;
@@ -22,9 +23,10 @@ final class AnnotationAttributes {
 
 	private final ConversionService conversions;
 
-	private final LockRegistry registry;
+	private final Supplier<LockRegistry> registry;
 
-	AnnotationAttributes(PropertyResolver placeholders, ConversionService conversions, LockRegistry registry) {
+	AnnotationAttributes(PropertyResolver placeholders, ConversionService conversions,
+			Supplier<LockRegistry> registry) {
 		this.placeholders = placeholders;
 		this.conversions = conversions;
 		this.registry = registry;
@@ -45,7 +47,7 @@ final class AnnotationAttributes {
 			problems.add("name", ex.getMessage(), "define the property or write the name as a literal");
 			return value;
 		}
-		problems.check("name", () -> this.registry.obtain(name),
+		problems.check("name", () -> this.registry.get().obtain(name),
 				"write a name without '!' whose braces, if any, enclose the part that chooses the Cluster slot, such as \"{tenant}:orders\"");
 		return name;
 	}

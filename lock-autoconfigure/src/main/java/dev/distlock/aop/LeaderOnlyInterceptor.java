@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import dev.distlock.LockRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -16,11 +17,8 @@ import org.springframework.aop.support.AopUtils;
  * leadership, and skips them elsewhere as {@code onFailure = SKIP} skips a
  * {@code @DistributedLock} method. A reactive result (or a suspend function) decides on
  * each subscription.
- *
- * @since 0.1.0
- * @see LeaderOnlyAdvisor
  */
-public class LeaderOnlyInterceptor implements MethodInterceptor {
+final class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(LeaderOnlyInterceptor.class);
 
@@ -31,11 +29,11 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	/**
 	 * Create an interceptor.
-	 * @param registry the registry whose leaderships decide
+	 * @param registry the registry whose leaderships decide, found on the first call
 	 * @param specs resolves each method's annotation
 	 */
-	public LeaderOnlyInterceptor(LockRegistry registry, LeaderOnlySpecResolver specs) {
-		this((name) -> registry.leadership(name).isLeader(), specs);
+	LeaderOnlyInterceptor(Supplier<LockRegistry> registry, LeaderOnlySpecResolver specs) {
+		this((name) -> registry.get().leadership(name).isLeader(), specs);
 	}
 
 	private LeaderOnlyInterceptor(Predicate<String> leads, LeaderOnlySpecResolver specs) {
@@ -49,7 +47,7 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	 * @param specs resolves each method's annotation
 	 * @return the interceptor
 	 */
-	public static LeaderOnlyInterceptor skippingEveryCall(LeaderOnlySpecResolver specs) {
+	static LeaderOnlyInterceptor skippingEveryCall(LeaderOnlySpecResolver specs) {
 		return new LeaderOnlyInterceptor((name) -> false, specs);
 	}
 

@@ -11,8 +11,7 @@ import java.lang.reflect.Method;
  * @param name the leadership's name, placeholders resolved
  * @param resultKind how the method delivers its result, which says what a skipped call
  * returns
- * @since 0.1.0
  */
-public record LeaderOnlySpec(Method method, String description, String name, ResultKind resultKind) {
+record LeaderOnlySpec(Method method, String description, String name, ResultKind resultKind) {
 
 }

@@ -15,10 +15,8 @@ import org.springframework.core.env.PropertyResolver;
  * Resolves and checks {@link LeaderOnly} annotations into {@link LeaderOnlySpec}s, once
  * per method and target class: the name must be a leadership the instance campaigns for,
  * and a call must be able to be skipped.
- *
- * @since 0.1.0
  */
-public class LeaderOnlySpecResolver {
+final class LeaderOnlySpecResolver {
 
 	private final PropertyResolver placeholders;
 
@@ -32,7 +30,7 @@ public class LeaderOnlySpecResolver {
 	 * @param leadershipNames the names of the leaderships the instance campaigns for
 	 * ({@code distlock.leader.names})
 	 */
-	public LeaderOnlySpecResolver(PropertyResolver placeholders, Set<String> leadershipNames) {
+	LeaderOnlySpecResolver(PropertyResolver placeholders, Set<String> leadershipNames) {
 		this.placeholders = placeholders;
 		this.leadershipNames = Set.copyOf(leadershipNames);
 	}
@@ -45,7 +43,7 @@ public class LeaderOnlySpecResolver {
 	 * @return the spec
 	 * @throws InvalidLockAnnotationException if the annotation cannot work as written
 	 */
-	public LeaderOnlySpec resolve(Method method, @Nullable Class<?> targetClass) {
+	LeaderOnlySpec resolve(Method method, @Nullable Class<?> targetClass) {
 		return this.specs.computeIfAbsent(new MethodClassKey(method, targetClass),
 				(key) -> create(method, targetClass));
 	}

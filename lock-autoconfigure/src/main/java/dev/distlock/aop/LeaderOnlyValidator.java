@@ -9,9 +9,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-
 /**
  * Checks every {@link LeaderOnly} method of every bean once the singletons exist, so that
  * a method naming a leadership the instance does not campaign for, or returning what a
@@ -20,14 +17,10 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  * leadership holds for its whole term, which the leader would never get. Warns once about
  * annotated methods that a proxy cannot intercept (private, final or static), and, when
  * distlock is disabled, names the leader-only methods that are skipped on every call.
- *
- * @since 0.1.0
  */
-public class LeaderOnlyValidator implements SmartInitializingSingleton {
+final class LeaderOnlyValidator {
 
 	private static final Log logger = LogFactory.getLog(LeaderOnlyValidator.class);
-
-	private final ConfigurableListableBeanFactory beanFactory;
 
 	private final LeaderOnlySpecResolver specs;
 
@@ -35,24 +28,25 @@ public class LeaderOnlyValidator implements SmartInitializingSingleton {
 
 	/**
 	 * Create a validator.
-	 * @param beanFactory the beans to check
 	 * @param specs resolves and checks annotations
 	 * @param lockSpecs resolves the {@code @DistributedLock} of a {@code @LeaderOnly}
 	 * method, or {@code null} when distlock is disabled: nothing is locked, and every
 	 * leader-only method is skipped, which the check logs at WARN
 	 */
-	public LeaderOnlyValidator(ConfigurableListableBeanFactory beanFactory, LeaderOnlySpecResolver specs,
-			@Nullable LockSpecResolver lockSpecs) {
-		this.beanFactory = beanFactory;
+	LeaderOnlyValidator(LeaderOnlySpecResolver specs, @Nullable LockSpecResolver lockSpecs) {
 		this.specs = specs;
 		this.lockSpecs = lockSpecs;
 	}
 
-	@Override
-	public void afterSingletonsInstantiated() {
+	/**
+	 * Check the annotated methods of the beans.
+	 * @param methods the annotated methods
+	 * @throws InvalidLockAnnotationException if an annotation cannot work as written
+	 */
+	void check(List<LockedMethod> methods) {
 		AnnotatedMethodCheck check = new AnnotatedMethodCheck();
 		List<LockedMethod> leaderOnly = new ArrayList<>();
-		for (LockedMethod annotated : LockedMethod.findIn(this.beanFactory)) {
+		for (LockedMethod annotated : methods) {
 			if (LockedMethod.isLeaderOnly(annotated.method())) {
 				leaderOnly.add(annotated);
 				check.check(annotated, "@" + LeaderOnly.class.getSimpleName(), () -> {

@@ -2,12 +2,10 @@ package dev.distlock.aop;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.distlock.aop.InvalidLockAnnotationException.Problem;
-
-import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 /**
  * Checks every {@link dev.distlock.DistributedLock} and
@@ -16,31 +14,29 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  * concurrency limit whose name a lock uses fails it too: the two would be the same keys
  * in Redis. Warns once about annotated methods that a proxy cannot intercept (private,
  * final or static).
- *
- * @since 0.1.0
  */
-public class LockAnnotationValidator implements SmartInitializingSingleton {
-
-	private final ConfigurableListableBeanFactory beanFactory;
+final class LockAnnotationValidator {
 
 	private final LockSpecResolver specs;
 
 	/**
 	 * Create a validator.
-	 * @param beanFactory the beans to check
 	 * @param specs resolves and checks annotations
 	 */
-	public LockAnnotationValidator(ConfigurableListableBeanFactory beanFactory, LockSpecResolver specs) {
-		this.beanFactory = beanFactory;
+	LockAnnotationValidator(LockSpecResolver specs) {
 		this.specs = specs;
 	}
 
-	@Override
-	public void afterSingletonsInstantiated() {
+	/**
+	 * Check the annotated methods of the beans.
+	 * @param methods the annotated methods
+	 * @throws InvalidLockAnnotationException if an annotation cannot work as written
+	 */
+	void check(List<LockedMethod> methods) {
 		AnnotatedMethodCheck check = new AnnotatedMethodCheck();
 		Map<String, LockSpec> locksByName = new HashMap<>();
 		Map<LockedMethod, LockSpec> limits = new LinkedHashMap<>();
-		for (LockedMethod locked : LockedMethod.findIn(this.beanFactory)) {
+		for (LockedMethod locked : methods) {
 			for (LockingAnnotation annotation : LockingAnnotation.values()) {
 				if (annotation.isPresentOn(locked.method())) {
 					check.check(locked, annotation.displayName(), () -> {

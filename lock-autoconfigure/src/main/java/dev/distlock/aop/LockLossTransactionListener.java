@@ -26,7 +26,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * {@code distlock.on-lost} is {@code throw}.
  *
  * @since 0.1.0
- * @see DistributedLockInterceptor
+ * @see DistLockInterception
  */
 public class LockLossTransactionListener implements TransactionExecutionListener {
 

@@ -34,10 +34,8 @@ import org.springframework.util.StringUtils;
  * value it holds; an empty one, like {@code null}, fails the call, and so do a key with
  * more values than the most keys a call may lock and a value without a stable text
  * ({@link LockKeyValues}).
- *
- * @since 0.1.0
  */
-public class LockNames {
+final class LockNames {
 
 	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
@@ -51,7 +49,7 @@ public class LockNames {
 	 * @param maxKeysPerCall the most key values one call may lock
 	 * ({@code distlock.max-keys-per-call})
 	 */
-	public LockNames(@Nullable BeanFactory beanFactory, int maxKeysPerCall) {
+	LockNames(@Nullable BeanFactory beanFactory, int maxKeysPerCall) {
 		Assert.isTrue(maxKeysPerCall > 0, () -> "'maxKeysPerCall' must be positive, was " + maxKeysPerCall);
 		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
 		this.maxKeysPerCall = maxKeysPerCall;
@@ -66,7 +64,7 @@ public class LockNames {
 	 * @throws LockKeyException if the key evaluates to nothing usable or to more values
 	 * than a call may lock
 	 */
-	public List<LockName> of(LockSpec spec, Object target, Object[] args) {
+	List<LockName> of(LockSpec spec, Object target, Object[] args) {
 		Expression key = spec.key();
 		if (key == null) {
 			return List.of(LockName.of(spec.name()));

@@ -27,9 +27,8 @@ import org.springframework.expression.Expression;
  * @param onFailure what to do when the lock is not acquired: {@code THROW} or
  * {@code SKIP}, never {@code DEFAULT}
  * @param resultKind how the method delivers its result
- * @since 0.1.0
  */
-public record LockSpec(Method method, String description, String name, LockTarget target, String keySource,
+record LockSpec(Method method, String description, String name, LockTarget target, String keySource,
 		@Nullable Expression key, Duration waitTime, LeaseOptions leaseOptions, LockFailureAction onFailure,
 		ResultKind resultKind) {
 
@@ -38,7 +37,7 @@ public record LockSpec(Method method, String description, String name, LockTarge
 	 * acquired.
 	 * @return whether {@link #onFailure()} is {@code SKIP}
 	 */
-	public boolean skipOnFailure() {
+	boolean skipOnFailure() {
 		return this.onFailure == LockFailureAction.SKIP;
 	}
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import dev.distlock.DistributedLock;
 import dev.distlock.LeaseOptions;
@@ -24,10 +25,8 @@ import org.springframework.expression.Expression;
  * Resolves and checks {@link DistributedLock} and
  * {@link dev.distlock.DistributedConcurrencyLimit} annotations into {@link LockSpec}s,
  * once per annotation, method and target class.
- *
- * @since 0.1.0
  */
-public class LockSpecResolver {
+final class LockSpecResolver {
 
 	private final AnnotationAttributes attributes;
 
@@ -42,10 +41,11 @@ public class LockSpecResolver {
 	 * @param placeholders resolves {@code ${...}} in names, durations and limits
 	 * @param conversions converts duration attributes, such as {@code 5s} or
 	 * {@code PT5S}, to {@link Duration}s
-	 * @param registry the registry that will lock the names, which checks them
+	 * @param registry the registry that will lock the names, which checks them, found
+	 * when a name is first checked
 	 * @param defaults the values of attributes left empty
 	 */
-	public LockSpecResolver(PropertyResolver placeholders, ConversionService conversions, LockRegistry registry,
+	LockSpecResolver(PropertyResolver placeholders, ConversionService conversions, Supplier<LockRegistry> registry,
 			LockDefaults defaults) {
 		this.attributes = new AnnotationAttributes(placeholders, conversions, registry);
 		this.defaults = defaults;
@@ -63,7 +63,7 @@ public class LockSpecResolver {
 	 * @throws InvalidLockAnnotationException if the annotation cannot work as written
 	 * @see #resolve(LockingAnnotation, Method, Class)
 	 */
-	public LockSpec resolve(Method method, @Nullable Class<?> targetClass) {
+	LockSpec resolve(Method method, @Nullable Class<?> targetClass) {
 		return resolve(LockingAnnotation.DISTRIBUTED_LOCK, method, targetClass);
 	}
 
@@ -78,7 +78,7 @@ public class LockSpecResolver {
 	 * @return the spec
 	 * @throws InvalidLockAnnotationException if the annotation cannot work as written
 	 */
-	public LockSpec resolve(LockingAnnotation annotation, Method method, @Nullable Class<?> targetClass) {
+	LockSpec resolve(LockingAnnotation annotation, Method method, @Nullable Class<?> targetClass) {
 		return this.specs.get(annotation)
 			.computeIfAbsent(new MethodClassKey(method, targetClass), (key) -> create(annotation, method, targetClass));
 	}
@@ -164,7 +164,7 @@ public class LockSpecResolver {
 	 * @param onFailure what to do when a lock is not acquired, {@code THROW} or
 	 * {@code SKIP}
 	 */
-	public record LockDefaults(Duration waitTime, LockFailureAction onFailure) {
+	record LockDefaults(Duration waitTime, LockFailureAction onFailure) {
 
 	}
 

@@ -12,10 +12,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What an intercepted call takes for each of its names: the lock of the name, the read
  * side of the read/write lock of the name, or a permit of the semaphore of the name.
- *
- * @since 0.1.0
  */
-public sealed interface LockTarget {
+sealed interface LockTarget {
 
 	/** The lock of the name, which is also the write side of its read/write lock. */
 	LockTarget EXCLUSIVE = new Exclusive();

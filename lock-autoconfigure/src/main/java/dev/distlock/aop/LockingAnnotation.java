@@ -9,10 +9,8 @@ import dev.distlock.DistributedLock;
 /**
  * The annotations that make a method run holding something in Redis, each intercepted by
  * an advisor of its own: a lock, or a permit of a semaphore.
- *
- * @since 0.1.0
  */
-public enum LockingAnnotation {
+enum LockingAnnotation {
 
 	/** {@link DistributedLock}: the lock, or the read side, of a name. */
 	DISTRIBUTED_LOCK(DistributedLock.class),
@@ -30,7 +28,7 @@ public enum LockingAnnotation {
 	 * Return the annotation type.
 	 * @return the type
 	 */
-	public Class<? extends Annotation> type() {
+	Class<? extends Annotation> type() {
 		return this.type;
 	}
 
@@ -38,7 +36,7 @@ public enum LockingAnnotation {
 	 * Return the annotation as messages name it, such as {@code @DistributedLock}.
 	 * @return the annotation's name
 	 */
-	public String displayName() {
+	String displayName() {
 		return "@" + this.type.getSimpleName();
 	}
 
@@ -48,7 +46,7 @@ public enum LockingAnnotation {
 	 * @param method the method
 	 * @return whether the annotation is present
 	 */
-	public boolean isPresentOn(Method method) {
+	boolean isPresentOn(Method method) {
 		return AnnotatedTarget.find(method, this.type).isPresent();
 	}
 
@@ -57,7 +55,7 @@ public enum LockingAnnotation {
 	 * @param method the method
 	 * @return whether one is present
 	 */
-	public static boolean anyPresentOn(Method method) {
+	static boolean anyPresentOn(Method method) {
 		for (LockingAnnotation annotation : values()) {
 			if (annotation.isPresentOn(method)) {
 				return true;

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.distlock.LockAcquisitionException;
@@ -45,15 +46,13 @@ import org.springframework.aop.support.AopUtils;
  * synchronous method is not interrupted: it throws after it returns, and may check
  * {@link LockContext#assertHeld()} before each side effect.
  *
- * @since 0.1.0
- * @see DistributedLockInterceptor
- * @see DistributedConcurrencyLimitInterceptor
+ * @see DistLockAdvisor
  */
-public abstract class LockingInterceptor implements MethodInterceptor {
+final class LockingInterceptor implements MethodInterceptor {
 
 	private final LockingAnnotation annotation;
 
-	private final LockRegistry registry;
+	private final Supplier<LockRegistry> registry;
 
 	private final LockSpecResolver specs;
 
@@ -66,12 +65,12 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 	/**
 	 * Create an interceptor of the methods that carry the given annotation.
 	 * @param annotation the annotation whose spec each call follows
-	 * @param registry takes the locks or permits
+	 * @param registry takes the locks or permits, found on the first call
 	 * @param specs resolves each method's annotation
 	 * @param names evaluates each call's lock names
 	 * @param lostLockPolicy what to do when a lock was lost while a method ran
 	 */
-	protected LockingInterceptor(LockingAnnotation annotation, LockRegistry registry, LockSpecResolver specs,
+	LockingInterceptor(LockingAnnotation annotation, Supplier<LockRegistry> registry, LockSpecResolver specs,
 			LockNames names, LostLockPolicy lostLockPolicy) {
 		this.annotation = annotation;
 		this.registry = registry;
@@ -117,7 +116,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeSynchronously(MethodInvocation invocation, LockSpec spec, List<LockName> lockNames)
 			throws Throwable {
-		CallLocks locks = CallLocks.ownedByThread(this.registry, spec, lockNames, this.outage);
+		CallLocks locks = CallLocks.ownedByThread(this.registry.get(), spec, lockNames, this.outage);
 		if (locks == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -136,7 +135,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 
 	private @Nullable Object invokeForStage(MethodInvocation invocation, LockSpec spec, List<LockName> lockNames)
 			throws Throwable {
-		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames, this.outage);
+		CallLocks leases = CallLocks.ownerFree(this.registry.get(), spec, lockNames, this.outage);
 		if (leases == null) {
 			return notAcquired(spec, lockNames);
 		}
@@ -218,7 +217,7 @@ public abstract class LockingInterceptor implements MethodInterceptor {
 	}
 
 	private @Nullable CallLocks acquireLeases(LockSpec spec, List<LockName> lockNames) {
-		CallLocks leases = CallLocks.ownerFree(this.registry, spec, lockNames, this.outage);
+		CallLocks leases = CallLocks.ownerFree(this.registry.get(), spec, lockNames, this.outage);
 		if (leases == null && !spec.skipOnFailure()) {
 			throw acquisitionFailure(spec, lockNames);
 		}

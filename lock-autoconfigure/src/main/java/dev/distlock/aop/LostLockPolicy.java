@@ -12,9 +12,8 @@ import org.jspecify.annotations.Nullable;
  * running under the lock, or log it and let the work finish.
  *
  * @param onLost whether to throw or to log
- * @since 0.1.0
  */
-public record LostLockPolicy(LockLostAction onLost) {
+record LostLockPolicy(LockLostAction onLost) {
 
 	private static final Log logger = LogFactory.getLog(LostLockPolicy.class);
 

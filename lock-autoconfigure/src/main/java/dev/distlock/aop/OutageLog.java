@@ -17,7 +17,7 @@ import org.apache.commons.logging.LogFactory;
  */
 final class OutageLog {
 
-	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
+	private static final Log logger = LogFactory.getLog(LockingInterceptor.class);
 
 	private final AtomicBoolean down = new AtomicBoolean();
 

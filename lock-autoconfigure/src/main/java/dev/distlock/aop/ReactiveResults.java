@@ -6,8 +6,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import dev.distlock.LockContext;
-import dev.distlock.LockContextThreadLocalAccessor;
 import dev.distlock.LockLostException;
+import dev.distlock.context.LockContextThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;

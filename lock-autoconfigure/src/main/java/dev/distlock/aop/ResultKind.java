@@ -13,10 +13,8 @@ import org.springframework.util.ClassUtils;
 /**
  * How a locked method delivers its result, which decides how long the lock is held and
  * what a skipped call returns.
- *
- * @since 0.1.0
  */
-public enum ResultKind {
+enum ResultKind {
 
 	/** Returns when done: the lock is held by the calling thread until then. */
 	SYNCHRONOUS,
@@ -46,7 +44,7 @@ public enum ResultKind {
 	 * @param method the method
 	 * @return the result kind
 	 */
-	public static ResultKind of(Method method) {
+	static ResultKind of(Method method) {
 		if (KotlinDetector.isSuspendingFunction(method)) {
 			return SUSPENDING;
 		}

@@ -2,7 +2,7 @@ package dev.distlock.aop;
 
 import java.lang.reflect.Method;
 
-import dev.distlock.LockContextElement;
+import dev.distlock.context.LockContextElement;
 import kotlin.coroutines.Continuation;
 import kotlin.coroutines.CoroutineContext;
 import reactor.core.publisher.Flux;

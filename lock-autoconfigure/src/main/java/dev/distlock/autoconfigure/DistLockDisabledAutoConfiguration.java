@@ -1,9 +1,7 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.aop.LeaderOnlyAdvisor;
-import dev.distlock.aop.LeaderOnlyInterceptor;
-import dev.distlock.aop.LeaderOnlySpecResolver;
-import dev.distlock.aop.LeaderOnlyValidator;
+import dev.distlock.aop.DistLockAdvisor;
+import dev.distlock.aop.DistLockInterception;
 
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -32,33 +30,23 @@ import org.springframework.core.env.Environment;
 @Import(DistLockInterceptionAutoConfiguration.AutoProxyCreatorRegistrar.class)
 public final class DistLockDisabledAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	LeaderOnlySpecResolver distlockLeaderOnlySpecResolver(Environment environment, DistLockProperties properties) {
-		return DistLockInterceptionAutoConfiguration.leaderOnlySpecResolver(environment, properties);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	LeaderOnlyInterceptor distlockLeaderOnlyInterceptor(LeaderOnlySpecResolver distlockLeaderOnlySpecResolver) {
-		return LeaderOnlyInterceptor.skippingEveryCall(distlockLeaderOnlySpecResolver);
-	}
-
 	/**
 	 * Created early by the auto-proxy creator, as when distlock is enabled.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static LeaderOnlyAdvisor distlockLeaderOnlyAdvisor(Environment environment) {
-		return DistLockInterceptionAutoConfiguration.leaderOnlyAdvisor(environment);
+	static DistLockInterception distlockInterception(ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
+		return DistLockInterception.skippingLeaderOnlyMethods(beanFactory, environment,
+				DistLockInterceptionAutoConfiguration.settings(environment));
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	LeaderOnlyValidator distlockLeaderOnlyValidator(ConfigurableListableBeanFactory beanFactory,
-			LeaderOnlySpecResolver distlockLeaderOnlySpecResolver) {
-		return new LeaderOnlyValidator(beanFactory, distlockLeaderOnlySpecResolver, null);
+	@ConditionalOnMissingBean(name = "distlockLeaderOnlyAdvisor")
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DistLockAdvisor distlockLeaderOnlyAdvisor(DistLockInterception distlockInterception) {
+		return distlockInterception.leaderOnlyAdvisor();
 	}
 
 }

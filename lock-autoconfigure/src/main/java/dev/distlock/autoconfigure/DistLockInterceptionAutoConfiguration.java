@@ -3,23 +3,12 @@ package dev.distlock.autoconfigure;
 import java.util.Set;
 
 import dev.distlock.LockRegistry;
-import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
-import dev.distlock.aop.DistributedConcurrencyLimitInterceptor;
-import dev.distlock.aop.DistributedLockAdvisor;
-import dev.distlock.aop.DistributedLockInterceptor;
-import dev.distlock.aop.LeaderOnlyAdvisor;
-import dev.distlock.aop.LeaderOnlyInterceptor;
-import dev.distlock.aop.LeaderOnlySpecResolver;
-import dev.distlock.aop.LeaderOnlyValidator;
-import dev.distlock.aop.LockAnnotationValidator;
-import dev.distlock.aop.LockNames;
-import dev.distlock.aop.LockSpecResolver;
-import dev.distlock.aop.LockSpecResolver.LockDefaults;
-import dev.distlock.aop.LostLockPolicy;
+import dev.distlock.aop.DistLockAdvisor;
+import dev.distlock.aop.DistLockInterception;
 
 import org.springframework.aop.config.AopConfigUtils;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -59,8 +48,8 @@ import org.springframework.transaction.interceptor.TransactionInterceptor;
 public final class DistLockInterceptionAutoConfiguration {
 
 	/**
-	 * The advisor, its interceptor and the startup check of the annotations, once there
-	 * is a registry to lock with.
+	 * The advisors, their interceptors and the startup check of the annotations, once
+	 * there is a registry to lock with.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBean(LockRegistry.class)
@@ -68,105 +57,39 @@ public final class DistLockInterceptionAutoConfiguration {
 	@Import(AutoProxyCreatorRegistrar.class)
 	static class InterceptionConfiguration {
 
-		@Bean
-		@ConditionalOnMissingBean
-		LockSpecResolver distlockSpecResolver(Environment environment, LockRegistry registry,
-				DistLockProperties properties) {
-			return new LockSpecResolver(environment, ApplicationConversionService.getSharedInstance(), registry,
-					new LockDefaults(properties.getWaitTime(), properties.getOnFailure()));
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		DistributedLockInterceptor distlockInterceptor(LockRegistry registry, LockSpecResolver distlockSpecResolver,
-				BeanFactory beanFactory, DistLockProperties properties) {
-			return new DistributedLockInterceptor(registry, distlockSpecResolver,
-					new LockNames(beanFactory, properties.getMaxKeysPerCall()),
-					new LostLockPolicy(properties.getOnLost()));
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		DistributedConcurrencyLimitInterceptor distlockConcurrencyLimitInterceptor(LockRegistry registry,
-				LockSpecResolver distlockSpecResolver, BeanFactory beanFactory, DistLockProperties properties) {
-			return new DistributedConcurrencyLimitInterceptor(registry, distlockSpecResolver,
-					new LockNames(beanFactory, properties.getMaxKeysPerCall()),
-					new LostLockPolicy(properties.getOnLost()));
-		}
-
 		/**
-		 * Created early by the auto-proxy creator, so it depends on nothing but the
-		 * environment, whose {@code distlock.*} properties it binds itself; the
-		 * interceptor is looked up by name on first use.
+		 * Created early by the auto-proxy creator, with the advisors, so it depends on
+		 * nothing but the environment, whose {@code distlock.*} properties it binds
+		 * itself; the registry is found when a method is first called or checked.
 		 */
 		@Bean
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static DistributedLockAdvisor distlockAdvisor(Environment environment) {
-			return new DistributedLockAdvisor("distlockInterceptor", orderAhead(environment, 0));
+		static DistLockInterception distlockInterception(ObjectProvider<LockRegistry> registry,
+				ConfigurableListableBeanFactory beanFactory, Environment environment) {
+			return DistLockInterception.locking(registry, beanFactory, environment,
+					ApplicationConversionService.getSharedInstance(), settings(environment));
 		}
 
-		/**
-		 * Created early, as the lock advisor is, and ordered just before it: a method
-		 * with a concurrency limit and a lock takes its permit first.
-		 */
 		@Bean
-		@ConditionalOnMissingBean
+		@ConditionalOnMissingBean(name = "distlockAdvisor")
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static DistributedConcurrencyLimitAdvisor distlockConcurrencyLimitAdvisor(Environment environment) {
-			return new DistributedConcurrencyLimitAdvisor("distlockConcurrencyLimitInterceptor",
-					orderAhead(environment, 1));
+		static DistLockAdvisor distlockAdvisor(DistLockInterception distlockInterception) {
+			return distlockInterception.lockAdvisor();
 		}
 
 		@Bean
-		@ConditionalOnMissingBean
-		LeaderOnlySpecResolver distlockLeaderOnlySpecResolver(Environment environment, DistLockProperties properties) {
-			return leaderOnlySpecResolver(environment, properties);
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		LeaderOnlyInterceptor distlockLeaderOnlyInterceptor(LockRegistry registry,
-				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver) {
-			return new LeaderOnlyInterceptor(registry, distlockLeaderOnlySpecResolver);
-		}
-
-		/**
-		 * Created early, as the lock advisor is, and ordered just before the concurrency
-		 * limit's: a call skipped for not leading takes no permit or lock.
-		 */
-		@Bean
-		@ConditionalOnMissingBean
+		@ConditionalOnMissingBean(name = "distlockConcurrencyLimitAdvisor")
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static LeaderOnlyAdvisor distlockLeaderOnlyAdvisor(Environment environment) {
-			return leaderOnlyAdvisor(environment);
+		static DistLockAdvisor distlockConcurrencyLimitAdvisor(DistLockInterception distlockInterception) {
+			return distlockInterception.concurrencyLimitAdvisor();
 		}
 
 		@Bean
-		@ConditionalOnMissingBean
-		LeaderOnlyValidator distlockLeaderOnlyValidator(ConfigurableListableBeanFactory beanFactory,
-				LeaderOnlySpecResolver distlockLeaderOnlySpecResolver, LockSpecResolver distlockSpecResolver) {
-			return new LeaderOnlyValidator(beanFactory, distlockLeaderOnlySpecResolver, distlockSpecResolver);
-		}
-
-		/**
-		 * Return {@code distlock.order}, bound from the environment, moved the given
-		 * number of places ahead (for the advisors that run outside the lock's) and never
-		 * below {@link Integer#MIN_VALUE}.
-		 */
-		private static int orderAhead(Environment environment, int places) {
-			int order = Binder.get(environment)
-				.bind("distlock", DistLockProperties.class)
-				.orElseGet(DistLockProperties::new)
-				.getOrder();
-			return Math.max(order, Integer.MIN_VALUE + places) - places;
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		LockAnnotationValidator distlockAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
-				LockSpecResolver distlockSpecResolver) {
-			return new LockAnnotationValidator(beanFactory, distlockSpecResolver);
+		@ConditionalOnMissingBean(name = "distlockLeaderOnlyAdvisor")
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static DistLockAdvisor distlockLeaderOnlyAdvisor(DistLockInterception distlockInterception) {
+			return distlockInterception.leaderOnlyAdvisor();
 		}
 
 		/**
@@ -179,8 +102,8 @@ public final class DistLockInterceptionAutoConfiguration {
 
 			@Bean
 			TransactionAdvisorOrderCheck distlockTransactionAdvisorOrderCheck(ListableBeanFactory beanFactory,
-					DistributedLockAdvisor distlockAdvisor) {
-				return new TransactionAdvisorOrderCheck(beanFactory, distlockAdvisor);
+					DistLockInterception distlockInterception) {
+				return new TransactionAdvisorOrderCheck(beanFactory, distlockInterception.lockAdvisor());
 			}
 
 		}
@@ -206,20 +129,17 @@ public final class DistLockInterceptionAutoConfiguration {
 	}
 
 	/**
-	 * Return the resolver of {@code @LeaderOnly} annotations, which checks their names
-	 * against {@code distlock.leader.names}.
+	 * Return the settings of the interception, from the {@code distlock.*} properties
+	 * bound from the environment: the interception is created early, before the
+	 * properties bean.
 	 */
-	static LeaderOnlySpecResolver leaderOnlySpecResolver(Environment environment, DistLockProperties properties) {
-		return new LeaderOnlySpecResolver(environment, Set.copyOf(properties.getLeader().getNames()));
-	}
-
-	/**
-	 * Return the advisor of {@code @LeaderOnly} methods, ordered just before the
-	 * concurrency limit's, with the interceptor looked up by name on first use.
-	 */
-	static LeaderOnlyAdvisor leaderOnlyAdvisor(Environment environment) {
-		return new LeaderOnlyAdvisor("distlockLeaderOnlyInterceptor",
-				InterceptionConfiguration.orderAhead(environment, 2));
+	static DistLockInterception.Settings settings(Environment environment) {
+		DistLockProperties properties = Binder.get(environment)
+			.bind("distlock", DistLockProperties.class)
+			.orElseGet(DistLockProperties::new);
+		return new DistLockInterception.Settings(properties.getWaitTime(), properties.getOnFailure(),
+				properties.getOnLost(), properties.getMaxKeysPerCall(), Set.copyOf(properties.getLeader().getNames()),
+				properties.getOrder());
 	}
 
 	/**

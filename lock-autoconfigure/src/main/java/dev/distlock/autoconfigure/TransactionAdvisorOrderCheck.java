@@ -3,7 +3,7 @@ package dev.distlock.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.DistLockAdvisor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -28,9 +28,9 @@ class TransactionAdvisorOrderCheck implements SmartInitializingSingleton {
 
 	private final ListableBeanFactory beanFactory;
 
-	private final DistributedLockAdvisor lockAdvisor;
+	private final DistLockAdvisor lockAdvisor;
 
-	TransactionAdvisorOrderCheck(ListableBeanFactory beanFactory, DistributedLockAdvisor lockAdvisor) {
+	TransactionAdvisorOrderCheck(ListableBeanFactory beanFactory, DistLockAdvisor lockAdvisor) {
 		this.beanFactory = beanFactory;
 		this.lockAdvisor = lockAdvisor;
 	}

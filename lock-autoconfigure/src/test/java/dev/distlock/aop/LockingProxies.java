@@ -1,10 +1,11 @@
 package dev.distlock.aop;
 
 import java.time.Duration;
+import java.util.Set;
 
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockRegistry;
-import dev.distlock.aop.LockSpecResolver.LockDefaults;
+import dev.distlock.aop.DistLockInterception.Settings;
 import dev.distlock.autoconfigure.DistLockProperties;
 
 import org.springframework.aop.framework.AopContext;
@@ -16,22 +17,14 @@ import org.springframework.core.env.StandardEnvironment;
 /**
  * Builds proxies that run {@link dev.distlock.DistributedLock} and
  * {@link dev.distlock.DistributedConcurrencyLimit} methods through their advisors and
- * interceptors on a given registry, with a {@link ProxyFactory} rather than an
- * application context. Locks wait no time and throw when not acquired unless their
- * annotation says otherwise. Proxies expose themselves through {@link AopContext}, for
- * nested calls.
+ * interceptors on a given registry, as {@link DistLockInterception} builds them, with a
+ * {@link ProxyFactory} rather than an application context. Locks wait no time and throw
+ * when not acquired unless their annotation says otherwise. Proxies expose themselves
+ * through {@link AopContext}, for nested calls.
  */
 final class LockingProxies {
 
-	private static final String INTERCEPTOR_BEAN_NAME = "distlockInterceptor";
-
-	private static final String LIMIT_INTERCEPTOR_BEAN_NAME = "distlockConcurrencyLimitInterceptor";
-
-	private final DistributedLockAdvisor advisor = new DistributedLockAdvisor(INTERCEPTOR_BEAN_NAME,
-			DistLockProperties.DEFAULT_ORDER);
-
-	private final DistributedConcurrencyLimitAdvisor limitAdvisor = new DistributedConcurrencyLimitAdvisor(
-			LIMIT_INTERCEPTOR_BEAN_NAME, DistLockProperties.DEFAULT_ORDER - 1);
+	private final DistLockInterception interception;
 
 	/**
 	 * Create a builder of proxies that lock on the given registry.
@@ -40,16 +33,11 @@ final class LockingProxies {
 	 */
 	LockingProxies(LockRegistry registry, LostLockPolicy lostLockPolicy) {
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
-		LockSpecResolver specs = new LockSpecResolver(new StandardEnvironment(),
-				ApplicationConversionService.getSharedInstance(), registry,
-				new LockDefaults(Duration.ZERO, LockFailureAction.THROW));
-		LockNames names = new LockNames(beanFactory, 100);
-		beanFactory.registerSingleton(INTERCEPTOR_BEAN_NAME,
-				new DistributedLockInterceptor(registry, specs, names, lostLockPolicy));
-		beanFactory.registerSingleton(LIMIT_INTERCEPTOR_BEAN_NAME,
-				new DistributedConcurrencyLimitInterceptor(registry, specs, names, lostLockPolicy));
-		this.advisor.setBeanFactory(beanFactory);
-		this.limitAdvisor.setBeanFactory(beanFactory);
+		beanFactory.registerSingleton("lockRegistry", registry);
+		this.interception = DistLockInterception.locking(beanFactory.getBeanProvider(LockRegistry.class), beanFactory,
+				new StandardEnvironment(), ApplicationConversionService.getSharedInstance(),
+				new Settings(Duration.ZERO, LockFailureAction.THROW, lostLockPolicy.onLost(), 100, Set.of(),
+						DistLockProperties.DEFAULT_ORDER));
 	}
 
 	/**
@@ -78,8 +66,8 @@ final class LockingProxies {
 		ProxyFactory factory = new ProxyFactory(target);
 		factory.setProxyTargetClass(proxyTargetClass);
 		factory.setExposeProxy(true);
-		factory.addAdvisor(this.limitAdvisor);
-		factory.addAdvisor(this.advisor);
+		factory.addAdvisor(this.interception.concurrencyLimitAdvisor());
+		factory.addAdvisor(this.interception.lockAdvisor());
 		return factory.getProxy();
 	}
 

@@ -14,10 +14,9 @@ import dev.distlock.LockFailureAction;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostAction;
 import dev.distlock.LockRegistry;
-import dev.distlock.aop.DistributedLockAdvisor;
-import dev.distlock.aop.LockAnnotationValidator;
-import dev.distlock.aop.LockSpec;
-import dev.distlock.aop.LockSpecResolver;
+import dev.distlock.aop.DistLockAdvisor;
+import dev.distlock.aop.DistLockInterception;
+import dev.distlock.aop.ResolvedLockSpecs;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -71,9 +70,8 @@ class DistLockAutoConfigurationTests {
 	void providesRedisLockRegistryAdvisorAndValidator() {
 		this.contextRunner.run((context) -> assertThat(context).hasNotFailed()
 			.hasSingleBean(LockRegistry.class)
-			.hasSingleBean(DistributedLockAdvisor.class)
-			.hasSingleBean(LockAnnotationValidator.class)
-			.hasSingleBean(LockSpecResolver.class)
+			.hasBean("distlockAdvisor")
+			.hasSingleBean(DistLockInterception.class)
 			.hasSingleBean(DistLockProperties.class)
 			.getBean(LockRegistry.class)
 			.isInstanceOf(RedisLockRegistry.class));
@@ -82,9 +80,10 @@ class DistLockAutoConfigurationTests {
 	@Test
 	@Timeout(30)
 	void ordersTheAdvisorBeforeTheTransactionAdvisorByDefault() {
-		this.contextRunner.run((context) -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
-			.isEqualTo(Ordered.LOWEST_PRECEDENCE - 100)
-			.isLessThan(Ordered.LOWEST_PRECEDENCE));
+		this.contextRunner
+			.run((context) -> assertThat(context.getBean("distlockAdvisor", DistLockAdvisor.class).getOrder())
+				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 100)
+				.isLessThan(Ordered.LOWEST_PRECEDENCE));
 	}
 
 	@Test
@@ -96,9 +95,8 @@ class DistLockAutoConfigurationTests {
 				assertThat(context).hasNotFailed()
 					.hasSingleBean(RedisConnectionFactory.class)
 					.doesNotHaveBean(LockRegistry.class)
-					.doesNotHaveBean(DistributedLockAdvisor.class)
-					.doesNotHaveBean(LockAnnotationValidator.class)
-					.doesNotHaveBean(LockSpecResolver.class)
+					.doesNotHaveBean(DistLockAdvisor.class)
+					.doesNotHaveBean(DistLockInterception.class)
 					.doesNotHaveBean(DistLockProperties.class);
 				assertThat(AopUtils.isAopProxy(context.getBean(ReportService.class))).isFalse();
 			});
@@ -122,8 +120,8 @@ class DistLockAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean(LockRegistry.class)
-					.doesNotHaveBean(DistributedLockAdvisor.class)
-					.doesNotHaveBean(LockAnnotationValidator.class);
+					.doesNotHaveBean(DistLockAdvisor.class)
+					.doesNotHaveBean(DistLockInterception.class);
 				ConditionAndOutcomes outcomes = ConditionEvaluationReport.get(context.getBeanFactory())
 					.getConditionAndOutcomesBySource()
 					.get(DistLockAutoConfiguration.class.getName());
@@ -141,9 +139,7 @@ class DistLockAutoConfigurationTests {
 	@Timeout(30)
 	void locksThroughJedisWhenLettuceIsAbsent() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("io.lettuce")).run((context) -> {
-			assertThat(context).hasNotFailed()
-				.hasSingleBean(JedisConnectionFactory.class)
-				.hasSingleBean(DistributedLockAdvisor.class);
+			assertThat(context).hasNotFailed().hasSingleBean(JedisConnectionFactory.class).hasBean("distlockAdvisor");
 			LockRegistry registry = context.getBean(LockRegistry.class);
 			try (LockLease lease = registry.acquire("jedis", Duration.ZERO)) {
 				assertThat(registry.tryAcquire("jedis", Duration.ZERO)).isEmpty();
@@ -168,7 +164,7 @@ class DistLockAutoConfigurationTests {
 					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
 			.withUserConfiguration(WrappedConnectionFactoryConfiguration.class)
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(DistributedLockAdvisor.class);
+				assertThat(context).hasNotFailed().hasBean("distlockAdvisor");
 				assertExcludes(context.getBean(LockRegistry.class), "wrapped");
 			});
 	}
@@ -199,8 +195,8 @@ class DistLockAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(LockRegistry.class)
 				.doesNotHaveBean(RedisLockRegistry.class)
-				.hasSingleBean(DistributedLockAdvisor.class)
-				.hasSingleBean(LockAnnotationValidator.class)
+				.hasBean("distlockAdvisor")
+				.hasSingleBean(DistLockInterception.class)
 				.getBean(LockRegistry.class)
 				.isInstanceOf(UnusableLockRegistry.class));
 	}
@@ -226,10 +222,10 @@ class DistLockAutoConfigurationTests {
 				assertThat(properties.getMaxKeysPerCall()).isEqualTo(250);
 				assertThat(properties.getRedis().getReplicasToAck()).isEqualTo(2);
 				assertThat(properties.getRedis().getReplicaAckTimeout()).isEqualTo(Duration.ofMillis(250));
-				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
-				LockSpec spec = context.getBean(LockSpecResolver.class)
-					.resolve(ReflectionUtils.findMethod(ArchiveService.class, "archive", String.class),
-							ArchiveService.class);
+				assertThat(context.getBean("distlockAdvisor", DistLockAdvisor.class).getOrder()).isEqualTo(42);
+				ResolvedLockSpecs spec = ResolvedLockSpecs.ofLock(context,
+						ReflectionUtils.findMethod(ArchiveService.class, "archive", String.class),
+						ArchiveService.class);
 				assertThat(spec.waitTime()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(spec.skipOnFailure()).isTrue();
 			});

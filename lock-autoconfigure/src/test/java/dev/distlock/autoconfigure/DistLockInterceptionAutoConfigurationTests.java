@@ -9,9 +9,7 @@ import dev.distlock.DistributedLock;
 import dev.distlock.LockContext;
 import dev.distlock.LockLease;
 import dev.distlock.LockRegistry;
-import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
-import dev.distlock.aop.DistributedConcurrencyLimitInterceptor;
-import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.DistLockAdvisor;
 import dev.distlock.aop.LockLossTransactionListener;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -49,7 +47,7 @@ class DistLockInterceptionAutoConfigurationTests {
 	void annotatedMethodIsLockedWithTheApplicationsOwnRegistryWithoutRedisAutoConfiguration() {
 		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
 			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry).run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(DistributedLockAdvisor.class);
+				assertThat(context).hasNotFailed().hasBean("distlockAdvisor");
 				ReportService service = context.getBean(ReportService.class);
 				assertThat(AopUtils.isAopProxy(service)).isTrue();
 				try (RedisTestClient client = connect()) {
@@ -59,6 +57,28 @@ class DistLockInterceptionAutoConfigurationTests {
 					assertThat(client.sync().exists("lock:report:2024-05-01")).isZero();
 				}
 			});
+		}
+	}
+
+	@Test
+	void registryIsFoundWhenAnAnnotatedMethodIsFirstCalledNotWhenTheAdvisorsAreCreated() {
+		try (TestLockRegistry registry = TestLockRegistry.create(redis.server().uri(), Duration.ofSeconds(30))) {
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class,
+						DistLockInterceptionAutoConfiguration.class))
+				.withBean("userLockRegistry", LockRegistry.class, registry::registry,
+						(definition) -> definition.setLazyInit(true))
+				.withBean("auditService", AuditService.class)
+				.run((context) -> {
+					assertThat(context).hasNotFailed().hasBean("distlockAdvisor");
+					assertThat(context.getBeanFactory().containsSingleton("userLockRegistry"))
+						.as("registry created by the startup")
+						.isFalse();
+					assertThat(context.getBean(AuditService.class).audit()).isEqualTo("AuditService.audit");
+					assertThat(context.getBeanFactory().containsSingleton("userLockRegistry"))
+						.as("registry created by the first call")
+						.isTrue();
+				});
 		}
 	}
 
@@ -80,9 +100,7 @@ class DistLockInterceptionAutoConfigurationTests {
 			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
 				.withBean("exportService", LockedExportService.class)
 				.run((context) -> {
-					assertThat(context).hasNotFailed()
-						.hasSingleBean(DistributedConcurrencyLimitAdvisor.class)
-						.hasSingleBean(DistributedConcurrencyLimitInterceptor.class);
+					assertThat(context).hasNotFailed().hasBean("distlockConcurrencyLimitAdvisor");
 					assertThat(context.getBean(LockedExportService.class).exportLocked())
 						.containsExactly("export-files", "exports");
 				});
@@ -95,7 +113,7 @@ class DistLockInterceptionAutoConfigurationTests {
 			this.contextRunner.withBean("userLockRegistry", LockRegistry.class, registry::registry)
 				.withPropertyValues("distlock.enabled=false")
 				.run((context) -> {
-					assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class);
+					assertThat(context).hasNotFailed().doesNotHaveBean(DistLockAdvisor.class);
 					assertThat(AopUtils.isAopProxy(context.getBean(ReportService.class))).isFalse();
 				});
 		}
@@ -114,7 +132,7 @@ class DistLockInterceptionAutoConfigurationTests {
 	@Test
 	void disabledPropertyStartsWithoutARegistryAndWithoutAdvisor() {
 		this.contextRunner.withPropertyValues("distlock.enabled=false").run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class);
+			assertThat(context).hasNotFailed().doesNotHaveBean(DistLockAdvisor.class);
 			assertThat(AopUtils.isAopProxy(context.getBean(ReportService.class))).isFalse();
 		});
 	}
@@ -152,7 +170,7 @@ class DistLockInterceptionAutoConfigurationTests {
 					AutoConfigurations.of(DistLockAutoConfiguration.class, DistLockInterceptionAutoConfiguration.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockRegistry.class)
-				.doesNotHaveBean(DistributedLockAdvisor.class));
+				.doesNotHaveBean(DistLockAdvisor.class));
 	}
 
 	private static DataSourceTransactionManager h2TransactionManager() {
@@ -178,6 +196,15 @@ class DistLockInterceptionAutoConfigurationTests {
 		@DistributedLock(name = "export-files")
 		public List<String> exportLocked() {
 			return LockContext.leases().stream().map(LockLease::name).toList();
+		}
+
+	}
+
+	static class AuditService {
+
+		@DistributedLock
+		public String audit() {
+			return LockContext.currentLease().orElseThrow().name();
 		}
 
 	}

@@ -13,13 +13,9 @@ import dev.distlock.DistributedLock;
 import dev.distlock.LeaderOnly;
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockMode;
-import dev.distlock.aop.DistributedConcurrencyLimitAdvisor;
-import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.DistLockAdvisor;
 import dev.distlock.aop.InvalidLockAnnotationException;
-import dev.distlock.aop.LockSpec;
-import dev.distlock.aop.LockSpecResolver;
-import dev.distlock.aop.LockTarget;
-import dev.distlock.aop.LockingAnnotation;
+import dev.distlock.aop.ResolvedLockSpecs;
 import dev.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -216,12 +212,11 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 			.withBean("exportService", PlaceholderLimitService.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				LockSpec spec = context.getBean(LockSpecResolver.class)
-					.resolve(LockingAnnotation.CONCURRENCY_LIMIT,
-							ReflectionUtils.findMethod(PlaceholderLimitService.class, "export"),
-							PlaceholderLimitService.class);
+				ResolvedLockSpecs spec = ResolvedLockSpecs.ofConcurrencyLimit(context,
+						ReflectionUtils.findMethod(PlaceholderLimitService.class, "export"),
+						PlaceholderLimitService.class);
 				assertThat(spec.name()).isEqualTo("PlaceholderLimitService.export");
-				assertThat(spec.target()).isEqualTo(LockTarget.permit(3));
+				assertThat(spec.permits()).isEqualTo(3);
 			});
 	}
 
@@ -259,8 +254,8 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 	void concurrencyLimitAndLockWithNamesOfTheirOwnOnOneMethodStartAndAreOrdered() {
 		this.contextRunner.withBean("reportService", LimitedAndLockedService.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(DistributedConcurrencyLimitAdvisor.class).getOrder())
-				.isEqualTo(context.getBean(DistributedLockAdvisor.class).getOrder() - 1);
+			assertThat(context.getBean("distlockConcurrencyLimitAdvisor", DistLockAdvisor.class).getOrder())
+				.isEqualTo(context.getBean("distlockAdvisor", DistLockAdvisor.class).getOrder() - 1);
 		});
 	}
 
@@ -306,12 +301,12 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 			.withBean("placeholderService", ResolvedPlaceholderService.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				LockSpec spec = context.getBean(LockSpecResolver.class)
-					.resolve(ReflectionUtils.findMethod(ResolvedPlaceholderService.class, "pay", long.class),
-							ResolvedPlaceholderService.class);
+				ResolvedLockSpecs spec = ResolvedLockSpecs.ofLock(context,
+						ReflectionUtils.findMethod(ResolvedPlaceholderService.class, "pay", long.class),
+						ResolvedPlaceholderService.class);
 				assertThat(spec.name()).isEqualTo("orders");
 				assertThat(spec.waitTime()).isEqualTo(Duration.ofMillis(750));
-				assertThat(spec.leaseOptions().leaseTime()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(spec.leaseTime()).isEqualTo(Duration.ofSeconds(20));
 			});
 	}
 
@@ -319,9 +314,9 @@ class InvalidLockAnnotationFailureAnalyzerTests {
 	void metaAnnotationWithGoodAliasedKeyIsResolved() {
 		this.contextRunner.withBean("paymentService", GoodPaymentLockService.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			LockSpec spec = context.getBean(LockSpecResolver.class)
-				.resolve(ReflectionUtils.findMethod(GoodPaymentLockService.class, "pay", long.class),
-						GoodPaymentLockService.class);
+			ResolvedLockSpecs spec = ResolvedLockSpecs.ofLock(context,
+					ReflectionUtils.findMethod(GoodPaymentLockService.class, "pay", long.class),
+					GoodPaymentLockService.class);
 			assertThat(spec.keySource()).isEqualTo("#orderId");
 			assertThat(spec.waitTime()).isEqualTo(Duration.ofSeconds(1));
 		});

@@ -1,6 +1,5 @@
 package dev.distlock.autoconfigure;
 
-import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -73,7 +72,7 @@ class TransactionAdvisorOrderCheckTests {
 	void contextWithoutSpringTransactionsHasNoCheck() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(TransactionInterceptor.class))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(DistributedLockAdvisor.class)
+				.hasBean("distlockAdvisor")
 				.doesNotHaveBean(TransactionAdvisorOrderCheck.class));
 	}
 

@@ -7,13 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger
 
 import dev.distlock.DistributedLock
 import dev.distlock.LockContext
-import dev.distlock.LockContextElement
 import dev.distlock.LockFailureAction
 import dev.distlock.LockLease
 import dev.distlock.LockLostException
 import dev.distlock.LockRegistry
 import dev.distlock.autoconfigure.DistLockAutoConfiguration
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration
+import dev.distlock.context.LockContextElement
 import dev.distlock.testsupport.RedisServerExtension
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred

@@ -1,7 +1,9 @@
-package dev.distlock;
+package dev.distlock.context;
 
 import java.util.List;
 
+import dev.distlock.LockContext;
+import dev.distlock.LockLease;
 import io.micrometer.context.ThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 
@@ -45,7 +47,7 @@ public class LockContextThreadLocalAccessor implements ThreadLocalAccessor<List<
 	 */
 	@Override
 	public void setValue(List<LockLease> leases) {
-		LockContext.set(leases);
+		LockContext.carry(leases);
 	}
 
 	/**
@@ -53,7 +55,7 @@ public class LockContextThreadLocalAccessor implements ThreadLocalAccessor<List<
 	 */
 	@Override
 	public void setValue() {
-		LockContext.set(null);
+		LockContext.carry(List.of());
 	}
 
 }

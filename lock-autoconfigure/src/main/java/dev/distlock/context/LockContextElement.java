@@ -1,7 +1,9 @@
-package dev.distlock;
+package dev.distlock.context;
 
 import java.util.List;
 
+import dev.distlock.LockContext;
+import dev.distlock.LockLease;
 import kotlin.coroutines.AbstractCoroutineContextElement;
 import kotlin.coroutines.CoroutineContext;
 import kotlinx.coroutines.ThreadContextElement;
@@ -17,7 +19,7 @@ import kotlinx.coroutines.ThreadContextElement;
  * @since 0.1.0
  */
 public final class LockContextElement extends AbstractCoroutineContextElement
-		implements ThreadContextElement<List<LockLease>> {
+		implements ThreadContextElement<LockContext.Binding> {
 
 	/**
 	 * The key of the element in a coroutine context.
@@ -46,13 +48,11 @@ public final class LockContextElement extends AbstractCoroutineContextElement
 	/**
 	 * Make the element's leases those of the thread the coroutine resumes on.
 	 * @param context the coroutine's context
-	 * @return the leases the thread ran under before
+	 * @return the binding that gives the thread back the leases it ran under before
 	 */
 	@Override
-	public List<LockLease> updateThreadContext(CoroutineContext context) {
-		List<LockLease> previous = LockContext.leases();
-		LockContext.set(this.leases);
-		return previous;
+	public LockContext.Binding updateThreadContext(CoroutineContext context) {
+		return LockContext.carry(this.leases);
 	}
 
 	/**
@@ -61,8 +61,8 @@ public final class LockContextElement extends AbstractCoroutineContextElement
 	 * @param previous what {@link #updateThreadContext} returned
 	 */
 	@Override
-	public void restoreThreadContext(CoroutineContext context, List<LockLease> previous) {
-		LockContext.set(previous);
+	public void restoreThreadContext(CoroutineContext context, LockContext.Binding previous) {
+		previous.close();
 	}
 
 	/**
