@@ -4,13 +4,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 
 /**
  * Runs the benchmarks and prints the report.
  *
  * <p>
- * Arguments: the mode ({@code full}, the default, or {@code smoke}) and optionally a file
- * to write the report to as well.
+ * Arguments: the mode ({@code full}, the default, or {@code smoke}), optionally a file to
+ * write the report to as well, and optionally a file to draw the headline comparison of a
+ * full run in ({@link HeadlineChart}).
  *
  * @since 0.1.0
  */
@@ -27,7 +29,8 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws IOException {
 		BenchmarkConfig config = BenchmarkConfig.of((args.length > 0) ? args[0] : "full");
 		long start = System.nanoTime();
-		String report = Benchmarks.run(config).format();
+		Benchmarks.Result result = Benchmarks.run(config);
+		String report = result.format();
 		report += "\nrun took " + (System.nanoTime() - start) / 1_000_000_000 + " s\n";
 		System.out.println();
 		System.out.println(report);
@@ -36,6 +39,14 @@ public final class BenchmarkMain {
 			Files.createDirectories(file.toAbsolutePath().getParent());
 			Files.writeString(file, report, StandardCharsets.UTF_8);
 			System.out.println("report written to " + file);
+		}
+		if (args.length > 2 && config.mode().equals("full")) {
+			Path chart = Path.of(args[2]);
+			Files.createDirectories(chart.toAbsolutePath().getParent());
+			Files.writeString(chart,
+					HeadlineChart.svg(result, "one full run, " + LocalDate.now() + "; " + result.header().get(1)),
+					StandardCharsets.UTF_8);
+			System.out.println("chart written to " + chart);
 		}
 		System.exit(0);
 	}

@@ -1,9 +1,19 @@
 package dev.distlock.benchmarks;
 
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+
+import javax.xml.parsers.DocumentBuilderFactory;
 
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,9 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BenchmarkSmokeTests {
 
 	@Test
-	void everyContenderRunsEveryScenarioAndExclusionHolds() {
+	void everyContenderRunsEveryScenarioAndExclusionHolds() throws Exception {
 		Benchmarks.Result result = Benchmarks.run(BenchmarkConfig.SMOKE);
 		System.out.println(result.format());
+		assertChartDrawsDistlockInEveryScenarioItRan(result);
 		List<Row> rows = result.rows();
 		assertThat(rows).allSatisfy((row) -> {
 			assertThat(row.operations()).as(row.contender() + " in " + row.scenario()).isPositive();
@@ -57,6 +68,35 @@ class BenchmarkSmokeTests {
 			.containsExactly("distlock acquire()/release()", "distlock obtain().lock() on Spring Data Redis (Lettuce)",
 					"distlock obtain().lock() on Spring Data Redis (Jedis)", "Redisson lock() watchdog",
 					"Spring Integration spin");
+	}
+
+	/**
+	 * Assert that the headline chart of the run is an SVG document with a bar labelled
+	 * with distlock's ratio in each scenario of the chart that the run measured; it is
+	 * kept in {@code target/} to look at.
+	 */
+	private static void assertChartDrawsDistlockInEveryScenarioItRan(Benchmarks.Result result) throws Exception {
+		String svg = HeadlineChart.svg(result, "smoke run");
+		Files.writeString(Path.of("target", "benchmarks-headline-smoke.svg"), svg);
+		Document chart = DocumentBuilderFactory.newInstance()
+			.newDocumentBuilder()
+			.parse(new InputSource(new StringReader(svg)));
+		assertThat(chart.getDocumentElement().getTagName()).isEqualTo("svg");
+		List<String> labels = new ArrayList<>();
+		NodeList texts = chart.getElementsByTagName("text");
+		for (int i = 0; i < texts.getLength(); i++) {
+			labels.add(texts.item(i).getTextContent());
+		}
+		assertThat(labels).contains("distlock", "Redisson", Goals.UNCONTENDED, Goals.DISTINCT, Goals.ONE_KEY,
+				CrossProcessScenario.TWO_JVMS_FOUR_THREADS.title());
+		double distlockRatio = result.rows()
+			.stream()
+			.filter((row) -> row.scenario().equals(Goals.UNCONTENDED)
+					&& row.contender().equals("distlock obtain().lock()"))
+			.findFirst()
+			.orElseThrow()
+			.ratio();
+		assertThat(labels).contains(String.format(Locale.ROOT, "%.2fx", distlockRatio));
 	}
 
 }
