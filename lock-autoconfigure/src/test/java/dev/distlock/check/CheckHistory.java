@@ -68,6 +68,9 @@ final class CheckHistory {
 
 	final Map<String, Long> killedAt = new HashMap<>();
 
+	/** When each worker was surely frozen ({@code SIGSTOP}), from the faults history. */
+	final List<Freeze> freezes = new ArrayList<>();
+
 	final List<String> reports = new ArrayList<>();
 
 	final Map<String, Long> calls = new TreeMap<>();
@@ -94,12 +97,14 @@ final class CheckHistory {
 					Hold term = new Hold(termId(incarnation, num(line, "token")), incarnation, line.get("name"),
 							num(line, "token"), WorkerOps.TERM, at, at, 0);
 					term.confirmedUntil = at;
+					term.saidLeader = at;
 					this.holds.put(term.id, term);
 				}
 				case "LEADER" -> {
 					Hold term = this.holds.get(termId(incarnation, num(line, "token")));
 					if (term != null) {
 						term.confirmedUntil = Math.max(term.confirmedUntil, num(line, "before"));
+						term.saidLeader = Math.max(term.saidLeader, num(line, "before"));
 					}
 				}
 				case "REVOKED" -> {
@@ -219,6 +224,9 @@ final class CheckHistory {
 			if (line.get("kind").equals("KILLED")) {
 				this.killedAt.put(line.get("incarnation"), num(line, "at"));
 			}
+			else if (line.get("kind").equals("FROZEN")) {
+				this.freezes.add(new Freeze(line.get("incarnation"), num(line, "start"), num(line, "end")));
+			}
 			else {
 				this.faults.add(new Fault(line.get("fault"), num(line, "start"), num(line, "end"),
 						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
@@ -329,6 +337,13 @@ final class CheckHistory {
 		String thread = "";
 
 		long confirmedUntil;
+
+		/**
+		 * For a term, the latest moment its leadership said it led ({@code isLeader()}),
+		 * its grant until it says so: unlike {@link #confirmedUntil}, never its
+		 * revocation.
+		 */
+		long saidLeader;
 
 		long releaseStart;
 
@@ -512,7 +527,6 @@ final class CheckHistory {
 
 	/**
 	 * One injected fault, from its first to its last action.
-	 *
 	 * @param kind what it was
 	 * @param start when it began (microseconds)
 	 * @param end when it was healed (microseconds)
@@ -521,6 +535,17 @@ final class CheckHistory {
 	 * {@code :} and lock names for a fault aimed at a waiter or a holder), or
 	 * {@code failed}
 	 */
+	/**
+	 * A time during which a worker incarnation was surely frozen.
+	 *
+	 * @param incarnation the worker incarnation
+	 * @param start when it was frozen, in microseconds
+	 * @param end when it was about to be thawed, in microseconds
+	 */
+	record Freeze(String incarnation, long start, long end) {
+
+	}
+
 	record Fault(String kind, long start, long end, boolean dataLoss, String target) {
 
 		/**

@@ -63,10 +63,10 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * campaigned for by its leadership as a standby, those it holds, and those it holds while
  * another of its threads waits for them), {@code stop} (stops the threads within a bound,
  * records every thread that did not finish as {@code HUNG}, stops the leadership, records
- * every hold the registry still has as {@code HELD}, prints {@code STOPPED}),
- * {@code close} (closes the context, the registry, its client or connection factory and
- * the store's client, records the threads that outlived them as {@code THREADS}, prints
- * {@code CLOSED}) and {@code exit}.
+ * every hold the registry still has as {@code HELD}, stops its {@link ValiditySampler},
+ * prints {@code STOPPED}), {@code close} (closes the context, the registry, its client or
+ * connection factory and the store's client, records the threads that outlived them as
+ * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
 final class CheckWorkerMain {
 
@@ -111,9 +111,11 @@ final class CheckWorkerMain {
 		TermLossCallbacks callbacks = new TermLossCallbacks(history, ~seed, stopping::get);
 		Consumer<LockEvent> events = recordEvents(history).andThen(callbacks);
 		TestLockRegistry lockRegistry = TestLockRegistry.create(driver, lockUri, settings, events);
-		FreshRegistries freshRegistries = new FreshRegistries(driver, lockUri, settings, events, history, incarnation);
+		ValiditySampler sampler = new ValiditySampler(seed + 1);
+		FreshRegistries freshRegistries = new FreshRegistries(driver, lockUri, settings, events, history, incarnation,
+				sampler);
 		RedisLockRegistry engine = lockRegistry.registry();
-		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation);
+		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation, sampler);
 		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
 		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), history);
 		ExecutorService async = Executors.newFixedThreadPool(threads);
@@ -150,6 +152,7 @@ final class CheckWorkerMain {
 					stopping.set(true);
 					callbacks.awaitRestarts();
 					stop(workers, leader, recorder, engine, history);
+					sampler.close();
 					System.out.println("STOPPED");
 				}
 				case "close" -> {

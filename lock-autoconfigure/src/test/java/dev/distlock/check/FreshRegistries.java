@@ -22,13 +22,16 @@ final class FreshRegistries {
 
 	private final String incarnation;
 
+	private final ValiditySampler sampler;
+
 	private final AtomicInteger opened = new AtomicInteger();
 
 	FreshRegistries(TestDriver driver, String uri, RedisLockSettings settings, Consumer<LockEvent> events,
-			History history, String incarnation) {
+			History history, String incarnation, ValiditySampler sampler) {
 		this.factory = () -> TestLockRegistry.create(driver, uri, settings, events);
 		this.history = history;
 		this.incarnation = incarnation;
+		this.sampler = sampler;
 	}
 
 	/**
@@ -38,7 +41,7 @@ final class FreshRegistries {
 	Fresh open() {
 		TestLockRegistry registry = this.factory.get();
 		String holdIds = this.incarnation + "-fresh" + this.opened.incrementAndGet();
-		return new Fresh(registry, new RecordingLockRegistry(registry.registry(), this.history, holdIds));
+		return new Fresh(registry, new RecordingLockRegistry(registry.registry(), this.history, holdIds, this.sampler));
 	}
 
 	/**

@@ -24,8 +24,10 @@ import org.jspecify.annotations.Nullable;
  * Injects faults one after the other on a schedule drawn from a seeded {@link Random},
  * each healed before the next, and records each in the faults history
  * ({@code FAULT fault=.. start=.. end=.. dataLoss=.. target=..}; {@code KILLED} for a
- * killed incarnation). The fenced registers are never reset: fencing tokens keep
- * increasing when Redis loses its data.
+ * killed incarnation; {@code FROZEN} for the time a worker was surely frozen, from its
+ * {@code SIGSTOP} to its {@code SIGCONT}, without the time a targeted fault took to find
+ * it). The fenced registers are never reset: fencing tokens keep increasing when Redis
+ * loses its data.
  * <p>
  * Some faults are aimed at a worker by what its status says it does
  * ({@link WorkerFleet#status}): {@code waiter-kill} kills and replaces a worker that
@@ -214,10 +216,13 @@ final class Nemesis {
 
 	private void freeze(int slot, int millis) {
 		this.fleet.jvm(slot).pause();
+		long frozen = History.now();
 		try {
 			pause(millis);
 		}
 		finally {
+			this.faults.record("FROZEN", "incarnation", this.fleet.incarnation(slot), "start", frozen, "end",
+					History.now());
 			this.fleet.jvm(slot).resume();
 		}
 	}

@@ -77,8 +77,24 @@ final class RecordedHold {
 	boolean checkValid() {
 		long before = History.now();
 		boolean valid = this.view.isValid();
-		this.history.record("VALID", "hold", this.id, "before", before, "after", History.now(), "valid", valid);
+		recordValidity(before, valid);
 		return valid;
+	}
+
+	/**
+	 * Ask the lease whether it is still valid for a {@link ValiditySampler}, and record
+	 * the answer as {@link #checkValid()} does only when it is yes: the holder did not
+	 * ask.
+	 */
+	void sampleValid() {
+		long before = History.now();
+		if (this.view.isValid()) {
+			recordValidity(before, true);
+		}
+	}
+
+	private void recordValidity(long before, boolean valid) {
+		this.history.record("VALID", "hold", this.id, "before", before, "after", History.now(), "valid", valid);
 	}
 
 	/**

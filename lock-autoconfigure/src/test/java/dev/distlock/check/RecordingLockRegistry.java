@@ -42,6 +42,8 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	private final RecordedWaits waits;
 
+	private final ValiditySampler sampler;
+
 	private final Map<String, RecordedLeadership> leaderships = new ConcurrentHashMap<>();
 
 	/**
@@ -54,10 +56,11 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	private final ThreadLocal<Map<String, RecordedHold>> ownedByThread = ThreadLocal.withInitial(HashMap::new);
 
-	RecordingLockRegistry(LockRegistry delegate, History history, String idPrefix) {
+	RecordingLockRegistry(LockRegistry delegate, History history, String idPrefix, ValiditySampler sampler) {
 		this.delegate = delegate;
 		this.history = history;
 		this.idPrefix = idPrefix;
+		this.sampler = sampler;
 		this.waits = new RecordedWaits(history);
 	}
 
@@ -257,6 +260,7 @@ final class RecordingLockRegistry implements LockRegistry {
 				History.now(), "thread", Thread.currentThread().getName(), "lease", leaseMillis };
 		this.history.record("ACQ", Stream.concat(Arrays.stream(line), Arrays.stream(fields)).toArray());
 		view.onLoss((lost) -> this.history.record("LOSS", "hold", id, "at", History.now()));
+		this.sampler.add(hold);
 		this.latestByThread.get().put(name, hold);
 		return hold;
 	}

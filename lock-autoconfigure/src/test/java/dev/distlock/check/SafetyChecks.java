@@ -6,9 +6,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
+import dev.distlock.check.CheckHistory.Freeze;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Op;
 import dev.distlock.check.CheckHistory.Read;
@@ -27,7 +29,8 @@ import dev.distlock.check.CheckHistory.Read;
  * data loss is never handed over after it. A holder paused past its lease needs no excuse
  * because it is only counted while its own lease check said valid. A fenced write refused
  * while its holder believed it valid is excused by an earlier data loss: the later holder
- * of a double grant wrote with a greater token.
+ * of a double grant wrote with a greater token. No hold may be believed valid after its
+ * worker was frozen for longer than its lease: the lease ran out meanwhile.
  */
 final class SafetyChecks {
 
@@ -35,6 +38,12 @@ final class SafetyChecks {
 	private static final long TOLERANCE = 1_000;
 
 	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause");
+
+	/**
+	 * Milliseconds by which a freeze must outlast a lease to prove that the lease ran
+	 * out: its engine may have renewed it just before.
+	 */
+	private static final long FREEZE_MARGIN_MILLIS = 200;
 
 	private final CheckHistory history;
 
@@ -60,6 +69,7 @@ final class SafetyChecks {
 		});
 		checkPlainCounters();
 		checkRefusedWhileValid();
+		checkValidAfterFrozenLease();
 		checkReads();
 		registerLogs.forEach(this::checkRegisterLog);
 	}
@@ -87,7 +97,8 @@ final class SafetyChecks {
 			long overlapEnd = Math.min(earlier.confirmedUntil, later.confirmedUntil);
 			if (later.acquired + TOLERANCE < overlapEnd && !mayShare(earlier, later)
 					&& !this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)
-					&& !(earlier.isTerm() && frozenBetween(earlier.incarnation, earlier.acquired, later.acquired))) {
+					&& !(earlier.isTerm() && frozenBetween(earlier.incarnation, earlier.acquired, later.acquired)
+							&& !saidLeaderBeside(earlier, later))) {
 				this.violations.add("overlap", "both believed valid for " + (overlapEnd - later.acquired) + " us: "
 						+ earlier + " and " + later);
 			}
@@ -102,6 +113,15 @@ final class SafetyChecks {
 		boolean downgrade = !earlier.isShared() && earlier.incarnation.equals(later.incarnation)
 				&& earlier.thread.equals(later.thread);
 		return later.isShared() && (earlier.isShared() || downgrade);
+	}
+
+	/**
+	 * Return whether the leadership of an earlier term said it led while a later term
+	 * lasted: a frozen leader may tell its revocation late, but once thawed it never says
+	 * it leads after its lease could have run out.
+	 */
+	private static boolean saidLeaderBeside(Hold earlier, Hold later) {
+		return earlier.saidLeader > later.acquired + TOLERANCE && earlier.saidLeader < later.confirmedUntil;
 	}
 
 	/**
@@ -146,6 +166,29 @@ final class SafetyChecks {
 			}
 			if (highest != null && later.token <= highest.token) {
 				this.violations.add("token-order", later + " began after " + highest + " was acquired");
+			}
+		}
+	}
+
+	/**
+	 * Check that no hold was believed valid once thawed from a freeze ({@code SIGSTOP})
+	 * longer than its lease, begun while it was held: its engine could renew nothing
+	 * meanwhile, so its lease ran out, and a lease that ran out is over, even where the
+	 * lock delay kept anybody else out. The freeze is the time the worker was surely
+	 * frozen, so any look that began after it counts; the freeze must outlast the lease
+	 * by {@value #FREEZE_MARGIN_MILLIS} ms.
+	 */
+	private void checkValidAfterFrozenLease() {
+		for (Hold hold : this.history.holds.values()) {
+			long leaseMillis = (hold.leaseMillis > 0) ? hold.leaseMillis : CheckWorkerMain.LEASE.toMillis();
+			long lease = TimeUnit.MILLISECONDS.toMicros(leaseMillis + FREEZE_MARGIN_MILLIS);
+			long believed = hold.isTerm() ? hold.saidLeader : hold.confirmedUntil;
+			for (Freeze freeze : this.history.freezes) {
+				if (hold.incarnation.equals(freeze.incarnation()) && freeze.start() > hold.acquired
+						&& freeze.end() - freeze.start() > lease && believed > freeze.end()) {
+					this.violations.add("valid-after-lease", "believed valid at " + believed + ", after a freeze of "
+							+ (freeze.end() - freeze.start()) / 1000 + " ms from " + freeze.start() + ": " + hold);
+				}
 			}
 		}
 	}

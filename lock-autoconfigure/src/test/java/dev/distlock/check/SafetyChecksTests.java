@@ -3,6 +3,7 @@ package dev.distlock.check;
 import java.util.Map;
 
 import dev.distlock.check.CheckHistory.Fault;
+import dev.distlock.check.CheckHistory.Freeze;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Read;
 import org.junit.jupiter.api.Test;
@@ -11,9 +12,9 @@ import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link SafetyChecks} on made-up histories of read/write locks and semaphores:
- * holds believed valid from their acquisition to their release, each given as the seconds
- * it spans.
+ * Tests for {@link SafetyChecks} on made-up histories of locks, read/write locks,
+ * semaphores and leaderships: holds believed valid from their acquisition to their
+ * release, each given as the seconds it spans.
  */
 @Timeout(30)
 class SafetyChecksTests {
@@ -124,6 +125,39 @@ class SafetyChecksTests {
 	void leaderFrozenBeforeItsTermIsNotExcused() {
 		this.history.faults.add(new Fault("jvm-pause", 0, 500_000, false, "w0.1"));
 		assertThat(overlapping(WorkerOps.TERM, WorkerOps.TERM, WorkerOps.LEADERSHIP).counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void leaderSayingItLeadsOnceThawedBesideALaterTermIsAViolation() {
+		this.history.faults
+			.add(new Fault("holder-pause", 2 * SECOND, 3 * SECOND + 500_000, false, "w0.1:" + WorkerOps.LEADERSHIP));
+		Hold earlier = hold("w0.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 1, 4);
+		earlier.saidLeader = 3 * SECOND + 800_000;
+		hold("w1.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 3, 5);
+		assertThat(check().counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void holdBelievedValidAfterAFreezeLongerThanItsLeaseIsAViolation() {
+		hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 4);
+		this.history.freezes.add(new Freeze("w0.1", SECOND + 500_000, 3 * SECOND + 500_000));
+		Violations violations = check();
+		assertThat(violations.counts()).isEqualTo("{valid-after-lease=1}");
+		assertThat(violations.report()).contains("after a freeze of 2000 ms");
+	}
+
+	@Test
+	void holdFrozenForLessThanItsLeaseAndAMarginIsNoViolation() {
+		hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 4);
+		this.history.freezes.add(new Freeze("w0.1", SECOND + 500_000, 3 * SECOND + 100_000));
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void holdOfAnotherWorkerThanTheFrozenOneIsNoViolation() {
+		hold("w1.1", WorkerOps.LOCK, "c:r0", 1, 4);
+		this.history.freezes.add(new Freeze("w0.1", SECOND + 500_000, 3 * SECOND + 500_000));
+		assertThat(check().isEmpty()).isTrue();
 	}
 
 	@Test

@@ -50,7 +50,9 @@ import reactor.core.Disposable;
  * downgrade is recorded as a {@code SIDE} line with the validity of the hold it started
  * from. A reader burst ({@link ReaderBurst}) sends a stream of readers, each on a thread
  * of its own, at the read/write lock while a writer waits, for the writer-starved check
- * of {@link LivenessChecks}.
+ * of {@link LivenessChecks}. A permit burst sends as many threads as a semaphore gives
+ * permits, and two more, at it at once, each keeping its permit a while, so that a
+ * semaphore that admits one holder too many shows.
  * <p>
  * A fresh registry ({@link FreshRegistries}) has two or three threads wait at once for
  * names this thread holds, so that they all wait for that registry's first subscription
@@ -107,6 +109,9 @@ final class WorkerOps implements Runnable {
 	 */
 	private static final Duration[] WAITS = { Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(1),
 			Duration.ofSeconds(5) };
+
+	/** How long the threads of a permit burst wait for a permit. */
+	private static final Duration PERMIT_BURST_WAIT = Duration.ofSeconds(2);
 
 	/** How long the waiters of a fresh registry may wait. */
 	private static final Duration FRESH_WAIT = Duration.ofSeconds(5);
@@ -173,7 +178,7 @@ final class WorkerOps implements Runnable {
 	private String pickApi() {
 		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "nearExpiry", "sync", "fixedLease", "minHold",
 				"transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read", "write",
-				"downgrade", "readerBurst", "freshRegistry" };
+				"downgrade", "readerBurst", "permitBurst", "freshRegistry" };
 		return apis[this.random.nextInt(apis.length)];
 	}
 
@@ -197,6 +202,7 @@ final class WorkerOps implements Runnable {
 			case "write" -> write();
 			case "downgrade" -> downgrade();
 			case "readerBurst" -> readerBurst();
+			case "permitBurst" -> permitBurst();
 			case "freshRegistry" -> freshRegistry();
 			default -> throw new IllegalArgumentException(api);
 		}
@@ -269,21 +275,50 @@ final class WorkerOps implements Runnable {
 	}
 
 	private void permit() {
-		List<String> names = List.copyOf(new TreeSet<>(SEMAPHORES.keySet()));
-		String name = names.get(this.random.nextInt(names.size()));
-		Optional<LockLease> permit = this.registry.semaphore(name, SEMAPHORES.get(name)).tryAcquire(waitTime());
+		permit(pickSemaphore(), waitTime(), keepMillis());
+	}
+
+	/**
+	 * Take a permit of the given semaphore within the given time, and keep it the given
+	 * time, looking at its validity before and after.
+	 */
+	private void permit(String name, Duration waitTime, int keepMillis) {
+		Optional<LockLease> permit = this.registry.semaphore(name, SEMAPHORES.get(name)).tryAcquire(waitTime);
 		if (permit.isEmpty()) {
 			return;
 		}
 		RecordedHold hold = ((RecordedLease) permit.get()).hold();
 		try {
 			hold.checkValid();
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis()));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
 			hold.checkValid();
 		}
 		finally {
 			permit.get().release();
 		}
+	}
+
+	private String pickSemaphore() {
+		List<String> names = List.copyOf(new TreeSet<>(SEMAPHORES.keySet()));
+		return names.get(this.random.nextInt(names.size()));
+	}
+
+	/**
+	 * Send as many threads as a semaphore gives permits, and two more, at it at once,
+	 * each on a thread of its own that waits up to {@link #PERMIT_BURST_WAIT} for a
+	 * permit and keeps it 300 to 800 ms, and wait for them all within {@link #BOUND}; a
+	 * failure of one of them is the call's.
+	 */
+	private void permitBurst() throws Exception {
+		String name = pickSemaphore();
+		String names = Thread.currentThread().getName() + "-permits-" + History.now();
+		List<Thread> threads = new ArrayList<>();
+		List<CompletableFuture<Void>> parts = new ArrayList<>();
+		for (int i = 0; i < SEMAPHORES.get(name) + 2; i++) {
+			int keepMillis = 300 + this.random.nextInt(500);
+			parts.add(startAfter(names + "-" + i, 0, () -> permit(name, PERMIT_BURST_WAIT, keepMillis), threads));
+		}
+		awaitAll(parts, threads);
 	}
 
 	private void read() {

@@ -1,0 +1,172 @@
+package dev.distlock.check;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import dev.distlock.testsupport.RivalJvm;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Measures whether the randomized fault checker catches safety bugs: for each of the
+ * {@link Mutants}, builds the engine with that one bug ({@link MutantBuild}) and runs the
+ * checker ({@link CheckRun}) in a JVM of its own whose classpath starts with the mutated
+ * engine, which its worker JVMs inherit, on each seed in turn until one reports a
+ * violation or the run fails. Every mutant must be caught; first the unmutated engine,
+ * run the same way, must report none on every seed. Prints a table of the runs (mutant,
+ * seed, caught, violation kinds, time); the mutated engine is built in
+ * {@code target/mutants/<id>}, and the output and histories of each run are kept in
+ * {@code target/mutants/<id>-histories}.
+ * <p>
+ * Run by the {@code mutation} profile only:
+ * {@code ./mvnw -pl lock-autoconfigure -am verify -Pmutation}, with
+ * {@code -Ddistlock.mutation.only=<id>,...} for some mutants,
+ * {@code -Ddistlock.mutation.seeds=<seed>,...} and
+ * {@code -Ddistlock.mutation.seconds=<n>} (the checker's run on each seed).
+ */
+@EnabledIfSystemProperty(named = "distlock.mutation.seconds", matches = "\\d+")
+@Timeout(value = 3, unit = TimeUnit.HOURS)
+class MutationScoreTests {
+
+	private static final String CONTROL = "control";
+
+	private static final Path ROOT = Path.of("target", "mutants");
+
+	/** Time for a run beyond its seconds of faults: start, settling, checks. */
+	private static final Duration RUN_OVERHEAD = Duration.ofMinutes(4);
+
+	private static final Pattern SUMMARY = Pattern.compile("^\\[check\\] seed=.* violations=(\\d+) \\{(.*)\\}$");
+
+	private final int seconds = Integer.getInteger("distlock.mutation.seconds");
+
+	private final List<Long> seeds = Arrays.stream(System.getProperty("distlock.mutation.seeds", "6,9").split(","))
+		.map(String::trim)
+		.map(Long::valueOf)
+		.toList();
+
+	@Test
+	void checkerCatchesEveryMutant() throws Exception {
+		Path module = Path.of("").toAbsolutePath();
+		List<Mutant> mutants = selected();
+		for (Mutant mutant : mutants) {
+			// Fails at once when a refactoring left a mutant's original text behind
+			mutant.mutatedText(module);
+		}
+		List<Run> runs = new ArrayList<>();
+		Path control = MutantBuild.emptied(ROOT.resolve(CONTROL));
+		for (long seed : this.seeds) {
+			runs.add(check(CONTROL, control, seed));
+		}
+		List<Run> controlCaught = runs.stream().filter(Run::caught).toList();
+		assertThat(controlCaught).as("violations on the unmutated engine:%n%s", table(runs)).isEmpty();
+		List<String> missed = new ArrayList<>();
+		for (Mutant mutant : mutants) {
+			Path directory = MutantBuild.build(mutant, module, ROOT);
+			boolean caught = false;
+			for (int i = 0; i < this.seeds.size() && !caught; i++) {
+				Run run = check(mutant.id(), directory, this.seeds.get(i));
+				runs.add(run);
+				caught = run.caught();
+			}
+			if (!caught) {
+				missed.add(mutant.id() + " (" + mutant.promise() + ")");
+			}
+		}
+		System.out.println("[mutation] score " + (mutants.size() - missed.size()) + "/" + mutants.size() + ", seeds "
+				+ this.seeds + ", " + this.seconds + " s each\n" + table(runs));
+		assertThat(missed).as("mutants the checker missed:%n%s", table(runs)).isEmpty();
+	}
+
+	private List<Mutant> selected() {
+		String only = System.getProperty("distlock.mutation.only", "");
+		if (only.isBlank()) {
+			return Mutants.ALL;
+		}
+		Set<String> ids = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
+		List<Mutant> selected = Mutants.ALL.stream().filter((mutant) -> ids.contains(mutant.id())).toList();
+		assertThat(selected).as("mutants named by distlock.mutation.only=%s", only).hasSameSizeAs(ids);
+		return selected;
+	}
+
+	/**
+	 * Run the checker in a JVM of its own with the given directory first on its
+	 * classpath.
+	 */
+	private Run check(String id, Path directory, long seed) throws IOException {
+		String classpath = directory.toAbsolutePath() + File.pathSeparator + System.getProperty("java.class.path");
+		Path histories = directory.resolveSibling(id + "-histories").resolve("seed-" + seed);
+		long started = System.nanoTime();
+		boolean caught;
+		String kinds;
+		try (RivalJvm checker = RivalJvm.builder(CheckRun.class)
+			.jvmOptions("-cp", classpath)
+			.args(Long.toString(seed), Integer.toString(this.seconds), histories.toString())
+			.start()) {
+			try {
+				int exit = checker.awaitExit(Duration.ofSeconds(this.seconds).plus(RUN_OVERHEAD));
+				caught = exit != 0;
+				kinds = violationKinds(checker.lines());
+				if (caught && kinds.isEmpty()) {
+					kinds = "run failed (exit " + exit + ")";
+				}
+			}
+			catch (AssertionError ex) {
+				caught = true;
+				kinds = "run did not end";
+			}
+			Files.write(histories.resolveSibling("seed-" + seed + ".out"), checker.lines(), StandardCharsets.UTF_8);
+		}
+		Run run = new Run(id, seed, caught, kinds, Duration.ofNanos(System.nanoTime() - started).toSeconds());
+		System.out.println("[mutation] " + run);
+		return run;
+	}
+
+	private static String violationKinds(List<String> lines) {
+		for (String line : lines) {
+			Matcher summary = SUMMARY.matcher(line);
+			if (summary.matches()) {
+				return summary.group(2);
+			}
+		}
+		return "";
+	}
+
+	private static String table(List<Run> runs) {
+		StringBuilder table = new StringBuilder(
+				String.format("%-32s %22s %-7s %6s  %s%n", "mutant", "seed", "caught", "time", "violations"));
+		for (Run run : runs) {
+			table.append(String.format("%-32s %22d %-7s %5ds  %s%n", run.id(), run.seed(), run.caught() ? "yes" : "no",
+					run.seconds(), run.kinds()));
+		}
+		return table.toString();
+	}
+
+	/**
+	 * One run of the checker on one seed.
+	 *
+	 * @param id the mutant's id, or {@value #CONTROL}
+	 * @param seed the seed
+	 * @param caught whether the checker reported a violation or the run failed
+	 * @param kinds the violations by kind, or how the run failed
+	 * @param seconds how long the run took, start and checks included
+	 */
+	private record Run(String id, long seed, boolean caught, String kinds, long seconds) {
+
+	}
+
+}
