@@ -644,9 +644,9 @@ public interface LockRegistryContract {
 		LockLease lease = holder.acquire("invoice", Duration.ZERO);
 		List<LockLostException> losses = lossesOf(lease);
 		lease.extend(Duration.ofSeconds(5));
-		// Four renewal periods and more: renewed with the short lease, the lock would
-		// have
-		// less than 3.8 s left, with the extended lease more than 4.5 s
+		// Four renewal periods and more: renewed with the short lease,
+		// the lock would have less than 3.8 s left,
+		// with the extended lease more than 4.5 s
 		Thread.sleep(1_200);
 		assertThat(holder.remainingLease("invoice")).as("renewed with the longer lease")
 			.hasValueSatisfying((left) -> assertThat(left).isGreaterThan(Duration.ofSeconds(4)));
