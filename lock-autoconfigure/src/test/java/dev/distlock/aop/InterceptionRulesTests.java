@@ -33,8 +33,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * The rules by which synchronous {@link DistributedLock} methods hold their locks,
  * checked on proxies over an {@link InMemoryLockRegistry}: which locks a call takes, what
  * it does when it cannot take them, and how it ends. {@link AsyncInterceptionRulesTests}
- * checks futures and reactive results; {@link DistributedLockInterceptorTests} and its
- * neighbours check the auto-configured interceptor against real Redis.
+ * checks futures and reactive results; {@link DistLockInterceptionTests} checks the
+ * advisors in an application context, and {@link DistributedLockInterceptorTests} and its
+ * neighbours the auto-configured interceptor against real Redis.
  */
 @Timeout(10)
 class InterceptionRulesTests {
