@@ -29,6 +29,8 @@ public final class HeadlineChart {
 	private static final List<String> SCENARIOS = List.of(Goals.UNCONTENDED, Goals.DISTINCT, Goals.ONE_KEY,
 			CrossProcessScenario.TWO_JVMS_FOUR_THREADS.title(), CrossProcessScenario.FOUR_JVMS_ONE_THREAD.title());
 
+	private static final double[] ROUND_STEPS = { 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 };
+
 	private static final int WIDTH = 860;
 
 	private static final int PANEL = 250;
@@ -73,7 +75,7 @@ public final class HeadlineChart {
 			.filter((millis) -> !Double.isNaN(millis))
 			.max()
 			.orElse(1);
-		panel(svg, contended, TOP + PANEL + 90, "p99 wait for the lock, ms (contended scenarios)", maxMillis * 1.1,
+		panel(svg, contended, TOP + PANEL + 90, "p99 wait for the lock, ms (contended scenarios)", maxMillis,
 				Bar::p99Millis, "%.1f", Double.NaN);
 		return svg.append("</svg>\n").toString();
 	}
@@ -113,8 +115,9 @@ public final class HeadlineChart {
 		return Optional.empty();
 	}
 
-	private static void panel(StringBuilder svg, List<Group> groups, int top, String title, double max,
+	private static void panel(StringBuilder svg, List<Group> groups, int top, String title, double largest,
 			ToDoubleFunction<Bar> value, String format, double reference) {
+		double max = roundScale(largest * 1.05);
 		int bottom = top + PANEL - 40;
 		int plotHeight = bottom - top;
 		text(svg, LEFT, top - 8, 12, "bold", title);
@@ -153,6 +156,22 @@ public final class HeadlineChart {
 			}
 			text(svg, LEFT + g * groupWidth + groupWidth / 2, bottom + 16, 11, "normal", group.scenario, "middle");
 		}
+	}
+
+	/**
+	 * Return the top of a scale of four equal steps that reaches the given value, each
+	 * step a round number (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten), so that
+	 * the ticks read 0.5x or 15 ms rather than 0.4x or 11.7 ms.
+	 */
+	static double roundScale(double largest) {
+		double step = largest / 4;
+		double power = Math.pow(10, Math.floor(Math.log10(step)));
+		for (double multiple : ROUND_STEPS) {
+			if (multiple * power >= step) {
+				return 4 * multiple * power;
+			}
+		}
+		return 40 * power;
 	}
 
 	private static void legend(StringBuilder svg, int y) {
