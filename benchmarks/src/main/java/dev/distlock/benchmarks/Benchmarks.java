@@ -76,11 +76,11 @@ public final class Benchmarks {
 			for (ThroughputScenario scenario : List.of(new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false),
 					new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false))) {
 				ThroughputScenario.Measured measured = scenario.run(uncontendedShared, config,
-						goals(scenario.title(), contenders));
+						goals(scenario.title(), contenders), admin.sync());
 				rows.addAll(progress(RatioGoals.check(scenario.title(), measured, contenders)));
 			}
 			ThroughputScenario.Measured oneKey = new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true).run(contended,
-					config, goals(Goals.ONE_KEY, contenders));
+					config, goals(Goals.ONE_KEY, contenders), admin.sync());
 			rows.addAll(progress(Goals.check(Goals.ONE_KEY, oneKey, contenders)));
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
 			tables.addAll(

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.lettuce.core.api.sync.RedisCommands;
+
 /**
  * Lock/unlock throughput of several contenders, interleaved round by round so that drift
  * of a shared machine hits all of them alike, each compared with a baseline run in the
@@ -25,22 +27,30 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 	 * @param contenders the contenders, the baseline first
 	 * @param config round counts and times
 	 * @param goals the goal per contender (docs/design.md#measurable-goals)
+	 * @param redis a connection to the contenders' Redis that none of them uses, for its
+	 * CPU time
 	 * @return one row per contender and each contender's throughput per round
 	 */
-	public Measured run(List<Contender> contenders, BenchmarkConfig config, Function<Contender, String> goals) {
+	public Measured run(List<Contender> contenders, BenchmarkConfig config, Function<Contender, String> goals,
+			RedisCommands<String, String> redis) {
 		Map<Contender, List<RoundResult>> results = new LinkedHashMap<>();
+		Map<Contender, CycleCost> costs = new LinkedHashMap<>();
 		contenders.forEach((contender) -> results.put(contender, new ArrayList<>()));
+		contenders.forEach((contender) -> costs.put(contender, CycleCost.NONE));
 		long roundNanos = config.roundTime().toNanos();
 		for (int round = 0; round < config.warmupRounds() + config.rounds(); round++) {
 			boolean measured = round >= config.warmupRounds();
 			for (int i = 0; i < contenders.size(); i++) {
 				Contender contender = contenders.get((i + round) % contenders.size());
 				String prefix = this.id + "." + contenders.indexOf(contender);
+				CycleCost.Clock before = CycleCost.Clock.read(redis);
 				RoundResult result = RoundRunner.run(contender, this.threads,
 						(thread) -> this.sharedKey ? prefix : prefix + "." + thread, this.sharedKey, roundNanos,
 						config.opsCap());
+				CycleCost.Clock after = CycleCost.Clock.read(redis);
 				if (measured) {
 					results.get(contender).add(result);
+					costs.compute(contender, (key, cost) -> cost.plus(before, after, result.operations()));
 				}
 			}
 		}
@@ -59,7 +69,8 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 				.orElse(Double.NaN);
 			leastShares.put(contender, minShare);
 			rows.add(row(contender, results.get(contender), median(ops), medianRatio(ops, baseline), minShare,
-					goals.apply(contender)));
+					goals.apply(contender))
+				.withNote(costs.get(contender).describe(costs.get(contenders.get(0)))));
 		}
 		return new Measured(rows, opsPerRound, leastShares);
 	}

@@ -57,6 +57,9 @@ class BenchmarkSmokeTests {
 		assertThat(rows).filteredOn((row) -> row.scenario().equals(Goals.UNCONTENDED))
 			.extracting(Row::contender)
 			.startsWith("raw floor (SET NX PX + EVALSHA)", "raw floor on Jedis (SET NX PX + EVALSHA)");
+		assertThat(rows).filteredOn((row) -> row.scenario().equals(Goals.UNCONTENDED))
+			.allSatisfy((row) -> assertThat(row.note()).as(row.contender())
+				.containsPattern("Redis CPU \\d+\\.\\d µs/cycle \\(\\d+\\.\\d\\dx the baseline's\\), client CPU"));
 		assertThat(rows)
 			.filteredOn((row) -> row.scenario().equals(Goals.DISTINCT)
 					&& row.contender().equals("distlock obtain().lock() on Spring Data Redis (Jedis)"))
