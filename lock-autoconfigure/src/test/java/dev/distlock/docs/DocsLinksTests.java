@@ -22,8 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tests that every relative link of the project's Markdown documents leads somewhere: to
  * a file or folder of the repository and, for a link into a Markdown document with a
- * {@code #fragment}, to one of its headings. The decision records name the files that
- * implement them this way, so a file moved or renamed without its records fails here.
+ * {@code #fragment}, to one of its headings; and that every source file or test class
+ * they name in code ({@code `redis/RedisHold.java`}, {@code `check/Mutants`}) exists. The
+ * decision records name the files that implement them this way, so a file moved or
+ * renamed without its records fails here.
  */
 class DocsLinksTests {
 
@@ -32,6 +34,15 @@ class DocsLinksTests {
 	private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
 
 	private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.*)$");
+
+	/** A source file named in a code span, such as {@code `redis/RedisHold.java`}. */
+	private static final Pattern SOURCE_FILE = Pattern.compile("`([\\w./-]+\\.(?:java|lua|kt))(?:#\\w+)?`");
+
+	/**
+	 * A class named by its package's last folders in a code span, such as
+	 * {@code `check/Mutants`} or {@code `redis/HandOverFaultTests#method`}.
+	 */
+	private static final Pattern CLASS = Pattern.compile("`((?:[a-z]+/)+[A-Z]\\w+)(?:#\\w+)?`");
 
 	private static final Pattern CODE_BLOCK = Pattern.compile("```.*?```", Pattern.DOTALL);
 
@@ -59,6 +70,41 @@ class DocsLinksTests {
 		}
 		assertThat(links).as("relative links in %s", documents).isGreaterThan(100);
 		assertThat(broken).as("broken links").isEmpty();
+	}
+
+	@Test
+	void everySourceFileOrClassTheDocsNameInCodeExists() throws IOException {
+		List<String> sources = sources();
+		List<String> missing = new ArrayList<>();
+		int named = 0;
+		for (Path document : documents()) {
+			String text = Files.readString(document);
+			for (Pattern pattern : List.of(SOURCE_FILE, CLASS)) {
+				Matcher name = pattern.matcher(text);
+				while (name.find()) {
+					named++;
+					String suffix = "/" + name.group(1) + ((pattern == CLASS) ? ".java" : "");
+					if (sources.stream().noneMatch((source) -> source.endsWith(suffix))) {
+						missing.add(ROOT.relativize(document) + ": " + name.group());
+					}
+				}
+			}
+		}
+		assertThat(named).isGreaterThan(100);
+		assertThat(missing).as("source files or classes named in the docs that do not exist").isEmpty();
+	}
+
+	/**
+	 * Return the paths of the repository's source files, with {@code /} between folders.
+	 */
+	private static List<String> sources() throws IOException {
+		try (Stream<Path> files = Files.walk(ROOT)) {
+			return files.map((file) -> ROOT.relativize(file).toString().replace('\\', '/'))
+				.filter((file) -> file.endsWith(".java") || file.endsWith(".lua") || file.endsWith(".kt"))
+				.filter((file) -> !file.contains("/target/"))
+				.map((file) -> "/" + file)
+				.toList();
+		}
 	}
 
 	private static List<Path> documents() throws IOException {
