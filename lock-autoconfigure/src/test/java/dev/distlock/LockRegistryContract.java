@@ -236,6 +236,18 @@ public interface LockRegistryContract {
 	}
 
 	@Test
+	default void remainingLeaseOfAFixedLeaseCountsDownToZeroAsItRunsOut() {
+		LockLease watchdog = instance(LEASE).acquire("report", Duration.ZERO);
+		assertThat(watchdog.remainingLease()).isPositive().isLessThanOrEqualTo(LEASE);
+		LockLease fixed = instance(LEASE).tryAcquire("order", Duration.ZERO, LeaseOptions.fixed(SHORT_LEASE))
+			.orElseThrow();
+		assertThat(fixed.remainingLease()).isPositive().isLessThanOrEqualTo(SHORT_LEASE);
+		await().atMost(WAIT).until(() -> fixed.remainingLease().isZero());
+		assertThat(fixed.isValid()).isFalse();
+		assertThat(watchdog.remainingLease()).isPositive();
+	}
+
+	@Test
 	default void releaseKeptForAMinimumHoldTimeWakesTheFirstWaiterWhenTheHoldTimeEnds() throws Exception {
 		LockLease held = instance(LEASE)
 			.tryAcquire("order", Duration.ZERO, LeaseOptions.WATCHDOG.withMinHoldTime(Duration.ofMillis(500)))
