@@ -1,6 +1,7 @@
 package dev.distlock;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -245,6 +246,16 @@ public interface LockRegistryContract {
 		await().atMost(WAIT).until(() -> fixed.remainingLease().isZero());
 		assertThat(fixed.isValid()).isFalse();
 		assertThat(watchdog.remainingLease()).isPositive();
+	}
+
+	@Test
+	default void waitTimeTooLongToCountInNanosecondsWaitsWithoutEnd() throws Exception {
+		LockLease held = instance(LEASE).acquire("order", Duration.ZERO);
+		LockRegistry waiting = instance(LEASE);
+		CompletableFuture<LockLease> acquired = waitFor("waiter",
+				() -> waiting.acquire("order", ChronoUnit.FOREVER.getDuration()));
+		held.release();
+		assertThat(acquired.get(10, TimeUnit.SECONDS).fencingToken()).isGreaterThan(held.fencingToken());
 	}
 
 	@Test

@@ -333,7 +333,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 		LockObserver.Wait wait = this.observer.waitStarted(name);
 		InMemoryHold hold;
 		try {
-			hold = slot.take(claim(name, kind, permits, options, queued), waitTime.toNanos());
+			hold = slot.take(claim(name, kind, permits, options, queued), saturatedNanos(waitTime));
 		}
 		catch (InterruptedException | RuntimeException | Error ex) {
 			wait.failed(ex);
@@ -505,6 +505,19 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 		}
 		else {
 			hold.keepRenewed();
+		}
+	}
+
+	/**
+	 * Return a wait time in nanoseconds, the longest there is for one too long to count
+	 * in them: such a wait has no end, as on Redis.
+	 */
+	private static long saturatedNanos(Duration waitTime) {
+		try {
+			return waitTime.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
 		}
 	}
 
