@@ -778,6 +778,19 @@ public interface LockRegistryContract {
 		first.stop();
 	}
 
+	@Test
+	default void leadershipOfANameIsOneObjectListedWhileItCampaigns() {
+		LockRegistry registry = instance(LEASE);
+		Leadership leadership = registry.leadership("scheduler");
+		assertThat(registry.leadership("scheduler")).isSameAs(leadership);
+		LockIntrospector introspector = (LockIntrospector) registry;
+		assertThat(introspector.leaderships()).isEmpty();
+		leadership.start();
+		assertThat(introspector.leaderships()).containsExactly(leadership);
+		leadership.stop();
+		assertThat(introspector.leaderships()).isEmpty();
+	}
+
 	/**
 	 * Start a thread that calls the given task, which waits for a lock, and return once
 	 * it waits.
