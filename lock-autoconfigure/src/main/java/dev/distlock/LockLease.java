@@ -36,6 +36,20 @@ public interface LockLease extends AutoCloseable {
 	boolean isValid();
 
 	/**
+	 * Return how long this lease has left by this JVM's clock unless a renewal moves it
+	 * on: its lease counted from the send time of the last renewal (or of the
+	 * acquisition) that Redis confirmed, whatever became of the hold since. A lease that
+	 * the registry renews without asking Redis has all of its lease left. Asks nothing of
+	 * Redis. It says when the lease runs out, not whether the lease holds the lock:
+	 * {@link #isValid()} says that. A leadership sleeps until it, to end a term at the
+	 * latest when its lease may have run out, even while Redis stalls and no renewal
+	 * answers.
+	 * @return the time left, zero once the lease ran out
+	 * @since 0.1.0
+	 */
+	Duration remainingLease();
+
+	/**
 	 * Check that this lease still holds the lock, before a side effect that the lock must
 	 * cover. Asks nothing of Redis: it is {@link #isValid()} as an exception.
 	 * @throws LockLostException if the lease is no longer valid: released, lost, or past

@@ -1,6 +1,7 @@
 package dev.distlock;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -233,6 +234,28 @@ public interface LockRegistryContract {
 		LockLease firstHold = firstWaits.get(10, TimeUnit.SECONDS);
 		assertThat(firstHold.fencingToken()).isGreaterThan(held.fencingToken());
 		assertTheSecondWaiterFollows(firstHold, secondWaits);
+	}
+
+	@Test
+	default void remainingLeaseOfAFixedLeaseCountsDownToZeroAsItRunsOut() {
+		LockLease watchdog = instance(LEASE).acquire("report", Duration.ZERO);
+		assertThat(watchdog.remainingLease()).isPositive().isLessThanOrEqualTo(LEASE);
+		LockLease fixed = instance(LEASE).tryAcquire("order", Duration.ZERO, LeaseOptions.fixed(SHORT_LEASE))
+			.orElseThrow();
+		assertThat(fixed.remainingLease()).isPositive().isLessThanOrEqualTo(SHORT_LEASE);
+		await().atMost(WAIT).until(() -> fixed.remainingLease().isZero());
+		assertThat(fixed.isValid()).isFalse();
+		assertThat(watchdog.remainingLease()).isPositive();
+	}
+
+	@Test
+	default void waitTimeTooLongToCountInNanosecondsWaitsWithoutEnd() throws Exception {
+		LockLease held = instance(LEASE).acquire("order", Duration.ZERO);
+		LockRegistry waiting = instance(LEASE);
+		CompletableFuture<LockLease> acquired = waitFor("waiter",
+				() -> waiting.acquire("order", ChronoUnit.FOREVER.getDuration()));
+		held.release();
+		assertThat(acquired.get(10, TimeUnit.SECONDS).fencingToken()).isGreaterThan(held.fencingToken());
 	}
 
 	@Test
@@ -753,6 +776,19 @@ public interface LockRegistryContract {
 		await().atMost(WAIT).until(first::isLeader);
 		assertThat(first.fencingToken().orElseThrow()).isGreaterThan(secondTerm);
 		first.stop();
+	}
+
+	@Test
+	default void leadershipOfANameIsOneObjectListedWhileItCampaigns() {
+		LockRegistry registry = instance(LEASE);
+		Leadership leadership = registry.leadership("scheduler");
+		assertThat(registry.leadership("scheduler")).isSameAs(leadership);
+		LockIntrospector introspector = (LockIntrospector) registry;
+		assertThat(introspector.leaderships()).isEmpty();
+		leadership.start();
+		assertThat(introspector.leaderships()).containsExactly(leadership);
+		leadership.stop();
+		assertThat(introspector.leaderships()).isEmpty();
 	}
 
 	/**

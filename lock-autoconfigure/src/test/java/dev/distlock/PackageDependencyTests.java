@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The parts of distlock depend on each other in one direction, read from the import lines
  * of the main sources: the API ({@code dev.distlock}) and the key rules
- * ({@code dev.distlock.keys}) on no other part and no Redis client; the engine
- * ({@code dev.distlock.redis}) on them only; the carriers of the lock context,
+ * ({@code dev.distlock.keys}) on no other part and no Redis client; leader election
+ * ({@code dev.distlock.leader}) on the API only, so that it works on any registry; the
+ * engine ({@code dev.distlock.redis}) on them only; the carriers of the lock context,
  * observations, Actuator support and the fencing kit on the API, never on the engine or a
  * Redis client's connection layer; interception on the API and the carriers of the lock
  * context; the auto-configuration on everything, since it wires the parts together.
@@ -35,7 +36,7 @@ class PackageDependencyTests {
 
 	private static final List<String> PARTS = List.of("dev.distlock.redis", "dev.distlock.aop", "dev.distlock.fencing",
 			"dev.distlock.observation", "dev.distlock.actuate", "dev.distlock.autoconfigure", "dev.distlock.keys",
-			"dev.distlock.context");
+			"dev.distlock.context", "dev.distlock.leader");
 
 	@Test
 	void apiAndKeyRulesDependOnNoOtherPartAndNoRedisClient() {
@@ -46,9 +47,16 @@ class PackageDependencyTests {
 	}
 
 	@Test
-	void engineDependsOnTheApiAndTheKeyRulesOnly() {
+	void engineDependsOnTheApiTheKeyRulesAndLeadershipOnly() {
 		assertThat(imports("dev.distlock.redis")).filteredOn((imported) -> startsWithAny(imported, PARTS))
-			.allMatch((imported) -> imported.startsWith("dev.distlock.redis") || imported.equals("dev.distlock.keys"));
+			.allMatch((imported) -> imported.startsWith("dev.distlock.redis") || imported.equals("dev.distlock.keys")
+					|| imported.equals("dev.distlock.leader"));
+	}
+
+	@Test
+	void leadershipUsesTheApiAloneAndNoRedisClient() {
+		assertThat(imports("dev.distlock.leader")).noneMatch((imported) -> startsWithAny(imported, PARTS)
+				|| startsWithAny(imported, CLIENTS) || imported.startsWith("dev.distlock.test"));
 	}
 
 	@Test

@@ -43,6 +43,11 @@ final class InMemoryLease implements LockLease {
 	}
 
 	@Override
+	public Duration remainingLease() {
+		return this.hold.remainingLease(System.nanoTime());
+	}
+
+	@Override
 	public void onLoss(Consumer<? super LockLostException> action) {
 		this.hold.onLoss(action);
 	}

@@ -2,12 +2,12 @@ package dev.distlock.test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -22,8 +22,6 @@ import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.HeldLock;
-import dev.distlock.LeadershipGrantedEvent;
-import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;
@@ -35,6 +33,8 @@ import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
+import dev.distlock.leader.LeadershipEvents;
+import dev.distlock.leader.LockLeadership;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
@@ -94,7 +94,9 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 
 	private final Set<InMemoryHold> holds = ConcurrentHashMap.newKeySet();
 
-	private final List<InMemoryLeadership> leaderships = new CopyOnWriteArrayList<>();
+	private final LeadershipEvents leadershipEvents;
+
+	private final Map<LockName, LockLeadership> leaderships = new ConcurrentHashMap<>();
 
 	private volatile boolean renewalsPaused;
 
@@ -143,6 +145,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 		this.lockDelay = lockDelay;
 		this.eventListener = eventListener;
 		this.observer = observer;
+		this.leadershipEvents = new InMemoryLeadershipEvents(this, eventListener, observer);
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("distlock-events-");
 		threads.setDaemon(true);
 		this.events = Executors.newSingleThreadExecutor(threads);
@@ -202,14 +205,14 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 
 	@Override
 	public Leadership leadership(String name) {
-		InMemoryLeadership leadership = new InMemoryLeadership(this, checked(LockName.of(name)));
-		this.leaderships.add(leadership);
-		return leadership;
+		LockName checked = checked(LockName.of(name));
+		return this.leaderships.computeIfAbsent(checked,
+				(key) -> new LockLeadership(this, checked, checked.value(), this.leaseTime, this.leadershipEvents));
 	}
 
 	@Override
 	public List<Leadership> leaderships() {
-		return List.copyOf(this.leaderships);
+		return LockLeadership.running(this.leaderships.values());
 	}
 
 	/**
@@ -281,7 +284,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	 */
 	@Override
 	public void close() {
-		this.leaderships.forEach(InMemoryLeadership::stop);
+		this.leaderships.values().forEach(LockLeadership::stop);
 		for (InMemoryHold hold : this.holds) {
 			hold.slot.expire(hold, "the registry was closed while it was held");
 		}
@@ -315,17 +318,6 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	 */
 	@Nullable InMemoryHold take(LockName name, HoldKind kind, int permits, Duration waitTime, LeaseOptions options)
 			throws InterruptedException {
-		return take(name, kind, permits, waitTime, options, () -> {
-		});
-	}
-
-	/**
-	 * Take a hold of a name like
-	 * {@link #take(LockName, HoldKind, int, Duration, LeaseOptions)}, running the given
-	 * action once the caller waits in the name's queue.
-	 */
-	@Nullable InMemoryHold take(LockName name, HoldKind kind, int permits, Duration waitTime, LeaseOptions options,
-			Runnable queued) throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of " + ((kind == HoldKind.EXCLUSIVE) ? "lock " : "")
 				+ "'" + name + "' must not be negative");
 		InMemorySlot slot = (kind == HoldKind.PERMIT) ? this.store.semaphore(name.value())
@@ -333,7 +325,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 		LockObserver.Wait wait = this.observer.waitStarted(name);
 		InMemoryHold hold;
 		try {
-			hold = slot.take(claim(name, kind, permits, options, queued), waitTime.toNanos());
+			hold = slot.take(claim(name, kind, permits, options), saturatedNanos(waitTime));
 		}
 		catch (InterruptedException | RuntimeException | Error ex) {
 			wait.failed(ex);
@@ -407,23 +399,6 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 	}
 
 	/**
-	 * Deliver a leadership event to the listener and the observer, after the events
-	 * before it.
-	 * @return completed once delivered
-	 */
-	Future<?> publish(LockName name, LockEvent event) {
-		return publish(() -> {
-			if (event instanceof LeadershipGrantedEvent granted) {
-				this.observer.leadershipGranted(name, granted);
-			}
-			else if (event instanceof LeadershipRevokedEvent revoked) {
-				this.observer.leadershipRevoked(name, revoked);
-			}
-			this.eventListener.accept(event);
-		});
-	}
-
-	/**
 	 * Wait at most a lease for an event to be delivered, unless the current thread
 	 * delivers events; an interrupt is kept for the caller.
 	 */
@@ -466,13 +441,13 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 		return new LockAcquisitionException(name.value(), message, ex);
 	}
 
-	private InMemorySlot.Claim claim(LockName name, HoldKind kind, int permits, LeaseOptions options, Runnable queued) {
+	private InMemorySlot.Claim claim(LockName name, HoldKind kind, int permits, LeaseOptions options) {
 		InMemoryHold writeHold = (kind == HoldKind.READ_SHARE) ? this.owned.find(name) : null;
 		Duration fixedLease = options.leaseTime();
 		InMemoryHold.Lease lease = new InMemoryHold.Lease((fixedLease != null) ? fixedLease : this.leaseTime,
 				fixedLease != null, orZero(options.minHoldTime()),
 				(options.lockDelay() != null) ? options.lockDelay() : this.lockDelay);
-		return new InMemorySlot.Claim(name, kind, permits, this, lease, writeHold, queued);
+		return new InMemorySlot.Claim(name, kind, permits, this, lease, writeHold);
 	}
 
 	private InMemoryHold track(InMemoryHold hold, LockObserver.Wait wait) {
@@ -505,6 +480,19 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 		}
 		else {
 			hold.keepRenewed();
+		}
+	}
+
+	/**
+	 * Return a wait time in nanoseconds, the longest there is for one too long to count
+	 * in them: such a wait has no end, as on Redis.
+	 */
+	private static long saturatedNanos(Duration waitTime) {
+		try {
+			return waitTime.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
 		}
 	}
 

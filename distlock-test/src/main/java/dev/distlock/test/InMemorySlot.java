@@ -77,7 +77,6 @@ final class InMemorySlot {
 			throws InterruptedException {
 		Object ticket = new Object();
 		this.waiters.addLast(ticket);
-		claim.queued().run();
 		try {
 			while (deadline - now > 0) {
 				// Losses found are told now, not when this waiter stops waiting; telling
@@ -360,10 +359,9 @@ final class InMemorySlot {
 	 * @param registry the registry that takes the hold
 	 * @param lease the hold's lease terms
 	 * @param writeHold for a read share, the write hold of the caller's thread, if any
-	 * @param queued run once the waiter is queued, under the slot's monitor
 	 */
 	record Claim(LockName name, HoldKind kind, int permits, InMemoryLockRegistry registry, InMemoryHold.Lease lease,
-			@Nullable InMemoryHold writeHold, Runnable queued) {
+			@Nullable InMemoryHold writeHold) {
 
 	}
 

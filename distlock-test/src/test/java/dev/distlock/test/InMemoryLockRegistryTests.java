@@ -160,7 +160,23 @@ class InMemoryLockRegistryTests {
 		assertThat(this.events.get(0)).isInstanceOfSatisfying(LeadershipGrantedEvent.class,
 				(granted) -> assertThat(granted.term().fencingToken()).isEqualTo(granted.fencingToken()));
 		assertThat(this.events.get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class,
-				(revoked) -> assertThat(revoked.reason()).isEqualTo("the leadership was stopped"));
+				(revoked) -> assertThat(revoked.reason()).isEqualTo("it stopped"));
+	}
+
+	@Test
+	void termRunsItsLossActionsBeforeItsRevocationWhenTheLeaderYields() {
+		Leadership leadership = this.registry.leadership("scheduler");
+		leadership.start();
+		await().atMost(WAIT).until(() -> this.events.size() == 1);
+		LockLease term = ((LeadershipGrantedEvent) this.events.get(0)).term();
+		List<String> told = new CopyOnWriteArrayList<>();
+		term.onLoss((ended) -> told.add(ended.getMessage() + " after " + this.events.size() + " event"));
+		leadership.yieldLeadership();
+		assertThat(term.isValid()).isFalse();
+		await().atMost(WAIT).until(() -> this.events.size() >= 2);
+		assertThat(this.events.get(1)).isInstanceOf(LeadershipRevokedEvent.class);
+		assertThat(told)
+			.containsExactly("Leadership 'scheduler' (fencing token 1) was revoked: it yielded after 1 event");
 	}
 
 	@Test

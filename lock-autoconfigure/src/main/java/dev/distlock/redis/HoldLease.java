@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import dev.distlock.LockLease;
@@ -25,6 +26,11 @@ abstract class HoldLease implements LockLease {
 	@Override
 	public long fencingToken() {
 		return this.hold.fencingToken;
+	}
+
+	@Override
+	public Duration remainingLease() {
+		return Duration.ofNanos(Math.max(0, this.hold.validUntilNanos() - System.nanoTime()));
 	}
 
 	@Override

@@ -10,13 +10,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The actions to run once when a hold is found lost
- * ({@link dev.distlock.LockLease#onLoss}), or when a leadership's term ends
- * ({@link LeadershipTerm}). An action added before the loss runs on the thread that found
- * it, one added after runs at once on the thread that adds it; a release of a hold not
- * found lost drops them. A completion stage keeps that promise without a lock: an action
- * runs exactly once if the hold is found lost, however its addition and the loss
- * interleave. A release completes it with {@code null} rather than cancelling it, which
- * would create an exception on every release.
+ * ({@link dev.distlock.LockLease#onLoss}). An action added before the loss runs on the
+ * thread that found it, one added after runs at once on the thread that adds it; a
+ * release of a hold not found lost drops them. A completion stage keeps that promise
+ * without a lock: an action runs exactly once if the hold is found lost, however its
+ * addition and the loss interleave. A release completes it with {@code null} rather than
+ * cancelling it, which would create an exception on every release.
  */
 final class LossActions {
 

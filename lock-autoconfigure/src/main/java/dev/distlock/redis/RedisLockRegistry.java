@@ -1,7 +1,6 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +24,8 @@ import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
+import dev.distlock.leader.LeadershipEvents;
+import dev.distlock.leader.LockLeadership;
 import io.lettuce.core.AbstractRedisClient;
 import org.jspecify.annotations.Nullable;
 
@@ -85,9 +86,11 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	private final LockEventPublisher events;
 
-	private final LeadershipReports leadershipReports;
+	private final LeadershipEvents leadershipEvents;
 
-	private final Map<LockName, RedisLeadership> leaderships = new ConcurrentHashMap<>();
+	private final Duration leaseTime;
+
+	private final Map<LockName, LockLeadership> leaderships = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -150,7 +153,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.locks = new LocalLocks();
 		this.events = new LockEventPublisher(eventListener, settings.leaseTime());
 		this.active = new ActiveHolds(this.commands, settings.leaseTime(), this.events);
-		this.leadershipReports = new LeadershipReports(this.events, observer);
+		this.leadershipEvents = new RedisLeadershipEvents(this.events, observer);
+		this.leaseTime = settings.leaseTime();
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.ownedReads),
 				this.signals, this.locks, this.active);
 		this.extension = new HoldExtension(this.commands, this.active);
@@ -249,7 +253,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	public Leadership leadership(String name) {
 		LockId id = checked(LockName.of(name));
 		return this.leaderships.computeIfAbsent(id.name,
-				(key) -> new RedisLeadership(this, id, this.leadershipReports));
+				(key) -> new LockLeadership(this, id.name, id.key, this.leaseTime, this.leadershipEvents));
 	}
 
 	@Override
@@ -259,12 +263,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public List<Leadership> leaderships() {
-		return this.leaderships.values()
-			.stream()
-			.filter(RedisLeadership::isRunning)
-			.sorted(Comparator.comparing(Leadership::name))
-			.map(Leadership.class::cast)
-			.toList();
+		return LockLeadership.running(this.leaderships.values());
 	}
 
 	@Override
@@ -311,7 +310,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
-			this.leaderships.values().forEach(RedisLeadership::stop);
+			this.leaderships.values().forEach(LockLeadership::stop);
 			this.release.releaseHeld("the registry was closed while it was held, and released it so that the next"
 					+ " holder need not wait for its lease");
 			this.active.close();

@@ -14,6 +14,8 @@ final class Mutants {
 
 	private static final String ENGINE = "src/main/java/dev/distlock/redis/";
 
+	private static final String LEADER = "src/main/java/dev/distlock/leader/";
+
 	/** Every mutant, in the order of the table the harness prints. */
 	static final List<Mutant> ALL = List.of(
 			new Mutant("acquire-without-nx", SCRIPTS + "acquire.lua",
@@ -74,8 +76,8 @@ final class Mutants {
 			new Mutant("renewal-counted-from-reply", ENGINE + "LeaseWatchdog.java", "hold.extend(sentNanos, terms);",
 					"hold.extend(System.nanoTime(), terms);",
 					"a holder counts its lease from when it sent the renewal, never longer than Redis keeps it"),
-			new Mutant("term-outlives-lease", ENGINE + "LeadershipTerm.java",
-					"return this.endReason == null && this.hold.isValid();", "return this.endReason == null;",
+			new Mutant("term-outlives-lease", LEADER + "LeadershipTerm.java",
+					"return this.endReason == null && this.lease.isValid();", "return this.endReason == null;",
 					"a leader stops believing it leads once its lease ran out"));
 
 	private Mutants() {

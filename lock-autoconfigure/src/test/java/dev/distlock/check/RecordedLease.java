@@ -41,6 +41,11 @@ final class RecordedLease implements LockLease {
 	}
 
 	@Override
+	public Duration remainingLease() {
+		return this.delegate.remainingLease();
+	}
+
+	@Override
 	public void onLoss(Consumer<? super LockLostException> action) {
 		this.delegate.onLoss(action);
 	}

@@ -6,6 +6,11 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -483,6 +488,84 @@ class LeadershipTests {
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	@Test
+	void grantedListenerThatStopsTheLeadershipReturnsAndTheTermIsRevokedAndItsLockReleased() {
+		AtomicReference<Leadership> leadership = new AtomicReference<>();
+		CompletableFuture<Void> stopped = new CompletableFuture<>();
+		TestLockRegistry instance = instance(LEASE, (event) -> {
+			if (event instanceof LeadershipGrantedEvent) {
+				leadership.get().stop();
+				stopped.complete(null);
+			}
+		});
+		leadership.set(instance.registry().leadership("report"));
+		leadership.get().start();
+		assertThat(stopped).succeedsWithin(AT_ONCE);
+		await().atMost(AT_ONCE).until(() -> instance.leadershipEvents().size() == 2);
+		assertThat(instance.leadershipEvents().get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class,
+				(revoked) -> assertThat(revoked.reason()).isEqualTo("it stopped"));
+		assertThat(leadership.get().isLeader()).isFalse();
+		await().atMost(AT_ONCE).until(() -> instance.registry().leaderships().isEmpty());
+		assertThat(instance(LEASE).registry().tryAcquire("report", AT_ONCE)).as("released").isPresent();
+	}
+
+	@Test
+	void lossYieldAndStopOnThreeThreadsEndTheTermOnceAndTheLeadershipStops() throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(3);
+		try {
+			for (int round = 0; round < 5; round++) {
+				TestLockRegistry instance = instance(LEASE);
+				Leadership leader = startedLeader(instance);
+				long token = leader.fencingToken().orElseThrow();
+				CyclicBarrier together = new CyclicBarrier(3);
+				List<Runnable> calls = List.of(() -> {
+					this.commands.set("lock:report", "someone-else");
+					instance.registry().renewLeases();
+				}, leader::yieldLeadership, leader::stop);
+				List<Future<Object>> called = calls.stream().map((call) -> threads.<Object>submit(() -> {
+					together.await();
+					call.run();
+					return null;
+				})).toList();
+				for (Future<Object> call : called) {
+					call.get(AT_ONCE.toMillis(), TimeUnit.MILLISECONDS);
+				}
+				assertThat(leader.isLeader()).isFalse();
+				await().atMost(AT_ONCE).until(() -> instance.registry().leaderships().isEmpty());
+				await().atMost(AT_ONCE)
+					.untilAsserted(() -> assertThat(instance.leadershipEvents())
+						.filteredOn(LeadershipRevokedEvent.class::isInstance)
+						.extracting(LockEvent::fencingToken)
+						.containsExactly(token));
+				assertThat(TestLockRegistry.waitersOf(this.commands, "lock:report")).as("campaigns no more").isZero();
+				this.commands.del("lock:report");
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void leaderIsRevokedWhileRedisIsDownAndElectedAgainOnceRedisIsBack() {
+		TestLockRegistry instance = instance(TestDriver.LETTUCE,
+				RedisLockSettings.of("lock:", SHORT_LEASE).withCommandTimeout(Duration.ofMillis(500)));
+		Leadership leader = startedLeader(instance);
+		long downTerm = leader.fencingToken().orElseThrow();
+		redis.server().kill();
+		try {
+			await().atMost(SHORT_LEASE.plus(MARGIN)).until(() -> instance.leadershipEvents().size() == 2);
+			assertThat(leader.isLeader()).isFalse();
+			assertThat(instance.leadershipEvents().get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class,
+					(revoked) -> assertThat(revoked.fencingToken()).isEqualTo(downTerm));
+		}
+		finally {
+			redis.server().restart();
+		}
+		await().atMost(RECONNECT).until(leader::isLeader);
+		assertThat(leader.fencingToken().orElseThrow()).isGreaterThan(downTerm);
 	}
 
 	@Test

@@ -1,57 +1,74 @@
-package dev.distlock.redis;
+package dev.distlock.leader;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.DistributedLockException;
-import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
+import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.LockName;
+import dev.distlock.LockRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
+
 /**
- * A {@link Leadership} of a {@link RedisLockRegistry}. One daemon thread, the candidate,
- * does everything that waits or calls out: it waits for the lock without end (in the
- * lock's queue in Redis), holds it in watchdog mode while leader, publishes the events,
+ * A {@link Leadership} on any {@link LockRegistry}, through its public API only: a term
+ * is one watchdog {@link LockLease} of the lock of the leadership's name. One daemon
+ * thread, the candidate, does everything that waits or calls out: it waits for the lock
+ * without end (in the lock's fair queue), holds it while leader, publishes the events,
  * releases the lock when the term ends (once the revocation was delivered) and waits for
- * it again. Other threads only end a term and wake the candidate: the watchdog that found
- * the lock lost, a caller that yields or stops (or releases the term's lease), a caller
- * of {@link #isLeader()} that found the lease run out. The registry's event thread
- * delivers the events in order, and runs a term's loss actions just before its
- * revocation; a listener that stops, yields or asks this leadership is answered without
- * waiting for the candidate, which waits for it.
+ * it again. Other threads only end a term and wake the candidate: a loss action of the
+ * lease that found the lock lost, a caller that yields or stops (or releases the term's
+ * lease), a caller of {@link #isLeader()} that found the lease run out. The registry's
+ * event thread delivers the events in order, and runs a term's loss actions just before
+ * its revocation; a listener that stops, yields or asks this leadership is answered
+ * without waiting for the candidate, which waits for it.
  *
  * <p>
- * While leader the candidate sleeps until the hold's validity ends (the send time of the
- * last renewal confirmed plus the lease), and ends the term then if no renewal moved it:
- * a term is revoked at the latest when its lease may have run out in Redis, even when
- * Redis stalls and no renewal answers. Acquisitions that Redis fails are tried again
- * after a back-off from {@value #MIN_BACKOFF_MILLIS} ms, doubling up to
+ * While leader the candidate sleeps until the lease's
+ * {@linkplain LockLease#remainingLease() time left} is over, and ends the term then if no
+ * renewal moved it on: a term is revoked at the latest when its lease may have run out,
+ * even when Redis stalls and no renewal answers. Acquisitions that the registry fails are
+ * tried again after a back-off from {@value #MIN_BACKOFF_MILLIS} ms, doubling up to
  * {@value #MAX_BACKOFF_MILLIS} ms.
+ *
+ * @since 0.1.0
  */
-final class RedisLeadership implements Leadership {
+public final class LockLeadership implements Leadership {
 
-	/** The back-off after the first acquisition that Redis failed, in milliseconds. */
+	/**
+	 * The back-off after the first acquisition that the registry failed, in milliseconds.
+	 */
 	static final long MIN_BACKOFF_MILLIS = 100;
 
-	/** The longest back-off between acquisitions that Redis failed, in milliseconds. */
+	/**
+	 * The longest back-off between acquisitions that the registry failed, in
+	 * milliseconds.
+	 */
 	static final long MAX_BACKOFF_MILLIS = 2000;
 
-	private static final Log logger = LogFactory.getLog(RedisLeadership.class);
+	private static final Log logger = LogFactory.getLog(LockLeadership.class);
 
 	private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
-	private final RedisLockRegistry registry;
+	private final LockRegistry registry;
 
-	private final LockId id;
+	private final LockName name;
 
-	private final LeadershipReports reports;
+	private final TermReports reports;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -78,15 +95,26 @@ final class RedisLeadership implements Leadership {
 	/** The current term, from its grant until its lock was released. */
 	private volatile @Nullable LeadershipTerm term;
 
-	RedisLeadership(RedisLockRegistry registry, LockId id, LeadershipReports reports) {
+	/**
+	 * Create a leadership, not started.
+	 * @param registry the registry whose lock of the given name the leadership holds
+	 * while leader, with the registry's watchdog lease
+	 * @param name the leadership's name, which is its lock's name
+	 * @param key the store's key of that lock, for the events
+	 * @param leaseTime the registry's watchdog lease, for the reason of a term whose
+	 * lease ran out
+	 * @param events how the registry tells of the terms
+	 */
+	public LockLeadership(LockRegistry registry, LockName name, String key, Duration leaseTime,
+			LeadershipEvents events) {
 		this.registry = registry;
-		this.id = id;
-		this.reports = reports;
+		this.name = name;
+		this.reports = new TermReports(name, key, leaseTime, events);
 	}
 
 	@Override
 	public String name() {
-		return this.id.name.value();
+		return this.name.value();
 	}
 
 	@Override
@@ -96,7 +124,8 @@ final class RedisLeadership implements Leadership {
 			this.running = true;
 			Thread thread = this.candidate;
 			if (thread == null) {
-				thread = DaemonThreads.named("distlock-leadership-" + name()).newThread(this::campaign);
+				thread = new Thread(this::campaign, "distlock-leadership-" + name());
+				thread.setDaemon(true);
 				this.candidate = thread;
 				this.election = Election.TRYING;
 				thread.start();
@@ -150,17 +179,56 @@ final class RedisLeadership implements Leadership {
 
 	@Override
 	public boolean awaitDecision(Duration timeout) throws InterruptedException {
-		Deadline deadline = Deadline.after(timeout);
+		long nanos = timeout.toNanos();
 		this.lock.lock();
 		try {
-			while (this.running && this.candidate != null && this.election != Election.DECIDED && !deadline.isPast()) {
-				this.changed.awaitNanos(deadline.remainingNanos());
+			while (this.running && this.candidate != null && this.election != Election.DECIDED && nanos > 0) {
+				nanos = this.changed.awaitNanos(nanos);
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
 		return isLeader();
+	}
+
+	@Override
+	public OptionalLong fencingToken() {
+		LeadershipTerm current = leading();
+		return (current != null) ? OptionalLong.of(current.fencingToken()) : OptionalLong.empty();
+	}
+
+	/**
+	 * Return whether the leadership campaigns: started and not stopped.
+	 * @return whether it is running
+	 */
+	public boolean isRunning() {
+		this.lock.lock();
+		try {
+			return this.running;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Return the given leaderships that campaign, by name, for a registry's
+	 * {@link dev.distlock.LockIntrospector#leaderships()}.
+	 * @param leaderships a registry's leaderships
+	 * @return those started and not stopped, by name
+	 */
+	public static List<Leadership> running(Collection<LockLeadership> leaderships) {
+		return leaderships.stream()
+			.filter(LockLeadership::isRunning)
+			.sorted(Comparator.comparing(Leadership::name))
+			.map(Leadership.class::cast)
+			.toList();
+	}
+
+	@Override
+	public String toString() {
+		return "Leadership '" + name() + "'";
 	}
 
 	/**
@@ -180,30 +248,6 @@ final class RedisLeadership implements Leadership {
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	@Override
-	public OptionalLong fencingToken() {
-		LeadershipTerm current = leading();
-		return (current != null) ? OptionalLong.of(current.hold.fencingToken) : OptionalLong.empty();
-	}
-
-	/**
-	 * Return whether the leadership campaigns: started and not stopped.
-	 */
-	boolean isRunning() {
-		this.lock.lock();
-		try {
-			return this.running;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	@Override
-	public String toString() {
-		return "Leadership '" + name() + "'";
 	}
 
 	/**
@@ -233,8 +277,8 @@ final class RedisLeadership implements Leadership {
 		}
 		this.lock.lock();
 		try {
-			if (!current.hold.hasTimeLeft()) {
-				end(current, leaseRanOut(current));
+			if (current.remainingLease().isZero()) {
+				end(current, this.reports.leaseRanOut());
 			}
 			if (mayWait()) {
 				while (!current.revoked) {
@@ -254,10 +298,10 @@ final class RedisLeadership implements Leadership {
 	 */
 	private void campaign() {
 		try {
-			RedisHold hold = awaitLock(true);
-			while (hold != null) {
-				serve(hold);
-				hold = awaitLock(false);
+			LockLease lease = awaitLock(true);
+			while (lease != null) {
+				serve(lease);
+				lease = awaitLock(false);
 			}
 		}
 		catch (RuntimeException | Error ex) {
@@ -274,49 +318,52 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Wait for the lock without end, trying again after a back-off while Redis fails.
-	 * @param firstElection whether to try once first, again after each back-off until
-	 * Redis answers, and record how the first election went: decided when an attempt that
-	 * Redis answered did not get the lock (a term that begins records it), failing while
-	 * Redis fails
-	 * @return the hold, or {@code null} once stopped, when the candidate ends
+	 * Wait for the lock without end, trying again after a back-off while the registry
+	 * fails.
+	 * @param firstElection whether to try once first, again after each back-off until the
+	 * registry answers, and record how the first election went: decided when an attempt
+	 * that the registry answered did not get the lock (a term that begins records it),
+	 * failing while the registry fails
+	 * @return the lease, or {@code null} once stopped, when the candidate ends
 	 */
-	private @Nullable RedisHold awaitLock(boolean firstElection) {
-		long backoffMillis = MIN_BACKOFF_MILLIS;
-		boolean failing = false;
+	private @Nullable LockLease awaitLock(boolean firstElection) {
+		BackOffExecution backOff = null;
 		boolean once = firstElection;
 		while (beginAcquiring()) {
-			RedisHold hold = null;
+			Optional<LockLease> lease = Optional.empty();
 			DistributedLockException failure = null;
 			try {
-				hold = this.registry.acquireHold(this.id, once ? Duration.ZERO : FOREVER, LeaseOptions.WATCHDOG);
-			}
-			catch (InterruptedException ex) {
-				// Stopped: seen through running
+				lease = this.registry.tryAcquire(this.name, once ? Duration.ZERO : FOREVER);
 			}
 			catch (DistributedLockException ex) {
-				failure = ex;
+				// Stopped when interrupted: seen through running
+				failure = Thread.currentThread().isInterrupted() ? null : ex;
 			}
 			finally {
 				endAcquiring();
 			}
-			if (hold != null) {
-				return hold;
+			if (lease.isPresent()) {
+				return lease.get();
 			}
 			if (once) {
 				recordElection((failure != null) ? Election.FAILING : Election.DECIDED);
 				once = (failure != null);
 			}
 			if (failure != null && isRunning()) {
-				if (!failing) {
+				if (backOff == null) {
 					logger.warn(this + " cannot campaign while Redis fails; trying again: " + failure.getMessage());
-					failing = true;
+					backOff = backOff().start();
 				}
-				sleepUnlessStopped(backoffMillis);
-				backoffMillis = Math.min(2 * backoffMillis, MAX_BACKOFF_MILLIS);
+				sleepUnlessStopped(backOff.nextBackOff());
 			}
 		}
 		return null;
+	}
+
+	private static ExponentialBackOff backOff() {
+		ExponentialBackOff backOff = new ExponentialBackOff(MIN_BACKOFF_MILLIS, 2);
+		backOff.setMaxInterval(MAX_BACKOFF_MILLIS);
+		return backOff;
 	}
 
 	/**
@@ -388,22 +435,22 @@ final class RedisLeadership implements Leadership {
 
 	/**
 	 * Serve one term: publish its grant, wait for its end, publish its revocation, and
-	 * release its lock. A hold acquired after a stop is released at once.
+	 * release its lock. A lease acquired after a stop is released at once.
 	 */
-	private void serve(RedisHold hold) {
-		LeadershipTerm current = new LeadershipTerm(hold, this);
+	private void serve(LockLease lease) {
+		LeadershipTerm current = new LeadershipTerm(lease, this);
 		if (!begin(current)) {
-			releaseQuietly(hold);
+			releaseQuietly(lease);
 			return;
 		}
 		try {
-			hold.lossActions.add((lost) -> endFromAnotherThread(current, lost.getMessage()));
-			this.reports.granted(this.id, current);
-			this.reports.revoked(this.id, current, awaitEnd(current));
+			lease.onLoss((lost) -> endFromAnotherThread(current, lost.getMessage()));
+			this.reports.granted(current);
+			this.reports.revoked(current, awaitEnd(current));
 		}
 		finally {
-			revoked(current);
-			releaseQuietly(hold);
+			markRevoked(current);
+			releaseQuietly(lease);
 			released(current);
 		}
 	}
@@ -429,7 +476,7 @@ final class RedisLeadership implements Leadership {
 
 	/**
 	 * Wait until the term ends, ending it when its lease ran out with no renewal moving
-	 * its validity on.
+	 * it on.
 	 * @return why it ended
 	 */
 	private String awaitEnd(LeadershipTerm current) {
@@ -437,9 +484,9 @@ final class RedisLeadership implements Leadership {
 		try {
 			String reason = current.endReason;
 			while (reason == null) {
-				long left = current.hold.validUntilNanos() - System.nanoTime();
+				long left = current.remainingLease().toNanos();
 				if (left <= 0) {
-					end(current, leaseRanOut(current));
+					end(current, this.reports.leaseRanOut());
 				}
 				else {
 					awaitQuietly(left);
@@ -460,10 +507,6 @@ final class RedisLeadership implements Leadership {
 		catch (InterruptedException ex) {
 			// Only a stop interrupts the candidate, and the term's end is seen through it
 		}
-	}
-
-	private static String leaseRanOut(LeadershipTerm current) {
-		return "its lease of " + current.hold.terms().leaseMillis() + " ms ran out with no renewal confirmed";
 	}
 
 	/**
@@ -494,7 +537,7 @@ final class RedisLeadership implements Leadership {
 	 * Record that a term's revocation was published, or that the candidate failed to
 	 * publish it: either way the term is over.
 	 */
-	private void revoked(LeadershipTerm current) {
+	private void markRevoked(LeadershipTerm current) {
 		this.lock.lock();
 		try {
 			end(current, "its leadership thread failed");
@@ -524,12 +567,12 @@ final class RedisLeadership implements Leadership {
 	}
 
 	/**
-	 * Release a term's lock. A lock found lost was reported by the engine, and one that
-	 * Redis could not release expires with its lease.
+	 * Release a term's lock. A lock found lost was reported by the registry, and one that
+	 * the registry could not release expires with its lease.
 	 */
-	private void releaseQuietly(RedisHold hold) {
+	private void releaseQuietly(LockLease lease) {
 		try {
-			this.registry.release(hold);
+			lease.release();
 		}
 		catch (LockLostException ex) {
 			// Reported with a LockLostEvent
@@ -537,22 +580,6 @@ final class RedisLeadership implements Leadership {
 		catch (DistributedLockException ex) {
 			logger.warn(this + " could not release its lock, which expires with its lease: " + ex.getMessage());
 		}
-	}
-
-	/**
-	 * How far the first election since a start got.
-	 */
-	private enum Election {
-
-		/** Its first attempt is under way. */
-		TRYING,
-
-		/** Redis failed the attempts so far, and the candidate keeps trying. */
-		FAILING,
-
-		/** This instance leads, or another holds the lock and this one is a standby. */
-		DECIDED
-
 	}
 
 }
