@@ -19,10 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The parts of distlock depend on each other in one direction, read from the import lines
  * of the main sources: the API ({@code dev.distlock}) and the key rules
  * ({@code dev.distlock.keys}) on no other part and no Redis client; the engine
- * ({@code dev.distlock.redis}) on them only; the carriers of the lock context,
- * observations, Actuator support and the fencing kit on the API, never on the engine or a
- * Redis client's connection layer; interception on the API and the carriers of the lock
- * context; the auto-configuration on everything, since it wires the parts together.
+ * ({@code dev.distlock.redis}) on them only, its lease renewal
+ * ({@code dev.distlock.redis.renewal}) on the API only, never on the engine that uses it;
+ * the carriers of the lock context, observations, Actuator support and the fencing kit on
+ * the API, never on the engine or a Redis client's connection layer; interception on the
+ * API and the carriers of the lock context; the auto-configuration on everything, since
+ * it wires the parts together.
  */
 class PackageDependencyTests {
 
@@ -49,6 +51,12 @@ class PackageDependencyTests {
 	void engineDependsOnTheApiAndTheKeyRulesOnly() {
 		assertThat(imports("dev.distlock.redis")).filteredOn((imported) -> startsWithAny(imported, PARTS))
 			.allMatch((imported) -> imported.startsWith("dev.distlock.redis") || imported.equals("dev.distlock.keys"));
+	}
+
+	@Test
+	void leaseRenewalDependsOnTheApiOnlyAndNotOnTheEngineThatUsesIt() {
+		assertThat(imports("dev.distlock.redis.renewal"))
+			.noneMatch((imported) -> startsWithAny(imported, PARTS) || startsWithAny(imported, CLIENTS));
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LeaseOptions;
+import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
 /**

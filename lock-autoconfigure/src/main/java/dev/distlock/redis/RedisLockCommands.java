@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockName;
+import dev.distlock.redis.renewal.LeaseTerms;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

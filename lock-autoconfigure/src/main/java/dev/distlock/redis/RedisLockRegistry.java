@@ -42,12 +42,13 @@ import org.springframework.util.Assert;
  * lock queue on a local fair permit, so only one of them at a time tries and waits in
  * Redis ({@link RedisAcquirer}); that one sleeps until a release signal arrives or the
  * holder's lease would have run out, or takes the lock straight from a releasing holder
- * of this JVM. Held locks in watchdog mode are renewed by a {@link LeaseWatchdog}. A lost
- * lock is logged and reported to the event listener (the application's event publisher in
- * a Spring application) once, and so is each renewal that failed with time left on the
- * lease. Events reach the listener in order on the registry's own thread
- * ({@code distlock-events}), after the change they tell of, never on a thread of the
- * engine and never under its locks: a listener never delays a renewal or a release.
+ * of this JVM. Held locks in watchdog mode are renewed by a
+ * {@link dev.distlock.redis.renewal.LeaseRenewal}. A lost lock is logged and reported to
+ * the event listener (the application's event publisher in a Spring application) once,
+ * and so is each renewal that failed with time left on the lease. Events reach the
+ * listener in order on the registry's own thread ({@code distlock-events}), after the
+ * change they tell of, never on a thread of the engine and never under its locks: a
+ * listener never delays a renewal or a release.
  *
  * <p>
  * A lock is also the write side of the read/write lock of its name
@@ -286,19 +287,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public Duration renewalPeriod() {
-		return this.active.watchdog().period();
+		return this.active.renewal().period();
 	}
 
 	@Override
 	public Duration renewalDelay() {
-		return this.active.watchdog().delay();
+		return this.active.renewal().delay();
 	}
 
 	/**
 	 * Renew every held lock in watchdog mode now, rather than at the next period.
 	 */
 	public void renewLeases() {
-		this.active.watchdog().renew();
+		this.active.renewal().renewNow();
 	}
 
 	/**

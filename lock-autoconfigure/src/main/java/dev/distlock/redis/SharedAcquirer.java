@@ -3,6 +3,7 @@ package dev.distlock.redis;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LeaseOptions;
+import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -9,6 +9,7 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
+import dev.distlock.redis.renewal.LeaseTerms;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

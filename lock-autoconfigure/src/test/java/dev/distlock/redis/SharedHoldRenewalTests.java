@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.distlock.LockName;
+import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
