@@ -53,7 +53,7 @@ import org.springframework.util.Assert;
  * <p>
  * A lock is also the write side of the read/write lock of its name
  * ({@link #readWriteLock(String)}), whose readers hold shares in a set beside the lock
- * key, taken and released by scripts of their own ({@link SharedAcquirer}); the lock
+ * key, taken and released by scripts of their own ({@link SharedAcquisition}); the lock
  * scripts wait for those shares.
  *
  * @since 0.1.0
@@ -65,8 +65,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	private final ReleaseSignals signals;
 
 	private final RedisAcquirer acquirer;
-
-	private final SharedAcquirer sharedAcquirer;
 
 	private final LockKeys keys;
 
@@ -146,7 +144,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.commands = new RedisLockCommands(connection, settings);
 		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
-		this.sharedAcquirer = new SharedAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
 		this.events = new LockEventPublisher(eventListener, settings.leaseTime());
@@ -396,14 +393,14 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @param waitTime how long to wait; zero tries once
 	 * @return the hold, to be given to {@link #release(RedisHold)}, or {@code null} if
 	 * not taken in time
-	 * @see SharedAcquirer
+	 * @see RedisAcquirer
 	 */
 	@Nullable RedisHold acquireShared(SharedAttempt attempt, Duration waitTime) throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of '" + attempt.id().name + "' must not be negative");
 		LockObserver.Wait wait = this.observer.waitStarted(attempt.id().name);
 		RedisHold hold;
 		try {
-			hold = this.sharedAcquirer.acquire(attempt, Deadline.after(waitTime));
+			hold = this.acquirer.acquire(attempt, Deadline.after(waitTime));
 		}
 		catch (InterruptedException | RuntimeException | Error ex) {
 			wait.failed(ex);
