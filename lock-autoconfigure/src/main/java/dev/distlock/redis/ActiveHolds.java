@@ -106,10 +106,10 @@ final class ActiveHolds implements LossHandler<RedisHold>, AutoCloseable {
 			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
 			.map((hold) -> {
 				String owner = hold.owner;
-				return new HeldLock(hold.id.name.value(), hold.id.name.keyValue(), hold.kind.heldKey(hold.id),
+				return new HeldLock(hold.id.name.value(), hold.id.name.keyValue(), LockKeys.heldKey(hold.id, hold.kind),
 						hold.fencingToken, Duration.ofNanos(now - hold.acquiredNanos),
 						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease",
-						hold.kind.label);
+						hold.kind);
 			})
 			.toList();
 	}

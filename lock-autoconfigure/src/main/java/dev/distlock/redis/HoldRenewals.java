@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.distlock.HoldKind;
 import dev.distlock.redis.renewal.HoldRenewer;
 import dev.distlock.redis.renewal.RenewalBatch;
 

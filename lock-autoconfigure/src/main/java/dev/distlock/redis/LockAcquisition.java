@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import java.util.concurrent.CompletableFuture;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;

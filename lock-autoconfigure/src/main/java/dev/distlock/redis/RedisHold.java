@@ -8,6 +8,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockObserver;

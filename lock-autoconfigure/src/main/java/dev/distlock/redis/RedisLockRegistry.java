@@ -15,6 +15,7 @@ import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.HeldLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;

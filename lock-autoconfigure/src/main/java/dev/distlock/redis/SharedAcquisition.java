@@ -40,7 +40,7 @@ final class SharedAcquisition implements Acquisition {
 
 	@Override
 	public String describe() {
-		return this.attempt.kind().label + " hold of '" + this.attempt.id().name + "'";
+		return this.attempt.kind().label() + " hold of '" + this.attempt.id().name + "'";
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LockName;
 import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.testsupport.Closer;
@@ -210,7 +211,7 @@ class ReadWriteScriptTests {
 	}
 
 	private static String readersKey() {
-		return HoldKind.READ_SHARE.heldKey(CATALOGUE);
+		return LockKeys.heldKey(CATALOGUE, HoldKind.READ_SHARE);
 	}
 
 }

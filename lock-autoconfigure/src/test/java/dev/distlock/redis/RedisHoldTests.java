@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockName;
