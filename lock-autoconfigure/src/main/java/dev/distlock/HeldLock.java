@@ -15,12 +15,21 @@ import org.jspecify.annotations.Nullable;
  * @param heldFor how long it has been held
  * @param remainingTtl how long the lease is known to last without renewal
  * @param owner the owning thread's name, or {@code lease} for an owner-free lease
- * @param kind how it is held: {@code exclusive} (a lock, or the write side of a
- * read/write lock), {@code shared} (a reader's share of a read/write lock) or
- * {@code permit} (one permit of a semaphore)
+ * @param holdKind how it is held: the lock (or the write side of a read/write lock), a
+ * reader's share of a read/write lock, or one permit of a semaphore
  * @since 0.1.0
  */
 public record HeldLock(String name, @Nullable String keyValue, String key, long fencingToken, Duration heldFor,
-		Duration remainingTtl, String owner, String kind) {
+		Duration remainingTtl, String owner, HoldKind holdKind) {
+
+	/**
+	 * Return how it is held, as the Actuator endpoint shows it: {@code exclusive} (a
+	 * lock, or the write side of a read/write lock), {@code shared} (a reader's share of
+	 * a read/write lock) or {@code permit} (one permit of a semaphore).
+	 * @return the {@link HoldKind#label() label} of the hold's kind
+	 */
+	public String kind() {
+		return this.holdKind.label();
+	}
 
 }

@@ -20,10 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of the main sources: the API ({@code dev.distlock}) and the key rules
  * ({@code dev.distlock.keys}) on no other part and no Redis client; leader election
  * ({@code dev.distlock.leader}) on the API only, so that it works on any registry; the
- * engine ({@code dev.distlock.redis}) on them only; the carriers of the lock context,
- * observations, Actuator support and the fencing kit on the API, never on the engine or a
- * Redis client's connection layer; interception on the API and the carriers of the lock
- * context; the auto-configuration on everything, since it wires the parts together.
+ * engine ({@code dev.distlock.redis}) on them only, its lease renewal
+ * ({@code dev.distlock.redis.renewal}) on the API only, never on the engine that uses it;
+ * the carriers of the lock context, observations, Actuator support and the fencing kit on
+ * the API, never on the engine or a Redis client's connection layer; interception on the
+ * API and the carriers of the lock context; the auto-configuration on everything, since
+ * it wires the parts together.
  */
 class PackageDependencyTests {
 
@@ -57,6 +59,12 @@ class PackageDependencyTests {
 	void leadershipUsesTheApiAloneAndNoRedisClient() {
 		assertThat(imports("dev.distlock.leader")).noneMatch((imported) -> startsWithAny(imported, PARTS)
 				|| startsWithAny(imported, CLIENTS) || imported.startsWith("dev.distlock.test"));
+	}
+
+	@Test
+	void leaseRenewalDependsOnTheApiOnlyAndNotOnTheEngineThatUsesIt() {
+		assertThat(imports("dev.distlock.redis.renewal"))
+			.noneMatch((imported) -> startsWithAny(imported, PARTS) || startsWithAny(imported, CLIENTS));
 	}
 
 	@Test

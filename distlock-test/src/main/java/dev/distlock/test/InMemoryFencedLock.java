@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
@@ -156,7 +157,7 @@ final class InMemoryFencedLock implements FencedLock {
 
 	@Override
 	public String toString() {
-		return "InMemoryFencedLock '" + this.name + "' (" + this.side.label + ")";
+		return "InMemoryFencedLock '" + this.name + "' (" + this.side.label() + ")";
 	}
 
 }

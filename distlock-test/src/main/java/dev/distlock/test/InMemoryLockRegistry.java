@@ -22,6 +22,7 @@ import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.HeldLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;
@@ -227,7 +228,7 @@ public class InMemoryLockRegistry implements LockRegistry, LockIntrospector, Aut
 			.sorted((left, right) -> left.name.value().compareTo(right.name.value()))
 			.map((hold) -> new HeldLock(hold.name.value(), hold.name.keyValue(), hold.name.value(), hold.fencingToken,
 					Duration.ofNanos(now - hold.acquiredNanos), hold.remainingLease(now),
-					(hold.owner != null) ? hold.owner : "lease", hold.kind.label))
+					(hold.owner != null) ? hold.owner : "lease", hold.kind))
 			.toList();
 	}
 

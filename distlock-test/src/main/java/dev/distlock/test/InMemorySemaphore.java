@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import dev.distlock.DistributedSemaphore;
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;

@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LockName;
 import org.jspecify.annotations.Nullable;
 

@@ -10,32 +10,31 @@ import dev.distlock.HeldLock;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockRenewalFailedEvent;
+import dev.distlock.redis.renewal.LeaseRenewal;
+import dev.distlock.redis.renewal.LossHandler;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The holds a registry has now: listed for operations, renewed by a {@link LeaseWatchdog}
- * while in watchdog mode or watched by {@link LeaseExpiries} with a fixed lease, and
+ * The holds a registry has now: listed for operations, their leases kept by a
+ * {@link LeaseRenewal} (renewed in watchdog mode, watched with a fixed lease), and
  * reported once when lost (logged, told to the hold's observation and its event
  * published, then their loss actions run). Failed renewals that leave time on a lease are
  * told to the hold's observation and published too. Publishing only queues an event for
  * the event thread, so no listener runs on the watchdog or under a hold's reporting lock.
  */
-final class ActiveHolds implements LossHandler, AutoCloseable {
+final class ActiveHolds implements LossHandler<RedisHold>, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
 	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
 
-	private final LeaseWatchdog watchdog;
-
-	private final LeaseExpiries expiries;
+	private final LeaseRenewal<RedisHold> renewal;
 
 	private final LockEventPublisher events;
 
 	ActiveHolds(RedisLockCommands commands, Duration leaseTime, LockEventPublisher events) {
-		this.watchdog = new LeaseWatchdog(commands, leaseTime, this);
-		this.expiries = new LeaseExpiries(this);
+		this.renewal = new LeaseRenewal<>(new HoldRenewals(commands), leaseTime, this, DaemonThreads::named);
 		this.events = events;
 	}
 
@@ -45,46 +44,15 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 	 */
 	void add(RedisHold hold) {
 		this.holds.add(hold);
-		if (hold.renewed) {
-			this.watchdog.add(hold);
-		}
-		else {
-			this.expiries.add(hold);
-		}
+		this.renewal.watch(hold);
 	}
 
 	/**
 	 * Stop tracking, renewing and watching a released hold.
 	 */
 	void remove(RedisHold hold) {
-		this.watchdog.remove(hold);
-		this.expiries.remove(hold);
+		this.renewal.unwatch(hold);
 		this.holds.remove(hold);
-	}
-
-	/**
-	 * Stop watching the fixed lease of a hold while it is extended, so that it is not
-	 * found run out while the extension may still reach Redis in time.
-	 * @return whether the hold may be extended: a watchdog hold, or a fixed lease not
-	 * found run out
-	 * @see #resumeExpiry(RedisHold)
-	 */
-	boolean pauseExpiry(RedisHold hold) {
-		return hold.renewed || this.expiries.remove(hold);
-	}
-
-	/**
-	 * Watch the fixed lease of a hold again after an extension, unless it was released or
-	 * lost meanwhile.
-	 */
-	void resumeExpiry(RedisHold hold) {
-		if (!hold.renewed && hold.state() == RedisHold.State.HELD) {
-			this.expiries.add(hold);
-			if (hold.state() != RedisHold.State.HELD) {
-				// Released meanwhile, maybe before its release stopped the watching
-				this.expiries.remove(hold);
-			}
-		}
 	}
 
 	@Override
@@ -94,7 +62,7 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		try {
 			if (hold.markLost()) {
 				found = true;
-				this.watchdog.remove(hold);
+				this.renewal.stopRenewing(hold);
 				report(hold, reason);
 			}
 		}
@@ -138,10 +106,10 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
 			.map((hold) -> {
 				String owner = hold.owner;
-				return new HeldLock(hold.id.name.value(), hold.id.name.keyValue(), hold.kind.heldKey(hold.id),
+				return new HeldLock(hold.id.name.value(), hold.id.name.keyValue(), LockKeys.heldKey(hold.id, hold.kind),
 						hold.fencingToken, Duration.ofNanos(now - hold.acquiredNanos),
 						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease",
-						hold.kind.label);
+						hold.kind);
 			})
 			.toList();
 	}
@@ -153,8 +121,12 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 		return this.holds.stream().filter((hold) -> hold.state() == RedisHold.State.HELD).toList();
 	}
 
-	LeaseWatchdog watchdog() {
-		return this.watchdog;
+	/**
+	 * Return what keeps the leases of the holds: it is paused for an extension, and tells
+	 * how renewal runs.
+	 */
+	LeaseRenewal<RedisHold> renewal() {
+		return this.renewal;
 	}
 
 	/**
@@ -162,8 +134,7 @@ final class ActiveHolds implements LossHandler, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.watchdog.close();
-		this.expiries.close();
+		this.renewal.close();
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.HoldKind;
 import org.jspecify.annotations.Nullable;
 
 /**

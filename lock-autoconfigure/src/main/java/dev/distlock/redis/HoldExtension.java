@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockLostException;
+import dev.distlock.redis.renewal.LeaseTerms;
 
 import org.springframework.util.Assert;
 
@@ -44,14 +45,14 @@ final class HoldExtension {
 		LeaseTerms terms = new LeaseTerms(leaseTime.toMillis(), hold.terms().delayMillis());
 		hold.extending.lock();
 		try {
-			if (!hold.isValid() || !this.active.pauseExpiry(hold)) {
+			if (!hold.isValid() || !this.active.renewal().pauseExpiry(hold)) {
 				throw notHeld(hold);
 			}
 			try {
 				extendInRedis(hold, terms);
 			}
 			finally {
-				this.active.resumeExpiry(hold);
+				this.active.renewal().resumeExpiry(hold);
 			}
 		}
 		finally {

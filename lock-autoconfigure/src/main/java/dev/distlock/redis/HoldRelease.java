@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.DistributedLockException;
+import dev.distlock.HoldKind;
 import dev.distlock.LockLostException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -186,7 +187,7 @@ final class HoldRelease {
 
 	private static String describeRelease(RedisHold hold) {
 		return (hold.kind == HoldKind.EXCLUSIVE) ? "release lock '" + hold.id.name + "'"
-				: "release " + hold.kind.label + " hold of '" + hold.id.name + "'";
+				: "release " + hold.kind.label() + " hold of '" + hold.id.name + "'";
 	}
 
 }

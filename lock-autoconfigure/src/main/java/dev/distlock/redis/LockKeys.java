@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LockName;
 import dev.distlock.keys.ClusterSlots;
 
@@ -97,6 +98,22 @@ public final class LockKeys {
 		Assert.isTrue(lockKey.indexOf('}') < 0, () -> "Lock key '" + lockKey
 				+ "' contains '}' outside a hash tag; remove it so that the lock's helper keys, such as its fencing key, can share its Cluster slot");
 		return "{" + lockKey + "}" + LockName.RESERVED + role;
+	}
+
+	/**
+	 * Return the key a hold of the given kind is kept under: an exclusive hold is the
+	 * lock key holding its token; a shared hold is its token's entry in a set of holders
+	 * beside the lock key (a sorted set scored by each entry's expiry in server
+	 * milliseconds), which many holders share.
+	 * @param id the lock, read/write lock or semaphore held
+	 * @param kind the kind of hold
+	 */
+	static String heldKey(LockId id, HoldKind kind) {
+		return switch (kind) {
+			case EXCLUSIVE -> id.key;
+			case READ_SHARE -> helperKey(id.key, READERS);
+			case PERMIT -> helperKey(id.key, PERMITS);
+		};
 	}
 
 }

@@ -8,6 +8,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+import dev.distlock.HoldKind;
+
 /**
  * A Lua script loaded from {@code .lua} resources beside this class, with the SHA-1
  * digest that {@code EVALSHA} names it by. The scripts that issue fencing tokens start
@@ -51,6 +53,25 @@ record LuaScript(String source, String sha1) {
 	static final LuaScript LOCK_STATE = load("lock-state.lua");
 
 	static final LuaScript FORCE_RELEASE = sharedHolds("force-release.lua");
+
+	/**
+	 * Return the script that renews holds of the given kind.
+	 */
+	static LuaScript renew(HoldKind kind) {
+		return (kind == HoldKind.EXCLUSIVE) ? RENEW : RENEW_SHARES;
+	}
+
+	/**
+	 * Return the script that releases a hold of the given kind, or gives back the token
+	 * of a caller that gave up waiting for one.
+	 */
+	static LuaScript release(HoldKind kind) {
+		return switch (kind) {
+			case EXCLUSIVE -> RELEASE;
+			case READ_SHARE -> READ_RELEASE;
+			case PERMIT -> RELEASE_SHARE;
+		};
+	}
 
 	/**
 	 * Load a script that takes or releases shared holds, or a lock: the given resource

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import org.jspecify.annotations.Nullable;

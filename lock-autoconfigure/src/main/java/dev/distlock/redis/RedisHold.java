@@ -8,10 +8,13 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
+import dev.distlock.redis.renewal.LeaseTerms;
+import dev.distlock.redis.renewal.RenewedHold;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * so every confirmed renewal or extension is a lower bound of the key's life, and the
  * validity is the latest of them.
  */
-final class RedisHold {
+final class RedisHold implements RenewedHold {
 
 	/** Where a hold stands. */
 	enum State {
@@ -69,7 +72,7 @@ final class RedisHold {
 	 * Why the last renewal of this hold failed, or {@code null} if it succeeded; written
 	 * by the watchdog only.
 	 */
-	volatile @Nullable String renewalFailure;
+	private volatile @Nullable String renewalFailure;
 
 	/** Reentry count of the owning thread; read and written by that thread only. */
 	int reentries;
@@ -149,6 +152,31 @@ final class RedisHold {
 		return next;
 	}
 
+	@Override
+	public String lockName() {
+		return this.id.name.value();
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.state.get() == State.HELD;
+	}
+
+	@Override
+	public boolean isRenewed() {
+		return this.renewed;
+	}
+
+	@Override
+	public @Nullable String renewalFailure() {
+		return this.renewalFailure;
+	}
+
+	@Override
+	public void renewalFailure(@Nullable String failure) {
+		this.renewalFailure = failure;
+	}
+
 	boolean isValid() {
 		return this.state.get() == State.HELD && hasTimeLeft();
 	}
@@ -164,14 +192,16 @@ final class RedisHold {
 		return this.state.get();
 	}
 
-	long validUntilNanos() {
+	@Override
+	public long validUntilNanos() {
 		return this.validUntilNanos.get();
 	}
 
 	/**
 	 * Return the lease and lock delay the hold is renewed with.
 	 */
-	LeaseTerms terms() {
+	@Override
+	public LeaseTerms terms() {
 		return this.terms;
 	}
 
@@ -202,7 +232,8 @@ final class RedisHold {
 	 * sent before an extension but settles after it leaves the extension's longer
 	 * validity.
 	 */
-	void extend(long sentNanos, LeaseTerms sentTerms) {
+	@Override
+	public void extend(long sentNanos, LeaseTerms sentTerms) {
 		long until = sentNanos + TimeUnit.MILLISECONDS.toNanos(sentTerms.leaseMillis());
 		this.validUntilNanos.accumulateAndGet(until,
 				(current, candidate) -> (candidate - current > 0) ? candidate : current);

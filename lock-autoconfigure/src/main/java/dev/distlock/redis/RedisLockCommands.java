@@ -10,7 +10,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import dev.distlock.DistributedLockException;
+import dev.distlock.HoldKind;
 import dev.distlock.LockName;
+import dev.distlock.redis.renewal.LeaseTerms;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -140,7 +142,7 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @param terms the terms the token was offered under
 	 */
 	void giveBack(LockId id, HoldKind kind, String token, LeaseTerms terms) {
-		giveBack(id.name, kind.releaseScript, SharedAttempt.keysOf(id, kind), token, "0", "0",
+		giveBack(id.name, LuaScript.release(kind), SharedAttempt.keysOf(id, kind), token, "0", "0",
 				Long.toString(terms.keyMillis()));
 	}
 
@@ -158,7 +160,7 @@ final class RedisLockCommands implements AutoCloseable {
 	CompletableFuture<Boolean> releaseShare(LockId id, HoldKind kind, String token, long delayMillis,
 			boolean leaseOver) {
 		return this.connection
-			.eval(kind.releaseScript, SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
+			.eval(LuaScript.release(kind), SharedAttempt.keysOf(id, kind), token, Long.toString(delayMillis),
 					leaseOver ? "1" : "0", "0")
 			.thenApply((Long result) -> result == 1L);
 	}
@@ -211,7 +213,7 @@ final class RedisLockCommands implements AutoCloseable {
 				}
 			}
 			if (!keys.isEmpty()) {
-				sent.put(kind, this.connection.evalEach(kind.renewScript, keys, args).iterator());
+				sent.put(kind, this.connection.evalEach(LuaScript.renew(kind), keys, args).iterator());
 			}
 		}
 		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(batches.size());
@@ -252,7 +254,8 @@ final class RedisLockCommands implements AutoCloseable {
 	 * @return the milliseconds left, or -1 when nothing takes the lock
 	 */
 	CompletableFuture<Long> lockState(LockId id) {
-		return this.connection.eval(LuaScript.LOCK_STATE, new String[] { id.key, HoldKind.READ_SHARE.heldKey(id) });
+		return this.connection.eval(LuaScript.LOCK_STATE,
+				new String[] { id.key, LockKeys.heldKey(id, HoldKind.READ_SHARE) });
 	}
 
 	/**
@@ -345,7 +348,7 @@ final class RedisLockCommands implements AutoCloseable {
 	private static String[] renewKeys(HoldKind kind, List<LockId> ids) {
 		String[] keys = new String[2 * ids.size()];
 		for (int i = 0; i < ids.size(); i++) {
-			keys[2 * i] = kind.heldKey(ids.get(i));
+			keys[2 * i] = LockKeys.heldKey(ids.get(i), kind);
 			keys[2 * i + 1] = ids.get(i).fenceKey;
 		}
 		return keys;

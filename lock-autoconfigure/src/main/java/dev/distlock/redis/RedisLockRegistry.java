@@ -14,6 +14,7 @@ import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.HeldLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
 import dev.distlock.LockAcquisitionException;
@@ -43,17 +44,18 @@ import org.springframework.util.Assert;
  * lock queue on a local fair permit, so only one of them at a time tries and waits in
  * Redis ({@link RedisAcquirer}); that one sleeps until a release signal arrives or the
  * holder's lease would have run out, or takes the lock straight from a releasing holder
- * of this JVM. Held locks in watchdog mode are renewed by a {@link LeaseWatchdog}. A lost
- * lock is logged and reported to the event listener (the application's event publisher in
- * a Spring application) once, and so is each renewal that failed with time left on the
- * lease. Events reach the listener in order on the registry's own thread
- * ({@code distlock-events}), after the change they tell of, never on a thread of the
- * engine and never under its locks: a listener never delays a renewal or a release.
+ * of this JVM. Held locks in watchdog mode are renewed by a
+ * {@link dev.distlock.redis.renewal.LeaseRenewal}. A lost lock is logged and reported to
+ * the event listener (the application's event publisher in a Spring application) once,
+ * and so is each renewal that failed with time left on the lease. Events reach the
+ * listener in order on the registry's own thread ({@code distlock-events}), after the
+ * change they tell of, never on a thread of the engine and never under its locks: a
+ * listener never delays a renewal or a release.
  *
  * <p>
  * A lock is also the write side of the read/write lock of its name
  * ({@link #readWriteLock(String)}), whose readers hold shares in a set beside the lock
- * key, taken and released by scripts of their own ({@link SharedAcquirer}); the lock
+ * key, taken and released by scripts of their own ({@link SharedAcquisition}); the lock
  * scripts wait for those shares.
  *
  * @since 0.1.0
@@ -65,8 +67,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	private final ReleaseSignals signals;
 
 	private final RedisAcquirer acquirer;
-
-	private final SharedAcquirer sharedAcquirer;
 
 	private final LockKeys keys;
 
@@ -148,7 +148,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.commands = new RedisLockCommands(connection, settings);
 		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
-		this.sharedAcquirer = new SharedAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
 		this.events = new LockEventPublisher(eventListener, settings.leaseTime());
@@ -285,19 +284,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public Duration renewalPeriod() {
-		return this.active.watchdog().period();
+		return this.active.renewal().period();
 	}
 
 	@Override
 	public Duration renewalDelay() {
-		return this.active.watchdog().delay();
+		return this.active.renewal().delay();
 	}
 
 	/**
 	 * Renew every held lock in watchdog mode now, rather than at the next period.
 	 */
 	public void renewLeases() {
-		this.active.watchdog().renew();
+		this.active.renewal().renewNow();
 	}
 
 	/**
@@ -394,14 +393,14 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @param waitTime how long to wait; zero tries once
 	 * @return the hold, to be given to {@link #release(RedisHold)}, or {@code null} if
 	 * not taken in time
-	 * @see SharedAcquirer
+	 * @see RedisAcquirer
 	 */
 	@Nullable RedisHold acquireShared(SharedAttempt attempt, Duration waitTime) throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of '" + attempt.id().name + "' must not be negative");
 		LockObserver.Wait wait = this.observer.waitStarted(attempt.id().name);
 		RedisHold hold;
 		try {
-			hold = this.sharedAcquirer.acquire(attempt, Deadline.after(waitTime));
+			hold = this.acquirer.acquire(attempt, Deadline.after(waitTime));
 		}
 		catch (InterruptedException | RuntimeException | Error ex) {
 			wait.failed(ex);

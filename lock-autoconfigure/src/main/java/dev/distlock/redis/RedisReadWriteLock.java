@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
 import org.jspecify.annotations.Nullable;
 

@@ -13,6 +13,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
+
 /**
  * Wakes this JVM's waiters when a lock is granted to them or released. Every registry
  * listens on a channel of its own ({@link #channel()}), named in its queue entries; a
@@ -40,6 +43,13 @@ final class ReleaseSignals implements AutoCloseable {
 
 	/** The longest time between two re-checks of a waiter that polls, in milliseconds. */
 	static final long MAX_POLL_MILLIS = 200;
+
+	/**
+	 * The times between the re-checks of a waiter that polls: from
+	 * {@value #FIRST_POLL_MILLIS} ms, twice as long each time up to
+	 * {@value #MAX_POLL_MILLIS} ms, and never stopping.
+	 */
+	private static final ExponentialBackOff POLLING = polling();
 
 	private static final Log logger = LogFactory.getLog(ReleaseSignals.class);
 
@@ -239,6 +249,12 @@ final class ReleaseSignals implements AutoCloseable {
 		return current;
 	}
 
+	private static ExponentialBackOff polling() {
+		ExponentialBackOff backOff = new ExponentialBackOff(FIRST_POLL_MILLIS, 2);
+		backOff.setMaxInterval(MAX_POLL_MILLIS);
+		return backOff;
+	}
+
 	/**
 	 * One waiter's subscription to the signals of a lock.
 	 */
@@ -250,13 +266,13 @@ final class ReleaseSignals implements AutoCloseable {
 
 		private boolean closed;
 
-		/** How long the next wait lasts at most when polling; 0 when subscribed. */
-		private long pollNanos;
+		/** How long the waits last at most when polling; {@code null} when subscribed. */
+		private final @Nullable BackOffExecution polls;
 
 		private Subscription(String key, Signal signal, boolean polling) {
 			this.key = key;
 			this.signal = signal;
-			this.pollNanos = polling ? TimeUnit.MILLISECONDS.toNanos(FIRST_POLL_MILLIS) : 0;
+			this.polls = polling ? POLLING.start() : null;
 		}
 
 		/**
@@ -272,9 +288,8 @@ final class ReleaseSignals implements AutoCloseable {
 		 */
 		void await(long generation, long nanos) throws InterruptedException {
 			long wait = nanos;
-			if (this.pollNanos > 0) {
-				wait = Math.min(nanos, this.pollNanos);
-				this.pollNanos = Math.min(2 * this.pollNanos, TimeUnit.MILLISECONDS.toNanos(MAX_POLL_MILLIS));
+			if (this.polls != null) {
+				wait = Math.min(nanos, TimeUnit.MILLISECONDS.toNanos(this.polls.nextBackOff()));
 			}
 			this.signal.await(generation, wait);
 		}

@@ -1,5 +1,7 @@
 package dev.distlock.redis;
 
+import dev.distlock.HoldKind;
+
 /**
  * What one kind of shared hold tries to take: the attempt script of a read/write lock's
  * read share or a semaphore's permit, with the arguments of its own. The script is made
@@ -44,7 +46,8 @@ record SharedAttempt(LockId id, HoldKind kind, LuaScript script, String... args)
 	 */
 	static String[] keysOf(LockId id, HoldKind kind) {
 		String[] grantKeys = id.grantKeys;
-		return new String[] { grantKeys[0], grantKeys[1], grantKeys[2], grantKeys[3], kind.heldKey(id), grantKeys[5] };
+		return new String[] { grantKeys[0], grantKeys[1], grantKeys[2], grantKeys[3], LockKeys.heldKey(id, kind),
+				grantKeys[5] };
 	}
 
 }

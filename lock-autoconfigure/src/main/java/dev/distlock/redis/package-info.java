@@ -1,6 +1,7 @@
 /**
  * The Redis engine behind {@link dev.distlock.LockRegistry}: Lua scripts run through
- * Lettuce, release signals over pub/sub, JVM-local queueing and the lease watchdog.
+ * Lettuce, release signals over pub/sub and JVM-local queueing; lease renewal lives in
+ * {@link dev.distlock.redis.renewal}.
  */
 @NullMarked
 package dev.distlock.redis;

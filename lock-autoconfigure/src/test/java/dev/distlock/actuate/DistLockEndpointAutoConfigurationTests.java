@@ -8,6 +8,7 @@ import java.util.Set;
 
 import dev.distlock.FencedLock;
 import dev.distlock.HeldLock;
+import dev.distlock.HoldKind;
 import dev.distlock.Leadership;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockLease;
@@ -266,9 +267,9 @@ class DistLockEndpointAutoConfigurationTests {
 		@Bean
 		LockIntrospector inspectedRegistry() {
 			HeldLock report = new HeldLock("report", null, "store:report", 7, Duration.ofSeconds(1),
-					Duration.ofSeconds(2), "lease", "exclusive");
+					Duration.ofSeconds(2), "lease", HoldKind.EXCLUSIVE);
 			HeldLock order = new HeldLock("order:42", "42", "orders/42", 8, Duration.ofSeconds(1),
-					Duration.ofSeconds(2), "lease", "exclusive");
+					Duration.ofSeconds(2), "lease", HoldKind.EXCLUSIVE);
 			return new LockIntrospector() {
 
 				@Override

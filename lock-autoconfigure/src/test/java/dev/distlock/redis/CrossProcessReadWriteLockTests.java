@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.distlock.FencedLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;
@@ -129,7 +130,8 @@ class CrossProcessReadWriteLockTests {
 		assertThat(writer.tryLock(STREAM)).isTrue();
 		Duration waited = Duration.ofNanos(System.nanoTime() - beforeNanos);
 		try {
-			assertThat(this.commands.exists(HoldKind.READ_SHARE.heldKey(CATALOGUE))).as("read shares").isZero();
+			assertThat(this.commands.exists(LockKeys.heldKey(CATALOGUE, HoldKind.READ_SHARE))).as("read shares")
+				.isZero();
 		}
 		finally {
 			writer.unlock();
@@ -160,7 +162,9 @@ class CrossProcessReadWriteLockTests {
 	 * clock.
 	 */
 	private long shareLeftMillis() {
-		ScoredValue<String> share = this.commands.zrangeWithScores(HoldKind.READ_SHARE.heldKey(CATALOGUE), 0, 0).get(0);
+		ScoredValue<String> share = this.commands
+			.zrangeWithScores(LockKeys.heldKey(CATALOGUE, HoldKind.READ_SHARE), 0, 0)
+			.get(0);
 		List<String> time = this.commands.time();
 		long nowMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
 		return (long) share.getScore() - nowMillis;

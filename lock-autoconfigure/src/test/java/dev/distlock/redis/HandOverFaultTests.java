@@ -19,6 +19,7 @@ import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.observation.LockHoldContext;
 import dev.distlock.observation.ObservationLockObserver;
+import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;

@@ -7,6 +7,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LockName;
 import dev.distlock.LockRegistryContract;
 import dev.distlock.testsupport.CommandStats;
@@ -100,8 +101,8 @@ interface ReadWriteLockContract extends LockRegistryContract, ContractDeployment
 
 	private void assertNothingLeft() {
 		LockId id = new LockId(LockName.of(NAME), KEY);
-		assertThat(keyCommands().exists(KEY, HoldKind.READ_SHARE.heldKey(id), LockKeys.helperKey(KEY, LockKeys.QUEUE),
-				LockKeys.helperKey(KEY, LockKeys.WAITERS)))
+		assertThat(keyCommands().exists(KEY, LockKeys.heldKey(id, HoldKind.READ_SHARE),
+				LockKeys.helperKey(KEY, LockKeys.QUEUE), LockKeys.helperKey(KEY, LockKeys.WAITERS)))
 			.as("keys left")
 			.isZero();
 	}

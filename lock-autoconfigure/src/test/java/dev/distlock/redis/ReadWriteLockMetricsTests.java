@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;
@@ -59,7 +60,7 @@ class ReadWriteLockMetricsTests {
 		lostReader.lock();
 		this.closer.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5)))
 			.sync()
-			.del(HoldKind.READ_SHARE.heldKey(new LockId(LockName.of("catalogue:9"), "lock:catalogue:9")));
+			.del(LockKeys.heldKey(new LockId(LockName.of("catalogue:9"), "lock:catalogue:9"), HoldKind.READ_SHARE));
 		registry.renewLeases();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lostReader::unlock);
 		assertThat(this.meterRegistry.getMeters()).extracting(Meter::getId)

@@ -6,7 +6,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LockName;
+import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -209,7 +211,7 @@ class ReadWriteScriptTests {
 	}
 
 	private static String readersKey() {
-		return HoldKind.READ_SHARE.heldKey(CATALOGUE);
+		return LockKeys.heldKey(CATALOGUE, HoldKind.READ_SHARE);
 	}
 
 }

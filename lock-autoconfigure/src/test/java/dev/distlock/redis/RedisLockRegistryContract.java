@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.FencedLock;
+import dev.distlock.HoldKind;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
@@ -222,6 +223,7 @@ abstract class RedisLockRegistryContract implements ReadWriteLockContract, Lease
 			assertThat(held.name()).isEqualTo("pool");
 			assertThat(held.key()).isEqualTo(permitsKey("lock:pool"));
 			assertThat(held.fencingToken()).isEqualTo(permit.fencingToken());
+			assertThat(held.holdKind()).isEqualTo(HoldKind.PERMIT);
 			assertThat(held.kind()).isEqualTo("permit");
 		});
 		expire(registry, "pool");
@@ -231,8 +233,9 @@ abstract class RedisLockRegistryContract implements ReadWriteLockContract, Lease
 		reader.lock();
 		LockLease share = reader.currentHold();
 		assertThat(registry.heldLocks()).singleElement().satisfies((held) -> {
+			assertThat(held.holdKind()).isEqualTo(HoldKind.READ_SHARE);
 			assertThat(held.kind()).isEqualTo("shared");
-			assertThat(held.key()).isEqualTo(HoldKind.READ_SHARE.heldKey(lockId("catalogue")));
+			assertThat(held.key()).isEqualTo(LockKeys.heldKey(lockId("catalogue"), HoldKind.READ_SHARE));
 		});
 		expire(registry, "catalogue");
 		await().atMost(WAIT).until(() -> !share.isValid());
@@ -287,7 +290,7 @@ abstract class RedisLockRegistryContract implements ReadWriteLockContract, Lease
 		RedisLockRegistry registry = (RedisLockRegistry) holder;
 		registry.forceRelease(name);
 		LockId id = lockId(name);
-		this.keys.keys().del(HoldKind.READ_SHARE.heldKey(id), HoldKind.PERMIT.heldKey(id));
+		this.keys.keys().del(LockKeys.heldKey(id, HoldKind.READ_SHARE), LockKeys.heldKey(id, HoldKind.PERMIT));
 		registry.renewLeases();
 	}
 

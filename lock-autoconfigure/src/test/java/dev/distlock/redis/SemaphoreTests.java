@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.DistributedSemaphore;
+import dev.distlock.HoldKind;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;

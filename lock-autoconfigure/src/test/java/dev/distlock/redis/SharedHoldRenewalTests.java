@@ -3,7 +3,9 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.HoldKind;
 import dev.distlock.LockName;
+import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -57,7 +59,7 @@ class SharedHoldRenewalTests {
 		LockId report = id("report");
 		LockId pool = id("pool");
 		this.redisCommands.set(report.key, "exclusive-token", SetArgs.Builder.px(1_000));
-		String permits = HoldKind.PERMIT.heldKey(pool);
+		String permits = LockKeys.heldKey(pool, HoldKind.PERMIT);
 		long soon = serverMillis() + 1_000;
 		this.redisCommands.zadd(permits, soon, "permit-token");
 		this.redisCommands.zadd(permits, serverMillis() - 1, "expired-token");
@@ -86,7 +88,7 @@ class SharedHoldRenewalTests {
 		LockId pool = id("pool");
 		this.redisCommands.set(report.key, "exclusive-token", SetArgs.Builder.px(60_000));
 		this.redisCommands.set(report.fenceKey, "1", SetArgs.Builder.px(60_000));
-		String permits = HoldKind.PERMIT.heldKey(pool);
+		String permits = LockKeys.heldKey(pool, HoldKind.PERMIT);
 		long extended = serverMillis() + 60_000;
 		this.redisCommands.zadd(permits, extended, "permit-token");
 		this.redisCommands.pexpire(permits, 60_000);
@@ -116,7 +118,7 @@ class SharedHoldRenewalTests {
 	@Test
 	void aSharedHoldWhoseLeaseRanOutIsNotRenewedDuringItsLockDelay() {
 		LockId pool = id("pool");
-		String readers = HoldKind.READ_SHARE.heldKey(pool);
+		String readers = LockKeys.heldKey(pool, HoldKind.READ_SHARE);
 		this.redisCommands.zadd(readers, serverMillis() + 500, "reader");
 		this.redisCommands.pexpire(readers, 500);
 

@@ -1,4 +1,4 @@
-package dev.distlock.redis;
+package dev.distlock.redis.renewal;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.DistributedLockException;
@@ -20,45 +21,47 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Extends the leases of held locks every third of the lease time. All holds due are
  * renewed together: one script call per {@value #BATCH_SIZE} locks of one Cluster slot,
- * one {@link HoldKind} and the same {@link LeaseTerms}, all sent before any reply is
- * awaited, so the round trips per period grow with the Redis nodes and not with the held
- * locks. A renewal that finds the lock expired or taken marks it lost; a renewal that
- * fails marks it lost once its lease would run out before the next attempt. Nothing that
- * goes wrong in a round, not even an {@link Error} thrown by a loss action, ends the
- * schedule: it is logged, and the next round runs.
+ * one kind and the same {@link LeaseTerms}, all sent before any reply is awaited, so the
+ * round trips per period grow with the Redis nodes and not with the held locks. A renewal
+ * that finds the lock expired or taken marks it lost; a renewal that fails marks it lost
+ * once its lease would run out before the next attempt. Nothing that goes wrong in a
+ * round, not even an {@link Error} thrown by a loss action, ends the schedule: it is
+ * logged, and the next round runs.
+ *
+ * @param <H> the type of the holds
  */
-final class LeaseWatchdog implements AutoCloseable {
+final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 
 	/** Locks renewed by one script call. */
 	static final int BATCH_SIZE = 500;
 
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
 
-	private final RedisLockCommands commands;
+	private final HoldRenewer<H> renewer;
 
 	private final long periodNanos;
 
-	private final LossHandler lossHandler;
+	private final LossHandler<H> lossHandler;
 
-	private final Set<RedisHold> holds = ConcurrentHashMap.newKeySet();
+	private final Set<H> holds = ConcurrentHashMap.newKeySet();
 
 	private final ScheduledExecutorService scheduler;
 
 	private volatile long lastRoundNanos = System.nanoTime();
 
-	LeaseWatchdog(RedisLockCommands commands, Duration leaseTime, LossHandler lossHandler) {
-		this.commands = commands;
+	LeaseWatchdog(HoldRenewer<H> renewer, Duration leaseTime, LossHandler<H> lossHandler, ThreadFactory threads) {
+		this.renewer = renewer;
 		this.periodNanos = leaseTime.toNanos() / 3;
 		this.lossHandler = lossHandler;
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("distlock-watchdog"));
+		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
 		this.scheduler.scheduleAtFixedRate(this::renewSafely, this.periodNanos, this.periodNanos, TimeUnit.NANOSECONDS);
 	}
 
-	void add(RedisHold hold) {
+	void add(H hold) {
 		this.holds.add(hold);
 	}
 
-	void remove(RedisHold hold) {
+	void remove(H hold) {
 		this.holds.remove(hold);
 	}
 
@@ -81,30 +84,28 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * Renew every held lock now.
 	 */
 	void renew() {
-		Map<Group, List<RedisHold>> groups = new LinkedHashMap<>();
-		for (RedisHold hold : this.holds) {
-			if (hold.state() == RedisHold.State.HELD) {
-				Group group = new Group(this.commands.batchOf(hold.id.key), hold.kind, hold.terms());
+		Map<Group, List<H>> groups = new LinkedHashMap<>();
+		for (H hold : this.holds) {
+			if (hold.isHeld()) {
+				Group group = new Group(this.renewer.batchOf(hold), hold.terms());
 				groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(hold);
 			}
 		}
-		List<RedisLockCommands.Renewal> batches = new ArrayList<>();
-		List<List<RedisHold>> batchHolds = new ArrayList<>();
+		List<RenewalBatch<H>> batches = new ArrayList<>();
 		groups.forEach((group, holds) -> {
 			for (int from = 0; from < holds.size(); from += BATCH_SIZE) {
-				List<RedisHold> batch = holds.subList(from, Math.min(holds.size(), from + BATCH_SIZE));
-				batches.add(renewal(group, batch));
-				batchHolds.add(batch);
+				batches.add(new RenewalBatch<>(holds.subList(from, Math.min(holds.size(), from + BATCH_SIZE)),
+						group.terms()));
 			}
 		});
 		long sentNanos = System.nanoTime();
 		List<CompletableFuture<List<Long>>> replies = send(batches);
 		for (int i = 0; i < batches.size(); i++) {
 			try {
-				settle(batchHolds.get(i), batches.get(i).terms(), replies.get(i), sentNanos);
+				settle(batches.get(i), replies.get(i), sentNanos);
 			}
 			catch (RuntimeException | Error ex) {
-				logger.error("Settling the renewal of " + batchHolds.get(i).size() + " lock leases failed", ex);
+				logger.error("Settling the renewal of " + batches.get(i).holds().size() + " lock leases failed", ex);
 			}
 		}
 		this.lastRoundNanos = System.nanoTime();
@@ -116,39 +117,31 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Return the renewal of a batch of holds of one group, with the terms the group was
+	 * Send the renewals of a round. A batch is renewed with the terms its group was
 	 * formed by: a hold extended meanwhile is renewed with its former terms this round,
 	 * which never shortens its key.
 	 */
-	private static RedisLockCommands.Renewal renewal(Group group, List<RedisHold> batch) {
-		List<LockId> ids = new ArrayList<>(batch.size());
-		List<String> tokens = new ArrayList<>(batch.size());
-		for (RedisHold hold : batch) {
-			ids.add(hold.id);
-			tokens.add(hold.token);
-		}
-		return new RedisLockCommands.Renewal(group.kind(), ids, tokens, group.terms());
-	}
-
-	private List<CompletableFuture<List<Long>>> send(List<RedisLockCommands.Renewal> renewals) {
+	private List<CompletableFuture<List<Long>>> send(List<RenewalBatch<H>> renewals) {
 		try {
-			return this.commands.renew(renewals);
+			return this.renewer.renew(renewals);
 		}
 		catch (RuntimeException ex) {
 			return Collections.nCopies(renewals.size(), CompletableFuture.failedFuture(ex));
 		}
 	}
 
-	private void settle(List<RedisHold> batch, LeaseTerms terms, CompletableFuture<List<Long>> reply, long sentNanos) {
+	private void settle(RenewalBatch<H> renewal, CompletableFuture<List<Long>> reply, long sentNanos) {
+		List<H> batch = renewal.holds();
+		LeaseTerms terms = renewal.terms();
 		List<Long> renewed;
 		try {
-			renewed = this.commands.await(reply, "renew " + batch.size() + " lock leases");
+			renewed = this.renewer.await(reply, "renew " + batch.size() + " lock leases");
 		}
 		catch (DistributedLockException ex) {
 			logger.warn("Renewing " + batch.size() + " lock leases failed; retrying", ex);
 			long nextAttempt = System.nanoTime() + this.periodNanos;
-			for (RedisHold hold : batch) {
-				hold.renewalFailure = ex.getMessage();
+			for (H hold : batch) {
+				hold.renewalFailure(ex.getMessage());
 				if (hold.validUntilNanos() - nextAttempt < 0) {
 					this.lossHandler.lost(hold, "its renewal failed (" + ex.getMessage() + ") and its lease runs out");
 				}
@@ -159,13 +152,13 @@ final class LeaseWatchdog implements AutoCloseable {
 			return;
 		}
 		for (int i = 0; i < batch.size(); i++) {
-			RedisHold hold = batch.get(i);
+			H hold = batch.get(i);
 			if (renewed.get(i) == 1L) {
 				hold.extend(sentNanos, terms);
-				hold.renewalFailure = null;
+				hold.renewalFailure(null);
 			}
 			else {
-				String failure = hold.renewalFailure;
+				String failure = hold.renewalFailure();
 				this.lossHandler.lost(hold, "its renewal found it expired or held by another owner"
 						+ ((failure != null) ? " after earlier renewals failed (" + failure + ")" : ""));
 			}
@@ -186,14 +179,13 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Holds that one script call may renew together: of one Cluster slot (or any key off
-	 * a cluster), of one kind, with the same terms.
+	 * Holds that one script call may renew together: of one batch of the renewer, with
+	 * the same terms.
 	 *
-	 * @param batch the group of keys, as {@link RedisLockCommands#batchOf} returns it
-	 * @param kind how the holds are kept in Redis
+	 * @param batch the batch, as {@link HoldRenewer#batchOf} returns it
 	 * @param terms the lease and lock delay of the holds
 	 */
-	private record Group(int batch, HoldKind kind, LeaseTerms terms) {
+	private record Group(Object batch, LeaseTerms terms) {
 
 	}
 

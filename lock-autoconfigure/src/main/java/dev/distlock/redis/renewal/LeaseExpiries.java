@@ -1,10 +1,11 @@
-package dev.distlock.redis;
+package dev.distlock.redis.renewal;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -14,27 +15,29 @@ import org.apache.commons.logging.LogFactory;
  * Finds holds with a fixed lease lost the moment their lease runs out while they are
  * held, rather than at their release: one scheduled check per hold, cancelled when it is
  * released. Its thread starts with the first fixed lease.
+ *
+ * @param <H> the type of the holds
  */
-final class LeaseExpiries implements AutoCloseable {
+final class LeaseExpiries<H extends RenewedHold> implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeaseExpiries.class);
 
-	private final LossHandler lossHandler;
+	private final LossHandler<H> lossHandler;
 
 	private final ScheduledThreadPoolExecutor scheduler;
 
-	private final Map<RedisHold, ScheduledFuture<?>> checks = new ConcurrentHashMap<>();
+	private final Map<H, ScheduledFuture<?>> checks = new ConcurrentHashMap<>();
 
-	LeaseExpiries(LossHandler lossHandler) {
+	LeaseExpiries(LossHandler<H> lossHandler, ThreadFactory threads) {
 		this.lossHandler = lossHandler;
-		this.scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("distlock-lease-expiry"));
+		this.scheduler = new ScheduledThreadPoolExecutor(1, threads);
 		this.scheduler.setRemoveOnCancelPolicy(true);
 	}
 
 	/**
 	 * Report the hold lost when its fixed lease runs out, unless it is removed before.
 	 */
-	void add(RedisHold hold) {
+	void add(H hold) {
 		long delay = hold.validUntilNanos() - System.nanoTime();
 		try {
 			this.checks.put(hold, this.scheduler.schedule(() -> expire(hold), delay, TimeUnit.NANOSECONDS));
@@ -50,7 +53,7 @@ final class LeaseExpiries implements AutoCloseable {
 	 * @return whether its check was cancelled before it started: {@code false} when the
 	 * lease was found run out, or the hold was not watched
 	 */
-	boolean remove(RedisHold hold) {
+	boolean remove(H hold) {
 		ScheduledFuture<?> check = this.checks.remove(hold);
 		return check != null && check.cancel(false);
 	}
@@ -60,14 +63,14 @@ final class LeaseExpiries implements AutoCloseable {
 		this.scheduler.shutdownNow();
 	}
 
-	private void expire(RedisHold hold) {
+	private void expire(H hold) {
 		this.checks.remove(hold);
 		try {
 			this.lossHandler.lost(hold,
 					"its fixed lease of " + hold.terms().leaseMillis() + " ms ran out while it was held");
 		}
 		catch (RuntimeException | Error ex) {
-			logger.error("Reporting the expiry of lock '" + hold.id.name + "' failed", ex);
+			logger.error("Reporting the expiry of lock '" + hold.lockName() + "' failed", ex);
 		}
 	}
 

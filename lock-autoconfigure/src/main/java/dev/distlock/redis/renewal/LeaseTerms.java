@@ -1,4 +1,4 @@
-package dev.distlock.redis;
+package dev.distlock.redis.renewal;
 
 /**
  * How long a hold lasts without renewal and how long its lock is kept from everyone after
@@ -9,12 +9,13 @@ package dev.distlock.redis;
  * that acquired or renewed it was sent
  * @param delayMillis the lock delay: how much longer Redis keeps the key
  */
-record LeaseTerms(long leaseMillis, long delayMillis) {
+public record LeaseTerms(long leaseMillis, long delayMillis) {
 
 	/**
 	 * Return how long the lock's key lives after it is set or renewed.
+	 * @return the key's time to live in milliseconds
 	 */
-	long keyMillis() {
+	public long keyMillis() {
 		return this.leaseMillis + this.delayMillis;
 	}
 
