@@ -18,10 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The parts of distlock depend on each other in one direction, read from the import lines
  * of the main sources: the API ({@code dev.distlock}) and the key rules
- * ({@code dev.distlock.keys}) on no other part and no Redis client; the engine
- * ({@code dev.distlock.redis}) on them only; the carriers of the lock context,
- * observations, Actuator support and the fencing kit on the API, never on the engine or a
- * Redis client's connection layer; interception on the API and the carriers of the lock
+ * ({@code dev.distlock.keys}) on no other part and no Redis client; distlock's own
+ * threads ({@code dev.distlock.thread}) on nothing of distlock's; the engine
+ * ({@code dev.distlock.redis}) on them and its connections only, and on no Redis client;
+ * the connections ({@code dev.distlock.redis.connection}), the one place that speaks to a
+ * driver, on nothing of the engine's; the carriers of the lock context, observations,
+ * Actuator support and the fencing kit on the API, never on the engine or a Redis
+ * client's connection layer; interception on the API and the carriers of the lock
  * context; the auto-configuration on everything, since it wires the parts together.
  */
 class PackageDependencyTests {
@@ -35,7 +38,7 @@ class PackageDependencyTests {
 
 	private static final List<String> PARTS = List.of("dev.distlock.redis", "dev.distlock.aop", "dev.distlock.fencing",
 			"dev.distlock.observation", "dev.distlock.actuate", "dev.distlock.autoconfigure", "dev.distlock.keys",
-			"dev.distlock.context");
+			"dev.distlock.context", "dev.distlock.thread");
 
 	@Test
 	void apiAndKeyRulesDependOnNoOtherPartAndNoRedisClient() {
@@ -46,9 +49,27 @@ class PackageDependencyTests {
 	}
 
 	@Test
-	void engineDependsOnTheApiAndTheKeyRulesOnly() {
+	void threadsDependOnNoOtherPartAndNoRedisClient() {
+		assertThat(imports("dev.distlock.thread"))
+			.noneMatch((imported) -> startsWithAny(imported, PARTS) || startsWithAny(imported, CLIENTS));
+	}
+
+	@Test
+	void engineDependsOnTheApiTheKeyRulesTheThreadsAndItsConnectionsOnly() {
 		assertThat(imports("dev.distlock.redis")).filteredOn((imported) -> startsWithAny(imported, PARTS))
-			.allMatch((imported) -> imported.startsWith("dev.distlock.redis") || imported.equals("dev.distlock.keys"));
+			.allMatch((imported) -> imported.startsWith("dev.distlock.redis")
+					|| List.of("dev.distlock.keys", "dev.distlock.thread").contains(imported));
+	}
+
+	@Test
+	void engineImportsNoRedisClient() {
+		assertThat(imports("dev.distlock.redis")).noneMatch((imported) -> startsWithAny(imported, CLIENTS));
+	}
+
+	@Test
+	void connectionsDependOnTheApiAndTheThreadsOnly() {
+		assertThat(imports("dev.distlock.redis.connection")).filteredOn((imported) -> startsWithAny(imported, PARTS))
+			.allMatch((imported) -> imported.equals("dev.distlock.thread"));
 	}
 
 	@Test

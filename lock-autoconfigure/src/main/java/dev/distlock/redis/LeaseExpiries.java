@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.thread.DaemonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

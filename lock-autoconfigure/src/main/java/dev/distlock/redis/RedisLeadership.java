@@ -11,6 +11,7 @@ import dev.distlock.DistributedLockException;
 import dev.distlock.LeaseOptions;
 import dev.distlock.Leadership;
 import dev.distlock.LockLostException;
+import dev.distlock.thread.DaemonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

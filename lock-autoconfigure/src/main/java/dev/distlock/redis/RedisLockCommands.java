@@ -11,6 +11,8 @@ import java.util.function.Consumer;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockName;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.ReplicatedReply;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -329,7 +331,8 @@ final class RedisLockCommands implements AutoCloseable {
 		if (this.replicasToAck == 0) {
 			return this.connection.eval(script, keys, args).thenApply((reply) -> new Grant(reply, 0));
 		}
-		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args);
+		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args)
+			.thenApply((ReplicatedReply replied) -> new Grant(replied.reply(), replied.replicasAcked()));
 	}
 
 	/**
