@@ -18,9 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The parts of distlock depend on each other in one direction, read from the import lines
  * of the main sources: the API ({@code dev.distlock}) and the key rules
- * ({@code dev.distlock.keys}) on no other part and no Redis client; leader election
+ * ({@code dev.distlock.keys}) on no other part and no Redis client; distlock's own
+ * threads ({@code dev.distlock.thread}) on nothing of distlock's; leader election
  * ({@code dev.distlock.leader}) on the API only, so that it works on any registry; the
- * engine ({@code dev.distlock.redis}) on them only, its lease renewal
+ * engine ({@code dev.distlock.redis}) on them and its connections only, and on no Redis
+ * client; the connections ({@code dev.distlock.redis.connection}), the one place that
+ * speaks to a driver, on nothing of the engine's; the engine's lease renewal
  * ({@code dev.distlock.redis.renewal}) on the API only, never on the engine that uses it;
  * the carriers of the lock context, observations, Actuator support and the fencing kit on
  * the API, never on the engine or a Redis client's connection layer; interception on the
@@ -38,7 +41,7 @@ class PackageDependencyTests {
 
 	private static final List<String> PARTS = List.of("dev.distlock.redis", "dev.distlock.aop", "dev.distlock.fencing",
 			"dev.distlock.observation", "dev.distlock.actuate", "dev.distlock.autoconfigure", "dev.distlock.keys",
-			"dev.distlock.context", "dev.distlock.leader");
+			"dev.distlock.context", "dev.distlock.leader", "dev.distlock.thread");
 
 	@Test
 	void apiAndKeyRulesDependOnNoOtherPartAndNoRedisClient() {
@@ -49,10 +52,27 @@ class PackageDependencyTests {
 	}
 
 	@Test
-	void engineDependsOnTheApiTheKeyRulesAndLeadershipOnly() {
+	void threadsDependOnNoOtherPartAndNoRedisClient() {
+		assertThat(imports("dev.distlock.thread"))
+			.noneMatch((imported) -> startsWithAny(imported, PARTS) || startsWithAny(imported, CLIENTS));
+	}
+
+	@Test
+	void engineDependsOnTheApiTheKeyRulesTheThreadsLeadershipAndItsConnectionsOnly() {
 		assertThat(imports("dev.distlock.redis")).filteredOn((imported) -> startsWithAny(imported, PARTS))
-			.allMatch((imported) -> imported.startsWith("dev.distlock.redis") || imported.equals("dev.distlock.keys")
-					|| imported.equals("dev.distlock.leader"));
+			.allMatch((imported) -> imported.startsWith("dev.distlock.redis")
+					|| List.of("dev.distlock.keys", "dev.distlock.thread", "dev.distlock.leader").contains(imported));
+	}
+
+	@Test
+	void engineImportsNoRedisClient() {
+		assertThat(imports("dev.distlock.redis")).noneMatch((imported) -> startsWithAny(imported, CLIENTS));
+	}
+
+	@Test
+	void connectionsDependOnTheApiAndTheThreadsOnly() {
+		assertThat(imports("dev.distlock.redis.connection")).filteredOn((imported) -> startsWithAny(imported, PARTS))
+			.allMatch((imported) -> imported.equals("dev.distlock.thread"));
 	}
 
 	@Test

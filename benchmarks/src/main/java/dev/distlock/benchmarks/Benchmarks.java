@@ -16,7 +16,6 @@ import static dev.distlock.benchmarks.Contenders.DISTLOCK_PERMIT;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_READ;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
-import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_LETTUCE;
 import static dev.distlock.benchmarks.Contenders.RAW;
 import static dev.distlock.benchmarks.Contenders.RAW_JEDIS;
 import static dev.distlock.benchmarks.Contenders.REDISSON_FIXED;
@@ -35,8 +34,7 @@ import static dev.distlock.benchmarks.Contenders.SPINNER;
 public final class Benchmarks {
 
 	private static final List<String> LOCKS = List.of(DISTLOCK_LOCK, DISTLOCK_LEASE, DISTLOCK_ANNOTATED,
-			DISTLOCK_SPRING_DATA_LETTUCE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN,
-			SI_PUBSUB, SI_SPIN_JEDIS);
+			DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
 
 	/**
 	 * The shared primitives, measured uncontended only: a read share or a permit is not
@@ -85,8 +83,8 @@ public final class Benchmarks {
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
 			tables.addAll(
 					runCrossProcess(config, contenders, new WatchedRedis(server.host(), server.port(), admin.sync())));
-			List<Contender> renewing = contenders.get(List.of(DISTLOCK_LEASE, DISTLOCK_SPRING_DATA_LETTUCE,
-					DISTLOCK_SPRING_DATA_JEDIS, REDISSON_WATCHDOG, SI_SPIN));
+			List<Contender> renewing = contenders
+				.get(List.of(DISTLOCK_LEASE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_WATCHDOG, SI_SPIN));
 			rows.addAll(HeldLocksScenario.run(renewing, config, admin.sync(), stats, goals(Goals.HELD, contenders)));
 		}
 		return new Result(header, rows, tables);

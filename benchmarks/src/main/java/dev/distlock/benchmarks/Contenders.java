@@ -42,9 +42,6 @@ public final class Contenders implements AutoCloseable {
 	/** distlock {@code @DistributedLock}. */
 	public static final String DISTLOCK_ANNOTATED = "distlock-annotated";
 
-	/** distlock {@code obtain(name).lock()} through Spring Data Redis on Lettuce. */
-	public static final String DISTLOCK_SPRING_DATA_LETTUCE = "distlock-spring-data-lettuce";
-
 	/** distlock {@code obtain(name).lock()} through Spring Data Redis on Jedis. */
 	public static final String DISTLOCK_SPRING_DATA_JEDIS = "distlock-spring-data-jedis";
 
@@ -65,8 +62,8 @@ public final class Contenders implements AutoCloseable {
 
 	/** Every id, in report order. */
 	public static final List<String> ALL = List.of(RAW, RAW_JEDIS, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE,
-			DISTLOCK_READ, DISTLOCK_PERMIT, DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_LETTUCE,
-			DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
+			DISTLOCK_READ, DISTLOCK_PERMIT, DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED,
+			REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
 
 	private final Map<String, Contender> byId = new LinkedHashMap<>();
 
@@ -120,7 +117,6 @@ public final class Contenders implements AutoCloseable {
 			case DISTLOCK_PERMIT -> DistlockLockContender.onLettuce("distlock semaphore(4).acquire()/release()", uri,
 					leaseTime, DistlockLockContender.Mode.PERMIT);
 			case DISTLOCK_ANNOTATED -> new AnnotatedContender(uri, leaseTime);
-			case DISTLOCK_SPRING_DATA_LETTUCE -> distlockOnSpringData(SpringDataDriver.LETTUCE, host, port, leaseTime);
 			case DISTLOCK_SPRING_DATA_JEDIS -> distlockOnSpringData(SpringDataDriver.JEDIS, host, port, leaseTime);
 			case REDISSON_FIXED -> new RedissonContender("Redisson lock(30s)", uri, leaseTime, fixedLease);
 			case REDISSON_WATCHDOG -> new RedissonContender("Redisson lock() watchdog", uri, leaseTime, null);

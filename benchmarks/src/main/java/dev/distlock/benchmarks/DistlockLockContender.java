@@ -9,6 +9,7 @@ import dev.distlock.LockLease;
 import dev.distlock.LockObserver;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.redis.connection.LockConnections;
 import io.lettuce.core.RedisClient;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -58,7 +59,8 @@ public final class DistlockLockContender implements Contender {
 	 */
 	public static DistlockLockContender onLettuce(String name, String redisUri, Duration leaseTime, Mode mode) {
 		RedisClient client = RedisClient.create(redisUri);
-		return new DistlockLockContender(name, mode, new RedisLockRegistry(client, settings(leaseTime), NO_EVENTS),
+		return new DistlockLockContender(name, mode,
+				new RedisLockRegistry(LockConnections.lettuce(client), settings(leaseTime), NO_EVENTS),
 				() -> client.shutdown(0, 2, TimeUnit.SECONDS));
 	}
 
@@ -76,7 +78,7 @@ public final class DistlockLockContender implements Contender {
 			Duration leaseTime) {
 		RedisConnectionFactory factory = driver.connect(host, port);
 		return new DistlockLockContender(name, Mode.LOCK,
-				new RedisLockRegistry(factory, settings(leaseTime), NO_EVENTS, LockObserver.NONE),
+				new RedisLockRegistry(LockConnections.of(factory), settings(leaseTime), NO_EVENTS, LockObserver.NONE),
 				() -> SpringDataDriver.destroy(factory));
 	}
 

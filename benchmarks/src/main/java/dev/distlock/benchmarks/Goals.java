@@ -9,7 +9,6 @@ import static dev.distlock.benchmarks.Contenders.DISTLOCK_ANNOTATED;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
-import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_LETTUCE;
 import static dev.distlock.benchmarks.Contenders.RAW;
 import static dev.distlock.benchmarks.Contenders.REDISSON_FIXED;
 import static dev.distlock.benchmarks.Contenders.REDISSON_WATCHDOG;
@@ -82,7 +81,7 @@ final class Goals {
 			case RAW, SPINNER -> goals.baseline();
 			case DISTLOCK_LOCK, DISTLOCK_LEASE -> goals.distlock();
 			case DISTLOCK_ANNOTATED -> goals.annotated().isEmpty() ? goals.distlock() : goals.annotated();
-			case DISTLOCK_SPRING_DATA_LETTUCE, DISTLOCK_SPRING_DATA_JEDIS -> goals.springData();
+			case DISTLOCK_SPRING_DATA_JEDIS -> goals.springData();
 			case REDISSON_FIXED, REDISSON_WATCHDOG -> goals.redisson();
 			case SI_SPIN, SI_PUBSUB -> goals.springIntegration();
 			default -> "";

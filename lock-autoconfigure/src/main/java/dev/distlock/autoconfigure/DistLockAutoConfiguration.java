@@ -9,7 +9,8 @@ import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
-import io.lettuce.core.AbstractRedisClient;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.LockConnections;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,11 +34,12 @@ import org.springframework.util.Assert;
  * of them are the registry's dependencies, so that it stops before they close their
  * connections): through Lettuce's own client when the factory is Boot's Lettuce one,
  * through Spring Data Redis otherwise (Jedis, a wrapping factory), as
- * {@code distlock.redis.client} says. The interception of {@code @DistributedLock}
- * methods is configured by {@link DistLockInterceptionAutoConfiguration}, with this
- * registry or the application's own. The registry tells every {@link LockObserver} bean
- * what it does, in their order: distlock's observation observer and any of the
- * application's, so that an observer of the application's own turns no meter or span off.
+ * {@link LockConnections#of} makes the connection. The interception of
+ * {@code @DistributedLock} methods is configured by
+ * {@link DistLockInterceptionAutoConfiguration}, with this registry or the application's
+ * own. The registry tells every {@link LockObserver} bean what it does, in their order:
+ * distlock's observation observer and any of the application's, so that an observer of
+ * the application's own turns no meter or span off.
  *
  * @since 0.1.0
  */
@@ -61,34 +63,16 @@ public final class DistLockAutoConfiguration {
 		if (connectionFactory == null) {
 			throw new NoUniqueLockConnectionFactoryException(List.copyOf(factories.keySet()));
 		}
-		boolean lettuce = usesLettuce(connectionFactory, properties.getRedis().getClient());
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
-				ConnectionFactories.commandTimeoutOf(connectionFactory), properties.getRedis().getReplicasToAck(),
+				LockConnections.commandTimeoutOf(connectionFactory), properties.getRedis().getReplicasToAck(),
 				properties.getRedis().getReplicaAckTimeout(), properties.getLockDelay(),
 				properties.getFencing().getRetention());
 		Consumer<? super LockEvent> eventListener = eventPublisher::publishEvent;
 		LockObserver lockObserver = CompositeLockObserver.of(observers.orderedStream().toList());
 		int phase = (connectionFactory instanceof SmartLifecycle lifecycle) ? lifecycle.getPhase()
 				: SmartLifecycle.DEFAULT_PHASE;
-		return lettuce
-				? new LifecycleLockRegistry(ConnectionFactories.lettuceClientOf(connectionFactory), settings,
-						eventListener, lockObserver, phase)
-				: new LifecycleLockRegistry(connectionFactory, settings, eventListener, lockObserver, phase);
-	}
-
-	/**
-	 * Return whether the registry sends its commands with Lettuce's own client.
-	 * @throws IllegalStateException if Lettuce is asked for and the factory is not
-	 * Lettuce's
-	 */
-	private static boolean usesLettuce(RedisConnectionFactory connectionFactory, DistLockProperties.Client client) {
-		boolean lettuceFactory = ConnectionFactories.isLettuce(connectionFactory);
-		if (client == DistLockProperties.Client.LETTUCE && !lettuceFactory) {
-			throw new IllegalStateException("distlock.redis.client=lettuce needs Spring Data Redis' "
-					+ "LettuceConnectionFactory, but the connection factory is a "
-					+ connectionFactory.getClass().getName() + "; use distlock.redis.client=auto or spring-data");
-		}
-		return lettuceFactory && client != DistLockProperties.Client.SPRING_DATA;
+		return new LifecycleLockRegistry(LockConnections.of(connectionFactory), settings, eventListener, lockObserver,
+				phase);
 	}
 
 	/**
@@ -104,15 +88,9 @@ public final class DistLockAutoConfiguration {
 
 		private volatile boolean running;
 
-		LifecycleLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
+		LifecycleLockRegistry(LockConnection connection, RedisLockSettings settings,
 				Consumer<? super LockEvent> eventListener, LockObserver observer, int phase) {
-			super(client, settings, eventListener, observer);
-			this.phase = phase;
-		}
-
-		LifecycleLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
-				Consumer<? super LockEvent> eventListener, LockObserver observer, int phase) {
-			super(connectionFactory, settings, eventListener, observer);
+			super(connection, settings, eventListener, observer);
 			this.phase = phase;
 		}
 

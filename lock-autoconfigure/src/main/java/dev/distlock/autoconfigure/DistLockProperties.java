@@ -235,13 +235,6 @@ public class DistLockProperties {
 	public static class Redis {
 
 		/**
-		 * Which client sends the lock commands: 'auto' takes Lettuce's own client when
-		 * the connection factory is Spring Boot's Lettuce one, and the connection factory
-		 * through Spring Data Redis otherwise.
-		 */
-		private Client client = Client.AUTO;
-
-		/**
 		 * Replicas that must acknowledge an acquisition (Redis WAIT) before it counts; 0
 		 * does not wait. Protects against losing a lock when the primary fails over.
 		 */
@@ -251,14 +244,6 @@ public class DistLockProperties {
 		 * How long to wait for replicas to acknowledge an acquisition.
 		 */
 		private Duration replicaAckTimeout = Duration.ofMillis(100);
-
-		public Client getClient() {
-			return this.client;
-		}
-
-		public void setClient(Client client) {
-			this.client = client;
-		}
 
 		public int getReplicasToAck() {
 			return this.replicasToAck;
@@ -295,31 +280,6 @@ public class DistLockProperties {
 		 * The JVM, for tests: {@code InMemoryLockRegistry} from distlock-test.
 		 */
 		IN_MEMORY
-
-	}
-
-	/**
-	 * Which client sends the lock commands.
-	 */
-	public enum Client {
-
-		/**
-		 * Lettuce's own client when the connection factory is a
-		 * {@code LettuceConnectionFactory}, otherwise Spring Data Redis.
-		 */
-		AUTO,
-
-		/**
-		 * Lettuce's own client, taken from the {@code LettuceConnectionFactory}; fails at
-		 * startup with any other factory.
-		 */
-		LETTUCE,
-
-		/**
-		 * The {@code RedisConnectionFactory} through Spring Data Redis, whatever its
-		 * driver.
-		 */
-		SPRING_DATA
 
 	}
 

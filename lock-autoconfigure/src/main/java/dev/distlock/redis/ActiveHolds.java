@@ -12,6 +12,7 @@ import dev.distlock.LockLostException;
 import dev.distlock.LockRenewalFailedEvent;
 import dev.distlock.redis.renewal.LeaseRenewal;
 import dev.distlock.redis.renewal.LossHandler;
+import dev.distlock.thread.DaemonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

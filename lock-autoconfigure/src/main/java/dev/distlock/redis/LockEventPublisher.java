@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import dev.distlock.LockEvent;
+import dev.distlock.thread.DaemonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -9,20 +9,21 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 import dev.distlock.HoldKind;
+import dev.distlock.redis.connection.Script;
 
 /**
- * A Lua script loaded from {@code .lua} resources beside this class, with the SHA-1
- * digest that {@code EVALSHA} names it by. The scripts that issue fencing tokens start
- * with the text of {@code fencing-tokens.lua}; those that touch a lock's wait queue, with
- * the text of {@code wait-queue.lua}, which keeps the queue and grants the lock to its
- * first waiter; those that take or release shared holds, or a lock, which is the write
- * side of the read/write lock of its name and must know its readers, with both and the
- * text of {@code shared-holds.lua}.
+ * A Lua script of the lock engine, loaded from {@code .lua} resources beside this class,
+ * with the SHA-1 digest that {@code EVALSHA} names it by. The scripts that issue fencing
+ * tokens start with the text of {@code fencing-tokens.lua}; those that touch a lock's
+ * wait queue, with the text of {@code wait-queue.lua}, which keeps the queue and grants
+ * the lock to its first waiter; those that take or release shared holds, or a lock, which
+ * is the write side of the read/write lock of its name and must know its readers, with
+ * both and the text of {@code shared-holds.lua}.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
  */
-record LuaScript(String source, String sha1) {
+record LuaScript(String source, String sha1) implements Script {
 
 	private static final String FENCING_TOKENS = "fencing-tokens.lua";
 

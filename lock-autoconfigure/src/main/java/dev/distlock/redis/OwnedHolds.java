@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.distlock.LockLostException;
 import dev.distlock.LockName;
+import dev.distlock.thread.VirtualThreads;
 import org.jspecify.annotations.Nullable;
 
 /**

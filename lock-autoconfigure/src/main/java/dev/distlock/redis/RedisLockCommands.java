@@ -12,6 +12,8 @@ import java.util.function.Consumer;
 import dev.distlock.DistributedLockException;
 import dev.distlock.HoldKind;
 import dev.distlock.LockName;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.ReplicatedReply;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -332,7 +334,8 @@ final class RedisLockCommands implements AutoCloseable {
 		if (this.replicasToAck == 0) {
 			return this.connection.eval(script, keys, args).thenApply((reply) -> new Grant(reply, 0));
 		}
-		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args);
+		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args)
+			.thenApply((ReplicatedReply replied) -> new Grant(replied.reply(), replied.replicasAcked()));
 	}
 
 	/**

@@ -27,15 +27,15 @@ import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.leader.LeadershipEvents;
 import dev.distlock.leader.LockLeadership;
-import io.lettuce.core.AbstractRedisClient;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.LockConnections;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.Assert;
 
 /**
- * {@link LockRegistry} on Redis, through Lettuce's own client or any Spring Data Redis
- * connection factory.
+ * {@link LockRegistry} on Redis, through a {@link LockConnection}: Lettuce's own client
+ * or any Spring Data Redis connection factory, as {@link LockConnections} makes it.
  *
  * <p>
  * Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCRBY} of the
@@ -95,52 +95,30 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	/**
-	 * Create a registry on the given Lettuce client.
-	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the
-	 * caller
+	 * Create a registry on the given connection.
+	 * @param connection the connection to Redis, as {@link LockConnections} makes it;
+	 * closed with the registry
 	 * @param settings how to take and keep locks
 	 * @param eventListener told of every lost lock and every renewal that failed with
 	 * time left, such as an {@code ApplicationEventPublisher}
 	 */
-	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
+	public RedisLockRegistry(LockConnection connection, RedisLockSettings settings,
 			Consumer<? super LockEvent> eventListener) {
-		this(client, settings, eventListener, LockObserver.NONE);
+		this(connection, settings, eventListener, LockObserver.NONE);
 	}
 
 	/**
-	 * Create a registry on the given Lettuce client, observed for metrics.
-	 * @param client a {@code RedisClient} or {@code RedisClusterClient}, owned by the
-	 * caller
+	 * Create a registry on the given connection, observed for metrics.
+	 * @param connection the connection to Redis, as {@link LockConnections} makes it;
+	 * closed with the registry
 	 * @param settings how to take and keep locks
 	 * @param eventListener told of every lost lock and every renewal that failed with
 	 * time left, such as an {@code ApplicationEventPublisher}
 	 * @param observer told of every wait for a lock and of what became of every hold
 	 */
-	public RedisLockRegistry(AbstractRedisClient client, RedisLockSettings settings,
+	public RedisLockRegistry(LockConnection connection, RedisLockSettings settings,
 			Consumer<? super LockEvent> eventListener, LockObserver observer) {
-		this(new LettuceLockConnection(nonNull(client, "client")), settings, eventListener, observer);
-	}
-
-	/**
-	 * Create a registry on a Spring Data Redis connection factory: any driver (Lettuce,
-	 * Jedis) and any deployment (standalone, Sentinel, Cluster). Commands wait for Redis
-	 * within the factory's own timeout; {@link RedisLockSettings#commandTimeout()} bounds
-	 * the wait for a release-signal subscription.
-	 * @param connectionFactory the factory, owned by the caller
-	 * @param settings how to take and keep locks
-	 * @param eventListener told of every lost lock and every renewal that failed with
-	 * time left, such as an {@code ApplicationEventPublisher}
-	 * @param observer told of every wait for a lock and of what became of every hold
-	 * @since 0.1.0
-	 */
-	public RedisLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
-			Consumer<? super LockEvent> eventListener, LockObserver observer) {
-		this(new SpringDataLockConnection(nonNull(connectionFactory, "connectionFactory")), settings, eventListener,
-				observer);
-	}
-
-	private RedisLockRegistry(LockConnection connection, RedisLockSettings settings,
-			Consumer<? super LockEvent> eventListener, LockObserver observer) {
+		Assert.notNull(connection, "'connection' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(eventListener, "'eventListener' must not be null");
 		Assert.notNull(observer, "'observer' must not be null");
@@ -166,11 +144,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	private static String grantChannel(RedisLockSettings settings) {
 		return settings.keyPrefix() + LockName.RESERVED + "grants:" + LockTokens.next();
-	}
-
-	private static <T> T nonNull(@Nullable T value, String name) {
-		Assert.notNull(value, "'" + name + "' must not be null");
-		return value;
 	}
 
 	@Override

@@ -9,6 +9,8 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.DistributedLockException;
+import dev.distlock.redis.connection.ErrorReplies;
+import dev.distlock.redis.connection.LockConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisClient;
@@ -35,7 +36,7 @@ class DistLockHealthIndicatorTests {
 	private final RedisClient client = RedisClient
 		.create(RedisURI.builder(RedisURI.create(redis.server().uri())).withTimeout(Duration.ofSeconds(2)).build());
 
-	private final RedisLockRegistry registry = new RedisLockRegistry(this.client,
+	private final RedisLockRegistry registry = new RedisLockRegistry(LockConnections.lettuce(this.client),
 			RedisLockSettings.of("lock:", Duration.ofMillis(300)).withCommandTimeout(Duration.ofSeconds(2)),
 			(event) -> {
 			});

@@ -151,13 +151,6 @@ class DistLockAutoConfigurationTests {
 
 	@Test
 	@Timeout(30)
-	void locksWhenToldToGoThroughSpringDataRedisOnLettuce() {
-		this.contextRunner.withPropertyValues("distlock.redis.client=spring-data")
-			.run((context) -> assertExcludes(context.getBean(LockRegistry.class), "spring-data"));
-	}
-
-	@Test
-	@Timeout(30)
 	void locksThroughSpringDataRedisOnAConnectionFactoryOfTheApplicationsOwn() {
 		new ApplicationContextRunner()
 			.withConfiguration(
@@ -167,17 +160,6 @@ class DistLockAutoConfigurationTests {
 				assertThat(context).hasNotFailed().hasBean("distlockAdvisor");
 				assertExcludes(context.getBean(LockRegistry.class), "wrapped");
 			});
-	}
-
-	@Test
-	void failsToStartWhenLettuceIsAskedForOnAnotherConnectionFactory() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader("io.lettuce"))
-			.withPropertyValues("distlock.redis.client=lettuce")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.hasMessageContaining("distlock.redis.client=lettuce needs Spring Data Redis' LettuceConnectionFactory")
-				.hasMessageContaining(JedisConnectionFactory.class.getName()));
 	}
 
 	private static void assertExcludes(LockRegistry registry, String name) {

@@ -24,16 +24,29 @@ class DistLockPropertiesMetadataTests {
 	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.store", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
 			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention", "distlock.leader.names",
-			"distlock.redis.client", "distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout",
-			"distlock.jdbc.table-name", "distlock.jdbc.initialize-schema");
+			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout", "distlock.jdbc.table-name",
+			"distlock.jdbc.initialize-schema");
+
+	private static final String REMOVED_CLIENT = "distlock.redis.client";
 
 	private final DocumentContext metadata = readMetadata();
 
 	@Test
-	void listsEveryDistlockProperty() {
+	void listsEveryDistlockPropertyAndTheRemovedOne() {
 		List<String> names = this.metadata.read("$.properties[*].name");
-		assertThat(names.stream().filter((name) -> name.startsWith("distlock.")))
+		assertThat(names.stream().filter((name) -> name.startsWith("distlock.") && !name.equals(REMOVED_CLIENT)))
 			.containsExactlyInAnyOrderElementsOf(PROPERTIES);
+	}
+
+	@Test
+	void reportsTheRemovedClientPropertyAsAnErrorThatSaysWhatDecidesNow() {
+		List<Map<String, Object>> deprecations = this.metadata
+			.read("$.properties[?(@.name == '" + REMOVED_CLIENT + "')].deprecation");
+		assertThat(deprecations).singleElement()
+			.satisfies((deprecation) -> assertThat(deprecation).containsEntry("level", "error")
+				.extractingByKey("reason")
+				.asString()
+				.contains("LettuceConnectionFactory"));
 	}
 
 	@Test

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -38,10 +38,10 @@ import static org.awaitility.Awaitility.await;
  * An application with Spring Boot's virtual threads switched on
  * ({@code spring.threads.virtual.enabled=true}): its {@code @Async} and
  * {@code @Scheduled} methods run on virtual threads, and their {@link DistributedLock}s
- * are held there, on Lettuce's own client and through Spring Data Redis on Lettuce and on
- * Jedis. {@value #RUNS} calls of one locked method wait for each other, never overlap,
- * get increasing fencing tokens, and a run longer than its lease keeps its lock through
- * the watchdog's renewals. JDK 21 and later.
+ * are held there, on Lettuce's own client and through Spring Data Redis on Jedis.
+ * {@value #RUNS} calls of one locked method wait for each other, never overlap, get
+ * increasing fencing tokens, and a run longer than its lease keeps its lock through the
+ * watchdog's renewals. JDK 21 and later.
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
 @Timeout(120)
@@ -67,29 +67,25 @@ class DistLockVirtualThreadsTests {
 				"distlock.lease-time=" + LEASE.toMillis() + "ms");
 
 	@ParameterizedTest
-	@CsvSource({ "lettuce, auto", "lettuce, spring-data", "jedis, auto" })
-	void asyncAndScheduledLockedMethodsHoldTheirLocksOnVirtualThreads(String clientType, String distlockClient) {
-		this.contextRunner
-			.withPropertyValues("spring.data.redis.client-type=" + clientType,
-					"distlock.redis.client=" + distlockClient)
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				ReportService reports = context.getBean(ReportService.class);
-				for (int run = 0; run < RUNS; run++) {
-					reports.generate((run == 0) ? LEASE.plusSeconds(1) : Duration.ofMillis(20));
-				}
-				await().atMost(Duration.ofSeconds(90)).until(() -> reports.runs().size() == RUNS + 1);
-				List<Run> runs = reports.runs();
-				assertThat(runs).as("runs on virtual threads").allMatch(Run::virtual);
-				assertThat(runs).as("runs that held their lock in Redis from start to end")
-					.allMatch(Run::heldThroughout);
-				assertThat(runs).as("runs that overlapped another").noneMatch(Run::overlapped);
-				assertThat(runs.stream().filter(Run::scheduled)).as("scheduled runs").hasSize(1);
-				List<Long> tokens = runs.stream().map(Run::fencingToken).toList();
-				assertThat(tokens).as("fencing tokens in the order the runs held the lock")
-					.isSorted()
-					.doesNotHaveDuplicates();
-			});
+	@ValueSource(strings = { "lettuce", "jedis" })
+	void asyncAndScheduledLockedMethodsHoldTheirLocksOnVirtualThreads(String clientType) {
+		this.contextRunner.withPropertyValues("spring.data.redis.client-type=" + clientType).run((context) -> {
+			assertThat(context).hasNotFailed();
+			ReportService reports = context.getBean(ReportService.class);
+			for (int run = 0; run < RUNS; run++) {
+				reports.generate((run == 0) ? LEASE.plusSeconds(1) : Duration.ofMillis(20));
+			}
+			await().atMost(Duration.ofSeconds(90)).until(() -> reports.runs().size() == RUNS + 1);
+			List<Run> runs = reports.runs();
+			assertThat(runs).as("runs on virtual threads").allMatch(Run::virtual);
+			assertThat(runs).as("runs that held their lock in Redis from start to end").allMatch(Run::heldThroughout);
+			assertThat(runs).as("runs that overlapped another").noneMatch(Run::overlapped);
+			assertThat(runs.stream().filter(Run::scheduled)).as("scheduled runs").hasSize(1);
+			List<Long> tokens = runs.stream().map(Run::fencingToken).toList();
+			assertThat(tokens).as("fencing tokens in the order the runs held the lock")
+				.isSorted()
+				.doesNotHaveDuplicates();
+		});
 	}
 
 	/**

@@ -12,19 +12,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A Jepsen-like check: {@value CheckRun#WORKERS} worker JVMs of {@value CheckRun#THREADS}
  * threads, each talking to the same Redis through its own driver (Lettuce's own client,
- * Spring Data Redis on Lettuce and on Jedis, in an order the seed picks), lock four names
- * through every API (thread-owned locks, leases, annotated plain, transactional,
- * {@code CompletableFuture}, {@code Mono} and multi-key methods) and, holding them,
- * increment a fenced and a plain counter, take a read/write lock (reading or writing its
- * counters, and in bursts of readers while a writer waits) and permits of two semaphores,
- * and campaign for a leadership (now and then waiting through a fresh registry, whose
- * first subscription to lock grants one waiter's interrupt must not fail for the others),
- * while a {@link Nemesis} pauses and kills workers (some of them while they wait for a
- * lock, some while they hold one), pauses, restarts and flushes Redis, stalls, cuts and
- * slows the workers' connections and interrupts their threads (some of them while they
- * wait) on a seeded schedule. Waiters also give up on their own: wait times that run out,
- * cancelled {@code Mono}s. The recorded history must show no broken promise
- * ({@link SafetyChecks}, {@link PromiseChecks}), no free lock left unserved while wanted
+ * Spring Data Redis on Jedis, in turns the seed picks), lock four names through every API
+ * (thread-owned locks, leases, annotated plain, transactional, {@code CompletableFuture},
+ * {@code Mono} and multi-key methods) and, holding them, increment a fenced and a plain
+ * counter, take a read/write lock (reading or writing its counters, and in bursts of
+ * readers while a writer waits) and permits of two semaphores, and campaign for a
+ * leadership (now and then waiting through a fresh registry, whose first subscription to
+ * lock grants one waiter's interrupt must not fail for the others), while a
+ * {@link Nemesis} pauses and kills workers (some of them while they wait for a lock, some
+ * while they hold one), pauses, restarts and flushes Redis, stalls, cuts and slows the
+ * workers' connections and interrupts their threads (some of them while they wait) on a
+ * seeded schedule. Waiters also give up on their own: wait times that run out, cancelled
+ * {@code Mono}s. The recorded history must show no broken promise ({@link SafetyChecks},
+ * {@link PromiseChecks}), no free lock left unserved while wanted
  * ({@link LivenessChecks}), no lock key left in Redis, and no thread or connection left
  * once the workers closed.
  * <p>

@@ -18,6 +18,7 @@ import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
+import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -361,7 +362,7 @@ class LeaseLossTests {
 		uri.setTimeout(Duration.ofMillis(500));
 		RedisClient client = RedisClient.create(uri);
 		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
-		return this.closer.add(new RedisLockRegistry(client,
+		return this.closer.add(new RedisLockRegistry(LockConnections.lettuce(client),
 				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofMillis(500)), events, observer));
 	}
 

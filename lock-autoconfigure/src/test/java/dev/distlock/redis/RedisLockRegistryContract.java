@@ -34,8 +34,8 @@ import static org.awaitility.Awaitility.await;
  * The behavioural contract of the {@link RedisLockRegistry}, written once and run on
  * every Redis deployment distlock supports: a subclass per deployment (standalone,
  * Sentinel, Cluster) connects registries and a plain client to it, and a subclass of that
- * per {@link TestDriver} runs it through Spring Data Redis on Lettuce and on Jedis. Each
- * registry stands for one application instance.
+ * per {@link TestDriver} runs it through Spring Data Redis on Jedis. Each registry stands
+ * for one application instance.
  *
  * <p>
  * The registry-agnostic {@link LockRegistryContract} runs with it, on the registries this

@@ -11,6 +11,7 @@ import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockObserver;
+import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
@@ -144,7 +145,7 @@ class ReleaseFaultTests {
 		factory.afterPropertiesSet();
 		factory.start();
 		this.closer.add(factory::destroy);
-		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(factory,
+		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(LockConnections.of(factory),
 				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(COMMAND_TIMEOUT), (event) -> {
 				}, LockObserver.NONE));
 		LockLease lease = registry.acquire("report", Duration.ZERO);
@@ -227,7 +228,7 @@ class ReleaseFaultTests {
 		RedisClient client = RedisClient.create(redis.server().uri());
 		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
 		List<String> lost = new CopyOnWriteArrayList<>();
-		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(client,
+		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(LockConnections.lettuce(client),
 				RedisLockSettings.of("lock:", Duration.ofMillis(600)).withCommandTimeout(COMMAND_TIMEOUT), (event) -> {
 					lost.add(event.name());
 					throw new AssertionError("Loss listener failed for lock '" + event.name() + "'");

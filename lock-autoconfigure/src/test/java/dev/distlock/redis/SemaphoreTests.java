@@ -12,6 +12,7 @@ import dev.distlock.DistributedSemaphore;
 import dev.distlock.HoldKind;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
+import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -141,7 +142,7 @@ class SemaphoreTests {
 		RedisClient client = RedisClient.create(redis.server().uri());
 		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
 		RedisLockCommands commands = this.closer
-			.add(new RedisLockCommands(new LettuceLockConnection(client), RedisLockSettings.of("lock:", LEASE)));
+			.add(new RedisLockCommands(LockConnections.lettuce(client), RedisLockSettings.of("lock:", LEASE)));
 		assertThat(commands.await(commands.releaseShare(permit.id, HoldKind.PERMIT, permit.token, 1_000, true),
 				"release permit"))
 			.as("held, but with its lease over")

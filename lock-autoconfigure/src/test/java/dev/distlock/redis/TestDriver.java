@@ -14,21 +14,16 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The ways a {@link RedisLockRegistry} can talk to Redis, which the contract suite and
  * the per-driver fault tests run on: Lettuce's own client, and a Spring Data Redis
- * connection factory on Lettuce or on Jedis.
+ * connection factory on Jedis.
  */
 public enum TestDriver {
 
 	/** Lettuce's own client, as the auto-configuration takes it from Boot's factory. */
 	LETTUCE,
-
-	/** Spring Data Redis' {@code LettuceConnectionFactory}, through Spring Data Redis. */
-	SPRING_DATA_LETTUCE,
 
 	/**
 	 * Spring Data Redis' {@code JedisConnectionFactory}, with a pool, as Boot makes it.
@@ -36,11 +31,11 @@ public enum TestDriver {
 	SPRING_DATA_JEDIS;
 
 	/**
-	 * Return a started Spring Data Redis connection factory of this driver for the server
-	 * or Sentinel group at {@code uri} (a {@code redis://} or {@code redis-sentinel://}
-	 * URI, with its user and password), answering within the given timeout.
+	 * Return a started Spring Data Redis connection factory on Jedis for the server or
+	 * Sentinel group at {@code uri} (a {@code redis://} or {@code redis-sentinel://} URI,
+	 * with its user and password), answering within the given timeout.
 	 * @param uri the Redis URI
-	 * @param timeout the command (Lettuce) or socket read (Jedis) timeout
+	 * @param timeout the socket read timeout
 	 * @return the factory; destroy it after use
 	 */
 	public RedisConnectionFactory connectionFactory(String uri, Duration timeout) {
@@ -67,10 +62,10 @@ public enum TestDriver {
 	}
 
 	/**
-	 * Return a started Spring Data Redis connection factory of this driver for the Redis
+	 * Return a started Spring Data Redis connection factory on Jedis for the Redis
 	 * Cluster whose nodes are at {@code uris}.
 	 * @param uris the URIs of the cluster's nodes
-	 * @param timeout the command (Lettuce) or socket read (Jedis) timeout
+	 * @param timeout the socket read timeout
 	 * @return the factory; destroy it after use
 	 */
 	public RedisConnectionFactory clusterConnectionFactory(List<String> uris, Duration timeout) {
@@ -81,29 +76,22 @@ public enum TestDriver {
 		return start(cluster, timeout);
 	}
 
-	private RedisConnectionFactory start(RedisConfiguration configuration, Duration timeout) {
-		if (this == SPRING_DATA_JEDIS) {
-			JedisClientConfiguration client = JedisClientConfiguration.builder()
-				.connectTimeout(timeout)
-				.readTimeout(timeout)
-				.usePooling()
-				.build();
-			JedisConnectionFactory factory;
-			if (configuration instanceof RedisSentinelConfiguration sentinel) {
-				factory = new JedisConnectionFactory(sentinel, client);
-			}
-			else if (configuration instanceof RedisClusterConfiguration cluster) {
-				factory = new JedisConnectionFactory(cluster, client);
-			}
-			else {
-				factory = new JedisConnectionFactory((RedisStandaloneConfiguration) configuration, client);
-			}
-			factory.afterPropertiesSet();
-			factory.start();
-			return factory;
+	private static RedisConnectionFactory start(RedisConfiguration configuration, Duration timeout) {
+		JedisClientConfiguration client = JedisClientConfiguration.builder()
+			.connectTimeout(timeout)
+			.readTimeout(timeout)
+			.usePooling()
+			.build();
+		JedisConnectionFactory factory;
+		if (configuration instanceof RedisSentinelConfiguration sentinel) {
+			factory = new JedisConnectionFactory(sentinel, client);
 		}
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
-				LettuceClientConfiguration.builder().commandTimeout(timeout).build());
+		else if (configuration instanceof RedisClusterConfiguration cluster) {
+			factory = new JedisConnectionFactory(cluster, client);
+		}
+		else {
+			factory = new JedisConnectionFactory((RedisStandaloneConfiguration) configuration, client);
+		}
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;

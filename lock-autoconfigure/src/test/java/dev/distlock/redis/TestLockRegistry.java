@@ -13,6 +13,7 @@ import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
 import dev.distlock.observation.LockMeterObservationHandler;
 import dev.distlock.observation.ObservationLockObserver;
+import dev.distlock.redis.connection.LockConnections;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -60,7 +61,8 @@ public final class TestLockRegistry implements AutoCloseable {
 	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings, Consumer<LockEvent> listener,
 			LockObserver observer) {
 		this.connection = () -> client.shutdown(Duration.ZERO, Duration.ZERO);
-		this.registry = new RedisLockRegistry(client, settings, recordAndTell(listener), observer);
+		this.registry = new RedisLockRegistry(LockConnections.lettuce(client), settings, recordAndTell(listener),
+				observer);
 	}
 
 	private TestLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
@@ -73,7 +75,8 @@ public final class TestLockRegistry implements AutoCloseable {
 				throw new IllegalStateException(ex);
 			}
 		};
-		this.registry = new RedisLockRegistry(connectionFactory, settings, recordAndTell(listener), LockObserver.NONE);
+		this.registry = new RedisLockRegistry(LockConnections.of(connectionFactory), settings, recordAndTell(listener),
+				LockObserver.NONE);
 	}
 
 	/**
@@ -225,7 +228,7 @@ public final class TestLockRegistry implements AutoCloseable {
 	 * @return the commands; close them after use
 	 */
 	static RedisLockCommands commands(RedisClient client) {
-		return new RedisLockCommands(new LettuceLockConnection(client), settings(Duration.ofSeconds(30)));
+		return new RedisLockCommands(LockConnections.lettuce(client), settings(Duration.ofSeconds(30)));
 	}
 
 	/**

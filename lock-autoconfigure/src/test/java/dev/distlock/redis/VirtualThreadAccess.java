@@ -6,6 +6,8 @@ import java.lang.invoke.MethodType;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import dev.distlock.thread.VirtualThreads;
+
 /**
  * Reaches the virtual threads of JDK 21 and later from tests compiled for Java 17. Tests
  * that use it run on JDK 21 and later only.

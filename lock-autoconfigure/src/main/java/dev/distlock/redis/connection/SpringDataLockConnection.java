@@ -1,4 +1,4 @@
-package dev.distlock.redis;
+package dev.distlock.redis.connection;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,6 +17,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.distlock.thread.DaemonThreads;
+import dev.distlock.thread.VirtualThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +27,6 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
-import org.springframework.data.redis.connection.ConnectionUtils;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -36,20 +37,18 @@ import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.util.ClassUtils;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * The lock commands on any Spring Data Redis {@link RedisConnectionFactory}: Lettuce or
- * Jedis, standalone, Sentinel or Cluster. Each call takes a connection from the factory
- * and returns it (a Jedis pool's, or Lettuce's shared one) and waits for the reply within
- * the driver's own timeout ({@code spring.data.redis.timeout}), so that an interrupt of
- * the calling thread cannot lose a reply (see {@link #execute}). A renewal round is
- * pipelined on Jedis off a cluster, and sent from concurrent threads over Lettuce's
- * shared connection. Release messages arrive through a
- * {@link RedisMessageListenerContainer}, which restores its subscriptions after a
- * reconnect.
+ * The lock commands on a Spring Data Redis {@link RedisConnectionFactory} other than
+ * Lettuce's, which {@link LockConnections} sends on Lettuce's own client: Jedis', or one
+ * that wraps another; standalone, Sentinel or Cluster. Each call takes a connection from
+ * the factory and returns it (to a Jedis pool) and waits for the reply within the
+ * driver's own timeout ({@code spring.data.redis.timeout}), so that an interrupt of the
+ * calling thread cannot lose a reply (see {@link #execute}). A renewal round is pipelined
+ * off a cluster. Release messages arrive through a {@link RedisMessageListenerContainer},
+ * which restores its subscriptions after a reconnect.
  */
 final class SpringDataLockConnection implements LockConnection {
 
@@ -60,12 +59,6 @@ final class SpringDataLockConnection implements LockConnection {
 	private final RedisConnectionFactory factory;
 
 	/**
-	 * Runs the commands of platform threads, which wait for them whatever interrupts
-	 * them.
-	 */
-	private final ExecutorService commands = Executors.newCachedThreadPool(DaemonThreads.named(COMMAND_THREAD));
-
-	/**
 	 * Runs the commands of virtual threads: see {@link #commandsOfVirtualThreads}.
 	 */
 	private final @Nullable ExecutorService virtualCommands;
@@ -74,19 +67,11 @@ final class SpringDataLockConnection implements LockConnection {
 	private final ExecutorService detached = Executors
 		.newSingleThreadExecutor(DaemonThreads.named("distlock-give-back"));
 
-	/**
-	 * Whether the factory's connections share one native connection between threads and
-	 * do not block while subscribed: Lettuce's.
-	 */
-	private final boolean sharesConnections;
-
 	/** Whether the factory's connections are cluster connections, once one was opened. */
 	private volatile boolean cluster;
 
 	SpringDataLockConnection(RedisConnectionFactory factory) {
 		this.factory = factory;
-		this.sharesConnections = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-				SpringDataLockConnection.class.getClassLoader()) && ConnectionUtils.isAsync(factory);
 		this.virtualCommands = commandsOfVirtualThreads(factory);
 	}
 
@@ -104,7 +89,7 @@ final class SpringDataLockConnection implements LockConnection {
 	 * thread per command would be
 	 */
 	private static @Nullable ExecutorService commandsOfVirtualThreads(RedisConnectionFactory factory) {
-		OptionalInt pooled = ConnectionPools.maxTotalOf(factory);
+		OptionalInt pooled = ConnectionFactories.maxTotalOf(factory);
 		if (pooled.isPresent()) {
 			return Executors.newFixedThreadPool(pooled.getAsInt(), DaemonThreads.named(COMMAND_THREAD));
 		}
@@ -112,38 +97,35 @@ final class SpringDataLockConnection implements LockConnection {
 	}
 
 	@Override
-	public CompletableFuture<Long> eval(LuaScript script, String[] keys, String... args) {
+	public CompletableFuture<Long> eval(Script script, String[] keys, String... args) {
 		return call((connection) -> evalsha(connection, script, ReturnType.INTEGER, keys, args));
 	}
 
 	@Override
-	public CompletableFuture<Long> evalDetached(LuaScript script, String[] keys, String... args) {
+	public CompletableFuture<Long> evalDetached(Script script, String[] keys, String... args) {
 		return CompletableFuture.supplyAsync(
 				() -> executeHere((connection) -> evalsha(connection, script, ReturnType.INTEGER, keys, args)),
 				this.detached);
 	}
 
 	@Override
-	public CompletableFuture<RedisLockCommands.Grant> evalAndWait(LuaScript script, int replicas, Duration timeout,
-			String[] keys, String... args) {
+	public CompletableFuture<ReplicatedReply> evalAndWait(Script script, int replicas, Duration timeout, String[] keys,
+			String... args) {
 		return call((connection) -> {
 			if (connection instanceof RedisClusterConnection) {
 				throw new UnsupportedOperationException("distlock.redis.replicas-to-ack needs WAIT on the connection "
 						+ "that wrote the lock, which Spring Data Redis cluster connections do not promise; "
-						+ "use Lettuce's own client (distlock.redis.client=lettuce) on Redis Cluster");
+						+ "use Lettuce (a LettuceConnectionFactory) on Redis Cluster");
 			}
 			Long reply = evalsha(connection, script, ReturnType.INTEGER, keys, args);
 			Long acked = (Long) connection.execute("WAIT", bytes(Integer.toString(replicas)),
 					bytes(Long.toString(timeout.toMillis())));
-			return new RedisLockCommands.Grant(reply, acked);
+			return new ReplicatedReply(reply, acked);
 		});
 	}
 
 	@Override
-	public List<CompletableFuture<List<Long>>> evalEach(LuaScript script, List<String[]> keys, List<String[]> args) {
-		if (this.sharesConnections) {
-			return evalConcurrently(script, keys, args);
-		}
+	public List<CompletableFuture<List<Long>>> evalEach(Script script, List<String[]> keys, List<String[]> args) {
 		try {
 			return execute((connection) -> (connection instanceof RedisClusterConnection)
 					? evalOneByOne(connection, script, keys, args) : evalPipelined(connection, script, keys, args));
@@ -156,7 +138,7 @@ final class SpringDataLockConnection implements LockConnection {
 	}
 
 	@Override
-	public CompletableFuture<List<Long>> evalInOrder(LuaScript script, String[] keys, String... args) {
+	public CompletableFuture<List<Long>> evalInOrder(Script script, String[] keys, String... args) {
 		return call((connection) -> connection.scriptingCommands()
 			.eval(bytes(script.source()), ReturnType.MULTI, keys.length, keysAndArgs(keys, args)));
 	}
@@ -178,33 +160,13 @@ final class SpringDataLockConnection implements LockConnection {
 
 	@Override
 	public void close() {
-		this.commands.shutdownNow();
 		if (this.virtualCommands != null) {
 			this.virtualCommands.shutdownNow();
 		}
 		this.detached.shutdownNow();
 	}
 
-	/**
-	 * Send every call from a thread of its own: on connections that threads share
-	 * (Lettuce's), they travel together as a pipeline would, without the dedicated
-	 * connection that Spring Data Redis opens for a pipeline.
-	 */
-	private List<CompletableFuture<List<Long>>> evalConcurrently(LuaScript script, List<String[]> keys,
-			List<String[]> args) {
-		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
-		for (int i = 0; i < keys.size(); i++) {
-			String[] each = keys.get(i);
-			String[] eachArgs = args.get(i);
-			replies.add(CompletableFuture.supplyAsync(
-					() -> longs(
-							executeHere((connection) -> evalsha(connection, script, ReturnType.MULTI, each, eachArgs))),
-					this.commands));
-		}
-		return replies;
-	}
-
-	private List<CompletableFuture<List<Long>>> evalOneByOne(RedisConnection connection, LuaScript script,
+	private List<CompletableFuture<List<Long>>> evalOneByOne(RedisConnection connection, Script script,
 			List<String[]> keys, List<String[]> args) {
 		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
 		for (int i = 0; i < keys.size(); i++) {
@@ -217,10 +179,10 @@ final class SpringDataLockConnection implements LockConnection {
 
 	/**
 	 * Send every call in one pipeline. When one of them failed, most often because Redis
-	 * does not have the script cached any more (and Lettuce then reports no reply at
-	 * all), every call is sent again one by one, where a missing script is sent whole.
+	 * does not have the script cached any more, every call is sent again one by one,
+	 * where a missing script is sent whole.
 	 */
-	private List<CompletableFuture<List<Long>>> evalPipelined(RedisConnection connection, LuaScript script,
+	private List<CompletableFuture<List<Long>>> evalPipelined(RedisConnection connection, Script script,
 			List<String[]> keys, List<String[]> args) {
 		connection.openPipeline();
 		for (int i = 0; i < keys.size(); i++) {
@@ -257,20 +219,18 @@ final class SpringDataLockConnection implements LockConnection {
 
 	/**
 	 * Run an action on a connection of the factory, and wait for it whatever interrupts
-	 * the caller, keeping the interrupt for afterwards. Lettuce gives up waiting for the
-	 * reply of a command it already sent when its thread is interrupted, and a virtual
-	 * thread's socket is closed when it is interrupted in a read, so that a release that
-	 * Redis ran would fail: those calls run on a thread that nobody interrupts, a thread
-	 * of {@link #commands}, or one of {@link #virtualCommands} for a virtual caller. A
-	 * platform thread's blocking read (Jedis') ignores interrupts, and runs the action
-	 * itself, with a pending interrupt set aside meanwhile so that borrowing a connection
-	 * from an exhausted pool does not fail on it; an interrupt that comes while it waits
-	 * for such a connection ends that wait, before anything was sent, and the action is
-	 * run again. The wait is bounded by the driver's timeout.
+	 * the caller, keeping the interrupt for afterwards. A virtual thread's socket is
+	 * closed when it is interrupted in a read, so that a release that Redis ran would
+	 * fail: a virtual caller's calls run on a thread of {@link #virtualCommands}, which
+	 * nobody interrupts. A platform thread's blocking read (Jedis') ignores interrupts,
+	 * and runs the action itself, with a pending interrupt set aside meanwhile so that
+	 * borrowing a connection from an exhausted pool does not fail on it; an interrupt
+	 * that comes while it waits for such a connection ends that wait, before anything was
+	 * sent, and the action is run again. The wait is bounded by the driver's timeout.
 	 */
 	private <T> T execute(Function<RedisConnection, T> action) {
-		boolean virtual = VirtualThreads.isVirtual(Thread.currentThread());
-		if (!this.sharesConnections && !virtual) {
+		ExecutorService offCaller = VirtualThreads.isVirtual(Thread.currentThread()) ? this.virtualCommands : null;
+		if (offCaller == null) {
 			boolean interrupted = Thread.interrupted();
 			try {
 				while (true) {
@@ -292,10 +252,7 @@ final class SpringDataLockConnection implements LockConnection {
 			}
 		}
 		try {
-			return CompletableFuture
-				.supplyAsync(() -> executeHere(action),
-						(virtual && this.virtualCommands != null) ? this.virtualCommands : this.commands)
-				.join();
+			return CompletableFuture.supplyAsync(() -> executeHere(action), offCaller).join();
 		}
 		catch (CompletionException ex) {
 			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
@@ -326,7 +283,7 @@ final class SpringDataLockConnection implements LockConnection {
 		}
 	}
 
-	private static <T> @Nullable T evalsha(RedisConnection connection, LuaScript script, ReturnType type, String[] keys,
+	private static <T> @Nullable T evalsha(RedisConnection connection, Script script, ReturnType type, String[] keys,
 			String[] args) {
 		byte[][] keysAndArgs = keysAndArgs(keys, args);
 		try {
@@ -404,12 +361,11 @@ final class SpringDataLockConnection implements LockConnection {
 			/**
 			 * Fail the waiting subscriptions when Redis refused to subscribe, rather than
 			 * letting them wait for the command timeout; a connection failure is
-			 * recovered from by the container, unless the subscriber is closed. A
-			 * blocking driver's (Jedis') connection is not closed after a failed
-			 * subscription: Spring Data Redis would send {@code UNSUBSCRIBE} on it and
-			 * hand it back to the pool with the reply unread, so that every later command
-			 * on it would read the reply of the command before. The connection stays out
-			 * of the pool instead.
+			 * recovered from by the container, unless the subscriber is closed. The
+			 * connection is not closed after a failed subscription: Spring Data Redis
+			 * would send {@code UNSUBSCRIBE} on it and hand it back to the pool with the
+			 * reply unread, so that every later command on it would read the reply of the
+			 * command before. The connection stays out of the pool instead.
 			 */
 			@Override
 			protected void handleSubscriptionException(CompletableFuture<Void> future,
@@ -427,12 +383,7 @@ final class SpringDataLockConnection implements LockConnection {
 				}
 				ContainerSubscriber.this.listeners.values()
 					.forEach((listener) -> listener.confirmed.completeExceptionally(cause));
-				if (SpringDataLockConnection.this.sharesConnections) {
-					super.handleSubscriptionException(future, backOffExecution, cause);
-				}
-				else {
-					future.completeExceptionally(cause);
-				}
+				future.completeExceptionally(cause);
 			}
 
 		}

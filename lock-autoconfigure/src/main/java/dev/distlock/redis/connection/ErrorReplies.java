@@ -1,12 +1,14 @@
-package dev.distlock.redis;
+package dev.distlock.redis.connection;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * Recognizes Redis' error replies in the exceptions of any driver, which keep the reply's
  * text: it starts with the error's code, such as {@code NOSCRIPT} or {@code NOPERM}.
+ *
+ * @since 0.1.0
  */
-final class ErrorReplies {
+public final class ErrorReplies {
 
 	private ErrorReplies() {
 	}
@@ -29,8 +31,10 @@ final class ErrorReplies {
 	/**
 	 * Return Redis' reply refusing a command, as {@link #isRefusal} finds it, or
 	 * {@code null} if the failure is no refusal.
+	 * @param ex a command's failure, as the driver reported it
+	 * @return the reply, such as {@code NOPERM this user has no permissions ...}
 	 */
-	static @Nullable String refusal(Throwable ex) {
+	public static @Nullable String refusal(Throwable ex) {
 		String reply = reply(ex, "NOPERM");
 		return (reply != null) ? reply : reply(ex, "ERR");
 	}

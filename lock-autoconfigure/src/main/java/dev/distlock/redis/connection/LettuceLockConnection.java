@@ -1,4 +1,4 @@
-package dev.distlock.redis;
+package dev.distlock.redis.connection;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,18 +45,18 @@ final class LettuceLockConnection implements LockConnection {
 	}
 
 	@Override
-	public CompletableFuture<Long> eval(LuaScript script, String[] keys, String... args) {
+	public CompletableFuture<Long> eval(Script script, String[] keys, String... args) {
 		return evalsha(commands(), script, ScriptOutputType.INTEGER, keys, args);
 	}
 
 	@Override
-	public CompletableFuture<Long> evalDetached(LuaScript script, String[] keys, String... args) {
+	public CompletableFuture<Long> evalDetached(Script script, String[] keys, String... args) {
 		return eval(script, keys, args);
 	}
 
 	@Override
-	public CompletableFuture<RedisLockCommands.Grant> evalAndWait(LuaScript script, int replicas, Duration timeout,
-			String[] keys, String... args) {
+	public CompletableFuture<ReplicatedReply> evalAndWait(Script script, int replicas, Duration timeout, String[] keys,
+			String... args) {
 		RedisClusterAsyncCommands<String, String> node = nodeOf(keys[0]);
 		return grantAndWait(node, node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), replicas, timeout)
 			.exceptionallyCompose((Throwable ex) -> ErrorReplies.isNoScript(unwrap(ex)) ? grantAndWait(node,
@@ -65,7 +65,7 @@ final class LettuceLockConnection implements LockConnection {
 	}
 
 	@Override
-	public List<CompletableFuture<List<Long>>> evalEach(LuaScript script, List<String[]> keys, List<String[]> args) {
+	public List<CompletableFuture<List<Long>>> evalEach(Script script, List<String[]> keys, List<String[]> args) {
 		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
 		for (int i = 0; i < keys.size(); i++) {
 			try {
@@ -79,7 +79,7 @@ final class LettuceLockConnection implements LockConnection {
 	}
 
 	@Override
-	public CompletableFuture<List<Long>> evalInOrder(LuaScript script, String[] keys, String... args) {
+	public CompletableFuture<List<Long>> evalInOrder(Script script, String[] keys, String... args) {
 		return commands().<List<Long>>eval(script.source(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
 	}
 
@@ -158,8 +158,8 @@ final class LettuceLockConnection implements LockConnection {
 		return ((StatefulRedisConnection<String, String>) current).async();
 	}
 
-	private static <T> CompletableFuture<T> evalsha(RedisScriptingAsyncCommands<String, String> commands,
-			LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+	private static <T> CompletableFuture<T> evalsha(RedisScriptingAsyncCommands<String, String> commands, Script script,
+			ScriptOutputType type, String[] keys, String... args) {
 		return commands.<T>evalsha(script.sha1(), type, keys, args)
 			.toCompletableFuture()
 			.exceptionallyCompose((Throwable ex) -> ErrorReplies.isNoScript(unwrap(ex))
@@ -172,10 +172,10 @@ final class LettuceLockConnection implements LockConnection {
 	 * sent again with {@code EVAL}, so is the {@code WAIT}, so that it always counts the
 	 * replicas that have the grant.
 	 */
-	private static CompletableFuture<RedisLockCommands.Grant> grantAndWait(
-			RedisClusterAsyncCommands<String, String> node, RedisFuture<Long> reply, int replicas, Duration timeout) {
+	private static CompletableFuture<ReplicatedReply> grantAndWait(RedisClusterAsyncCommands<String, String> node,
+			RedisFuture<Long> reply, int replicas, Duration timeout) {
 		CompletableFuture<Long> acked = node.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
-		return reply.toCompletableFuture().thenCombine(acked, RedisLockCommands.Grant::new);
+		return reply.toCompletableFuture().thenCombine(acked, ReplicatedReply::new);
 	}
 
 	private static Throwable unwrap(Throwable ex) {

@@ -1,4 +1,4 @@
-package dev.distlock.redis;
+package dev.distlock.thread;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -12,8 +12,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Virtual threads (JDK 21 and later) on any JDK distlock runs on: tells them from
  * platform threads, and starts them. On JDK 17 every thread is a platform thread.
+ *
+ * @since 0.1.0
  */
-final class VirtualThreads {
+public final class VirtualThreads {
 
 	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualMethod();
 
@@ -23,7 +25,7 @@ final class VirtualThreads {
 	/**
 	 * Return whether the thread is a virtual thread.
 	 */
-	static boolean isVirtual(Thread thread) {
+	public static boolean isVirtual(Thread thread) {
 		if (IS_VIRTUAL == null) {
 			return false;
 		}
@@ -40,7 +42,7 @@ final class VirtualThreads {
 	 * unnamed virtual thread (as an executor of virtual threads starts them)
 	 * {@code VirtualThread[#<id>]}.
 	 */
-	static String nameOf(Thread thread) {
+	public static String nameOf(Thread thread) {
 		String name = thread.getName();
 		return (name.isEmpty() && isVirtual(thread)) ? "VirtualThread[#" + thread.getId() + "]" : name;
 	}
@@ -50,7 +52,7 @@ final class VirtualThreads {
 	 * or {@code null} on a JDK without virtual threads, where no caller is one.
 	 * @param name the name of every thread started
 	 */
-	static @Nullable ExecutorService newThreadPerTaskExecutor(String name) {
+	public static @Nullable ExecutorService newThreadPerTaskExecutor(String name) {
 		try {
 			MethodHandles.Lookup lookup = MethodHandles.publicLookup();
 			Class<?> builder = Class.forName("java.lang.Thread$Builder");
