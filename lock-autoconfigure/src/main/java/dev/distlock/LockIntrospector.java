@@ -56,8 +56,7 @@ public interface LockIntrospector {
 	 * semaphore permits are not released.
 	 * @param name the lock's name
 	 * @return empty when nothing held the lock, otherwise the last fencing token issued
-	 * for it (its holder's, or a later one reserved for a hand-over within its process),
-	 * 0 when the store no longer knows it
+	 * for it (its holder's), 0 when the store no longer knows it
 	 * @throws UnsupportedOperationException if this registry cannot release others' locks
 	 * @throws DistributedLockException if the store cannot be reached
 	 */

@@ -123,9 +123,8 @@ public class ForceReleaseDistLockEndpoint extends DistLockEndpoint {
 	 * @param name the lock's name
 	 * @param released whether a hold of the lock was released; {@code false} when nothing
 	 * held it
-	 * @param fencingToken the last fencing token issued for the lock, its former holder's
-	 * or a later one reserved for a hand-over within its process; {@code null} when
-	 * nothing was released or the store no longer knew it
+	 * @param fencingToken the last fencing token issued for the lock, its former
+	 * holder's; {@code null} when nothing was released or the store no longer knew it
 	 */
 	public record ForceReleaseDescriptor(String name, boolean released,
 			@Nullable Long fencingToken) implements OperationResponseBody {

@@ -9,20 +9,16 @@ import org.jspecify.annotations.Nullable;
  * turn. A hold with a minimum hold time left is never handed over.
  *
  * <p>
- * <b>Pass-on</b>: when the hold reserved fencing tokens for the threads queued behind it
- * and both sides renew through the watchdog, the waiter takes the same Redis key and
- * token with the next reserved fencing token. The releasing thread first confirms in
- * Redis that the token is still held, with a renewal that also takes the waiter out of
- * the lock's queue, and only then hands the hold over: a waiter never holds what Redis
- * does not have. If Redis no longer had it (it lost its data, say), the releasing hold is
- * reported lost, the release throws, and the waiter goes on waiting and acquires the lock
- * in Redis. <b>Transfer</b>: otherwise the transfer script swaps the token in one round
- * trip, issues the next fencing token and takes the waiter out of the queue; with
- * {@code replicas-to-ack}, a transfer that too few replicas acknowledged is given back
- * and the waiter goes on waiting. Either way the waiter is woken only once Redis
- * answered, one round trip after the release. A hold whose lease Redis finds over (only
- * its lock delay keeps the key) is handed over by neither: the key stays blocked for the
- * rest of the delay, the release reports the hold lost and the waiter goes on waiting.
+ * The transfer script checks in Redis that the releasing hold's token is still held,
+ * stores the waiter's token with the waiter's lease, issues the next fencing token and
+ * takes the waiter out of the lock's queue, in one round trip. The waiter is woken only
+ * once Redis answered, so it never holds what Redis does not have: a transfer that Redis
+ * refused (it lost its data, say) reports the releasing hold lost, and the waiter goes on
+ * waiting and acquires the lock in Redis. With {@code replicas-to-ack}, a transfer that
+ * too few replicas acknowledged is given back and the waiter goes on waiting too. A hold
+ * whose lease Redis finds over (only its lock delay keeps the key) is not handed over:
+ * the key stays blocked for the rest of the delay, the release reports the hold lost and
+ * the waiter goes on waiting.
  *
  * <p>
  * A lock whose releasing thread keeps the read lock of its name (it took the read lock
@@ -81,46 +77,7 @@ final class HandOver {
 			lock.handoffs = 0;
 			return Outcome.NONE;
 		}
-		return (hold.canPassOn(handoff.options, handoff.terms)) ? passOn(hold, lock, handoff)
-				: transfer(hold, lock, handoff);
-	}
-
-	private Outcome passOn(RedisHold hold, LocalLock lock, Handoff handoff) {
-		if (!hold.hasTimeLeft()) {
-			complete(handoff, lock, null);
-			return Outcome.NONE;
-		}
-		long sentNanos = System.nanoTime();
-		boolean held = false;
-		try {
-			held = this.commands
-				.awaitUninterruptibly(this.commands.passOn(lock.id, hold.token, handoff.terms, handoff.token),
-						"confirm the hand-over of lock '" + lock.id.name + "'")
-				.get(0) == 1L;
-		}
-		catch (RuntimeException ex) {
-			// Unanswered, it may still run and keep the key under a token nobody holds
-			// now
-			this.commands.giveBack(lock.id, hold.token, hold.terms());
-			throw ex;
-		}
-		finally {
-			if (!held) {
-				// Failed or not confirmed: the waiter goes on waiting in Redis
-				complete(handoff, lock, null);
-			}
-		}
-		if (!held) {
-			return Outcome.LOST;
-		}
-		RedisHold next = hold.passOn(handoff.options, handoff.terms);
-		next.extend(sentNanos, handoff.terms);
-		if (!complete(handoff, lock, next)) {
-			// The waiter gave up meanwhile: the lock, still held, is released in Redis
-			return Outcome.NONE;
-		}
-		lock.handoffs++;
-		return Outcome.DONE;
+		return transfer(hold, lock, handoff);
 	}
 
 	private Outcome transfer(RedisHold hold, LocalLock lock, Handoff handoff) {
@@ -133,8 +90,8 @@ final class HandOver {
 					this.commands.transfer(lock.id, hold.token, hold.terms(), token, handoff.terms, handoff.token),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
-				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), grant.reply(), sentNanos,
-						handoff.terms, handoff.options);
+				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), sentNanos, handoff.terms,
+						handoff.options);
 			}
 		}
 		finally {

@@ -9,9 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The acquisition of a lock by the thread of this JVM that holds its local permit: the
- * acquire script, reserving fencing tokens for the threads of this JVM queued behind it,
- * and the offer to take a hold that a releasing thread of this JVM hands over
- * ({@link HandOver}).
+ * acquire script, and the offer to take a hold that a releasing thread of this JVM hands
+ * over ({@link HandOver}).
  *
  * <p>
  * A waiter that stops by an exception (interrupt, Redis failure) abandons its offer, and
@@ -32,9 +31,6 @@ final class LockAcquisition implements Acquisition {
 	private final String token = LockTokens.next();
 
 	private Handoff handoff;
-
-	/** The fencing tokens the last attempt reserved. */
-	private int tokens;
 
 	/**
 	 * Create the acquisition of the current thread and offer to take a local hand-over.
@@ -64,8 +60,7 @@ final class LockAcquisition implements Acquisition {
 
 	@Override
 	public CompletableFuture<RedisLockCommands.Grant> send(RedisLockCommands.Queueing queueing) {
-		this.tokens = tokensToReserve();
-		return this.commands.acquire(this.lock.id, this.token, this.terms, this.tokens, queueing);
+		return this.commands.acquire(this.lock.id, this.token, this.terms, queueing);
 	}
 
 	@Override
@@ -74,13 +69,11 @@ final class LockAcquisition implements Acquisition {
 	}
 
 	/**
-	 * Return the hold of an attempt that answered the last of the fencing tokens it
-	 * reserved.
+	 * Return the hold of an attempt that answered its fencing token.
 	 */
 	@Override
 	public RedisHold hold(long reply, long sentNanos) {
-		return new RedisHold(this.lock.id, HoldKind.EXCLUSIVE, this.token, reply - this.tokens + 1, reply, sentNanos,
-				this.terms, this.options);
+		return new RedisHold(this.lock.id, HoldKind.EXCLUSIVE, this.token, reply, sentNanos, this.terms, this.options);
 	}
 
 	/**
@@ -150,16 +143,6 @@ final class LockAcquisition implements Acquisition {
 		Handoff offered = new Handoff(this.options, this.terms, this.token);
 		this.lock.waiter.set(offered);
 		return offered;
-	}
-
-	/**
-	 * Return how many fencing tokens to reserve: one, plus one for each thread of this
-	 * JVM queued behind this one (at most {@value HandOver#MAX_IN_A_ROW}), so that the
-	 * hold can be passed on to them without a round trip.
-	 */
-	private int tokensToReserve() {
-		return (this.options.leaseTime() != null) ? 1
-				: 1 + Math.min(this.lock.permit.getQueueLength(), HandOver.MAX_IN_A_ROW);
 	}
 
 }

@@ -45,8 +45,6 @@ record LuaScript(String source, String sha1) implements Script {
 
 	static final LuaScript TRANSFER = load(FENCING_TOKENS, WAIT_QUEUE, "transfer.lua");
 
-	static final LuaScript PASS_ON = load("pass-on.lua");
-
 	static final LuaScript RELEASE_SHARE = sharedHolds("release-share.lua");
 
 	static final LuaScript ACQUIRE_PERMIT = sharedHolds("acquire-permit.lua");

@@ -50,12 +50,6 @@ final class RedisHold implements RenewedHold {
 
 	final long fencingToken;
 
-	/**
-	 * Last fencing token reserved with this hold, for holders it is handed to in this
-	 * JVM.
-	 */
-	final long lastReservedToken;
-
 	final Instant acquiredAt;
 
 	final long acquiredNanos;
@@ -106,50 +100,18 @@ final class RedisHold implements RenewedHold {
 	 */
 	private volatile LeaseTerms terms;
 
-	/**
-	 * The hold this one was passed on to, with the same key and token, or {@code null}.
-	 */
-	private volatile @Nullable RedisHold successor;
-
-	RedisHold(LockId id, HoldKind kind, String token, long fencingToken, long lastReservedToken, long sentNanos,
-			LeaseTerms terms, LeaseOptions options) {
+	RedisHold(LockId id, HoldKind kind, String token, long fencingToken, long sentNanos, LeaseTerms terms,
+			LeaseOptions options) {
 		this.id = id;
 		this.kind = kind;
 		this.token = token;
 		this.fencingToken = fencingToken;
-		this.lastReservedToken = lastReservedToken;
 		this.acquiredAt = Instant.now();
 		this.acquiredNanos = sentNanos;
 		this.terms = terms;
 		this.renewed = options.leaseTime() == null;
 		this.minHoldNanos = (options.minHoldTime() != null) ? options.minHoldTime().toNanos() : 0;
 		this.validUntilNanos = new AtomicLong(sentNanos + TimeUnit.MILLISECONDS.toNanos(terms.leaseMillis()));
-	}
-
-	/**
-	 * Return whether this hold can be handed to a waiter of this JVM without a round
-	 * trip: both renewed by the watchdog with the same terms (the key's TTL then suits
-	 * the waiter as it is), and a reserved fencing token left.
-	 */
-	boolean canPassOn(LeaseOptions options, LeaseTerms terms) {
-		return this.renewed && options.leaseTime() == null && this.terms.equals(terms)
-				&& this.fencingToken < this.lastReservedToken;
-	}
-
-	/**
-	 * Return the hold that a waiter of this JVM takes over from this one: the same Redis
-	 * key and token, valid as long, with the next reserved fencing token. A renewal or
-	 * extension of this hold whose reply comes after the pass-on extends the new hold
-	 * too.
-	 * @param terms the waiter's terms, which {@link #canPassOn} found equal to this
-	 * hold's
-	 */
-	RedisHold passOn(LeaseOptions options, LeaseTerms terms) {
-		RedisHold next = new RedisHold(this.id, this.kind, this.token, this.fencingToken + 1, this.lastReservedToken,
-				System.nanoTime(), terms, options);
-		this.successor = next;
-		next.validUntilNanos.set(this.validUntilNanos.get());
-		return next;
 	}
 
 	@Override
@@ -227,20 +189,14 @@ final class RedisHold implements RenewedHold {
 
 	/**
 	 * Record a renewal or extension whose command was sent at the given time with the
-	 * given terms, for this hold and the holds it was passed on to since: they hold the
-	 * same key with the same token, so it extended their lease too. A renewal that was
-	 * sent before an extension but settles after it leaves the extension's longer
-	 * validity.
+	 * given terms. A renewal that was sent before an extension but settles after it
+	 * leaves the extension's longer validity.
 	 */
 	@Override
 	public void extend(long sentNanos, LeaseTerms sentTerms) {
 		long until = sentNanos + TimeUnit.MILLISECONDS.toNanos(sentTerms.leaseMillis());
 		this.validUntilNanos.accumulateAndGet(until,
 				(current, candidate) -> (candidate - current > 0) ? candidate : current);
-		RedisHold next = this.successor;
-		if (next != null) {
-			next.extend(sentNanos, sentTerms);
-		}
 	}
 
 	/**

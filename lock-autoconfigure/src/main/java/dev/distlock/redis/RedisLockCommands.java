@@ -48,16 +48,16 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Send the acquire script for one lock, reserving the given number of fencing tokens,
-	 * and wait for replicas when the settings ask for it. When the lock is taken, the
-	 * caller waits in the lock's queue or leaves it, as {@code queueing} says; when a
-	 * release granted it the lock, it takes the grant up.
-	 * @return the grant: the last reserved fencing token when acquired, otherwise minus
-	 * the lock key's remaining TTL
+	 * Send the acquire script for one lock, and wait for replicas when the settings ask
+	 * for it. When the lock is taken, the caller waits in the lock's queue or leaves it,
+	 * as {@code queueing} says; when a release granted it the lock, it takes the grant
+	 * up.
+	 * @return the grant: the hold's fencing token when acquired, otherwise minus the lock
+	 * key's remaining TTL
 	 */
-	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, int tokens, Queueing queueing) {
-		return grant(LuaScript.ACQUIRE, id.grantKeys, token, Long.toString(terms.keyMillis()), Integer.toString(tokens),
-				fenceMillis(terms), queueing.waits() ? "1" : "0", Long.toString(queueing.entryMillis()),
+	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
+		return grant(LuaScript.ACQUIRE, id.grantKeys, token, Long.toString(terms.keyMillis()), fenceMillis(terms),
+				queueing.waits() ? "1" : "0", Long.toString(queueing.entryMillis()),
 				Long.toString(queueing.claimMillis()), queueing.channel());
 	}
 
@@ -233,20 +233,6 @@ final class RedisLockCommands implements AutoCloseable {
 	 */
 	CompletableFuture<List<Long>> extend(HoldKind kind, LockId id, String token, LeaseTerms terms) {
 		return renew(List.of(new Renewal(kind, List.of(id), List.of(token), terms))).get(0);
-	}
-
-	/**
-	 * Send the pass-on script for one lock with {@code EVAL} rather than {@code EVALSHA},
-	 * so that it reaches Redis before any command sent after it even when Redis does not
-	 * have the script cached: the fallback of {@code EVALSHA} would send it again only
-	 * after the {@code NOSCRIPT} reply, behind commands sent meanwhile. It renews the
-	 * hold like the renew script and takes the next holder out of the lock's wait queue.
-	 * @param waiterToken the token the next holder waited under
-	 * @return one entry, 1 when renewed
-	 */
-	CompletableFuture<List<Long>> passOn(LockId id, String token, LeaseTerms terms, String waiterToken) {
-		return this.connection.evalInOrder(LuaScript.PASS_ON, id.grantKeys, Long.toString(terms.keyMillis()),
-				fenceMillis(terms), Long.toString(terms.delayMillis()), token, waiterToken);
 	}
 
 	/**

@@ -48,7 +48,7 @@ final class SharedAcquisition implements Acquisition {
 	 */
 	@Override
 	public RedisHold hold(long reply, long sentNanos) {
-		return new RedisHold(this.attempt.id(), this.attempt.kind(), this.token, reply, reply, sentNanos, this.terms,
+		return new RedisHold(this.attempt.id(), this.attempt.kind(), this.token, reply, sentNanos, this.terms,
 				LeaseOptions.WATCHDOG);
 	}
 

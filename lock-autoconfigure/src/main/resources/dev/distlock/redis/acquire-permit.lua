@@ -1,5 +1,5 @@
 -- Takes a permit of a semaphore, or waits for one in the semaphore's queue, in one round
--- trip (issue_tokens, the queue functions and the shared-hold functions come from
+-- trip (issue_token, the queue functions and the shared-hold functions come from
 -- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which precede this text).
 -- KEYS[1]: the semaphore's key (never written), KEYS[2]: its fencing key, KEYS[3] and
 -- KEYS[4]: its wait queue, KEYS[5]: its set of permit holders, KEYS[6]: the tokens given

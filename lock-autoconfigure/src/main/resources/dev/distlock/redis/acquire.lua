@@ -1,29 +1,27 @@
 -- Acquires a lock, takes up a grant of it, or waits for it in its queue, in one round
--- trip (issue_tokens, the queue functions and the shared-hold functions come from
+-- trip (issue_token, the queue functions and the shared-hold functions come from
 -- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which precede this text).
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[5]: the read shares of the read/write lock whose write side the lock is, KEYS[6]:
 -- the tokens given back, helper keys in the lock key's Cluster slot, which no lock key can
 -- be
 -- ARGV[1]: the caller's random token, ARGV[2]: how long the key lives in milliseconds,
--- the lease plus the lock delay, ARGV[3]: how many fencing tokens to reserve (1, or more
--- for local hand-overs), ARGV[4]: how long the fencing key lives in milliseconds,
--- ARGV[5]: '1' to wait in the queue, '0' to leave it, ARGV[6]: how long a queue entry
--- lives without being renewed, in milliseconds, ARGV[7]: how long a grant waits for the
--- caller to take it up, in milliseconds, ARGV[8]: the channel of the caller's process
+-- the lease plus the lock delay, ARGV[3]: how long the fencing key lives in milliseconds,
+-- ARGV[4]: '1' to wait in the queue, '0' to leave it, ARGV[5]: how long a queue entry
+-- lives without being renewed, in milliseconds, ARGV[6]: how long a grant waits for the
+-- caller to take it up, in milliseconds, ARGV[7]: the channel of the caller's process
 -- ('' when it polls)
--- Returns the last reserved fencing token (> 0) when the caller holds the lock: it was
--- free, nobody read it and nobody waited before the caller, or a release granted it to
--- the caller, who takes the grant up (its fencing tokens are issued now, for as many
--- local waiters as queue behind it now, and none for a grant never taken up);
--- otherwise minus the milliseconds the lock key has left, or the read shares while
+-- Returns the caller's fencing token (> 0) when the caller holds the lock: it was free,
+-- nobody read it and nobody waited before the caller, or a release granted it to the
+-- caller, who takes the grant up (its fencing token is issued now, and none for a grant
+-- never taken up); otherwise minus the milliseconds the lock key has left, or the read shares while
 -- readers hold the lock (0 when unknown), for the caller's next re-check. A waiter that
 -- leaves the queue while readers hold the lock wakes the first waiter left, which may be
 -- a reader that it kept out. An attempt whose token was given back (it reached Redis after
 -- the give-back, which was sent after it on another connection) takes nothing: returns 0.
 if redis.call('exists', KEYS[3], KEYS[5], KEYS[6]) == 0
 		and redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-	return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
+	return issue_token(KEYS[2], ARGV[3])
 end
 if given_back(ARGV[1]) then
 	return 0
@@ -31,7 +29,7 @@ end
 local holder = redis.call('get', KEYS[1])
 if holder == ARGV[1] then
 	redis.call('pexpire', KEYS[1], ARGV[2])
-	return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
+	return issue_token(KEYS[2], ARGV[3])
 end
 local now = server_micros()
 local read = not holder and live_holders(millis_of(now)) > 0
@@ -40,12 +38,12 @@ if not holder and not read then
 	if not first or first == ARGV[1] then
 		leave(ARGV[1])
 		redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-		return issue_tokens(KEYS[2], tonumber(ARGV[3]), ARGV[4])
+		return issue_token(KEYS[2], ARGV[3])
 	end
 	grant(first, claim, channel)
 end
-if ARGV[5] == '1' then
-	enqueue(ARGV[1], now, tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8])
+if ARGV[4] == '1' then
+	enqueue(ARGV[1], now, tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7])
 else
 	if leave(ARGV[1]) and read then
 		wake_first()

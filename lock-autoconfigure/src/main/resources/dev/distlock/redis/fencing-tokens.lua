@@ -3,14 +3,14 @@
 -- than the last token issued for the lock while that is remembered, so tokens keep
 -- increasing across a restart without persistence, a FLUSHALL or a failover to a replica
 -- that missed writes, and across a clock step back shorter than the retention. The last
--- token is kept, with the count reserved for local hand-overs, under the fencing key for
--- the given milliseconds: the lease plus the lock delay plus the retention.
+-- token is kept under the fencing key for the given milliseconds: the lease plus the lock
+-- delay plus the retention.
 -- Tokens stay below 2^53, exact in Lua's numbers, until the year 2255.
-local function issue_tokens(fence_key, count, keep_millis)
+local function issue_token(fence_key, keep_millis)
 	local time = redis.call('time')
 	local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 	local last = tonumber(redis.call('get', fence_key)) or 0
-	local issued = math.max(now, last) + count
+	local issued = math.max(now, last) + 1
 	redis.call('set', fence_key, string.format('%.0f', issued), 'PX', keep_millis)
 	return issued
 end

@@ -1,5 +1,5 @@
 -- Admits a reader to a read/write lock, takes up a grant of the lock as a read share, or
--- waits in the lock's queue, in one round trip (issue_tokens, the queue functions and
+-- waits in the lock's queue, in one round trip (issue_token, the queue functions and
 -- the shared-hold functions come from fencing-tokens.lua, wait-queue.lua and
 -- shared-holds.lua, which precede this text). The write side is the lock itself: the lock
 -- key holds the writer's token.

@@ -39,7 +39,7 @@ local function admit(token, now_millis, life, fence_millis, room_left)
 			wake_first()
 		end
 	end
-	return issue_tokens(KEYS[2], 1, fence_millis)
+	return issue_token(KEYS[2], fence_millis)
 end
 
 -- Takes a holder's entry out of the set of holders while it is live. Returns 1 when it

@@ -1,6 +1,6 @@
 -- Hands a held lock straight to the next holder in the same JVM, in one round trip instead
 -- of a release and an acquire, issuing the next holder's fencing token and taking it out
--- of the lock's wait queue, where it keeps its place when the transfer fails (issue_tokens
+-- of the lock's wait queue, where it keeps its place when the transfer fails (issue_token
 -- and leave come from fencing-tokens.lua and wait-queue.lua, which precede this text).
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[6]: the tokens given back
@@ -24,4 +24,4 @@ if delay > 0 and redis.call('pttl', KEYS[1]) <= delay then
 end
 leave(ARGV[5])
 redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return issue_tokens(KEYS[2], 1, ARGV[4])
+return issue_token(KEYS[2], ARGV[4])

@@ -2,13 +2,17 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import dev.distlock.FencedLock;
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
@@ -31,6 +35,8 @@ class FencingTokenTests {
 	private static final String TIME_CALL = "redis.call('time')";
 
 	private static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -86,13 +92,38 @@ class FencingTokenTests {
 		assertThat(acquireAt(now - 600)).as("forgotten after the retention").isLessThan(first);
 	}
 
+	/**
+	 * T1 waits for "order" behind another instance with T2 queued behind it in the same
+	 * JVM, so that T1's acquisition knows a local waiter, and then hands the lock over to
+	 * T2: each hold's token is issued when the hold starts, so the fencing key remembers
+	 * the holder's own token, never a later one issued ahead for a hand-over.
+	 */
 	@Test
-	void reservedTokensRaiseTheRememberedToken() {
-		long now = Long.parseLong(this.commands.time().get(0));
-		long lastReserved = acquireAt(now, 5);
-		assertThat(lastReserved).isEqualTo(now * 1_000_000 + 5);
-		assertThat(this.commands.get(LockKeys.fenceKey("lock:clock"))).isEqualTo(Long.toString(lastReserved));
-		assertThat(acquireAt(now, 1)).isEqualTo(lastReserved + 1);
+	void aHandOverIssuesTheNextTokenWhenTheWaiterStartsHolding() throws Exception {
+		RedisLockRegistry registry = registry(RedisLockSettings.of("lock:", Duration.ofSeconds(30)));
+		RedisLockRegistry other = registry(RedisLockSettings.of("lock:", Duration.ofSeconds(30)));
+		TestThread first = this.closer.add(TestThread.start("first"));
+		TestThread second = this.closer.add(TestThread.start("second"));
+		FencedLock lock = registry.obtain("order");
+		LockLease rival = other.acquire("order", Duration.ZERO);
+		CompletableFuture<Void> firstHolds = first.run(lock::lock);
+		first.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		CompletableFuture<Long> seconds = second.call(() -> {
+			lock.lock();
+			long token = lock.fencingToken();
+			lock.unlock();
+			return token;
+		});
+		second.awaitIn("java.util.concurrent.Semaphore", WAIT);
+		rival.release();
+		firstHolds.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		long firstsToken = first.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(this.commands.get(LockKeys.fenceKey("lock:order"))).isEqualTo(Long.toString(firstsToken));
+		second.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
+		first.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		long secondsToken = seconds.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(secondsToken).isGreaterThan(firstsToken);
+		assertThat(this.commands.get(LockKeys.fenceKey("lock:order"))).isEqualTo(Long.toString(secondsToken));
 	}
 
 	@Test
@@ -134,20 +165,16 @@ class FencingTokenTests {
 			.until(() -> this.commands.dbsize() == 0L);
 	}
 
-	private long acquireAt(long serverSeconds) {
-		return acquireAt(serverSeconds, 1);
-	}
-
 	/**
 	 * Run the acquire script for lock {@code lock:clock} with the server's clock replaced
 	 * by the given time, and delete the lock key again.
-	 * @return the last reserved fencing token
+	 * @return the fencing token
 	 */
-	private long acquireAt(long serverSeconds, int tokens) {
+	private long acquireAt(long serverSeconds) {
 		String script = LuaScript.ACQUIRE.source().replace(TIME_CALL, "{'" + serverSeconds + "', '0'}");
 		Long token = this.commands.eval(script, ScriptOutputType.INTEGER,
-				new LockId(LockName.of("clock"), "lock:clock").grantKeys, "holder", "30000", Integer.toString(tokens),
-				"600000", "0", "0", "0", "");
+				new LockId(LockName.of("clock"), "lock:clock").grantKeys, "holder", "30000", "600000", "0", "0", "0",
+				"");
 		this.commands.del("lock:clock");
 		return token;
 	}

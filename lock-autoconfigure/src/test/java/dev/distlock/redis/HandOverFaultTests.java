@@ -9,10 +9,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
-import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.LockLostException;
 import dev.distlock.LockName;
@@ -42,14 +42,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A lock handed over between two threads of one JVM while something goes wrong: Redis
- * lost its data before a pass-on, the waiter was interrupted after a transfer took the
- * lock for it, or the waiter's deadline passed while a transfer was on its way.
+ * lost its data or did not answer before a transfer, the waiter was interrupted after a
+ * transfer took the lock for it, or the waiter's deadline passed while a transfer was on
+ * its way.
  * <p>
  * Every test takes the lock on a holder thread T1 and waits for it on a waiter thread T2
- * of the same registry. The holder hands over with a <em>pass-on</em> when it reserved a
- * fencing token for T2 (T2 was queued on the JVM-local permit when T1 acquired), and with
- * the <em>transfer</em> script otherwise. A {@link TcpProxy} with latency stretches the
- * round trips so that T2's interrupt or deadline falls inside the transfer.
+ * of the same registry; T1 hands it over with the transfer script. A {@link TcpProxy}
+ * with latency stretches the round trips so that T2's interrupt or deadline falls inside
+ * the transfer.
  */
 @Timeout(90)
 class HandOverFaultTests {
@@ -81,8 +81,7 @@ class HandOverFaultTests {
 		this.waiter = this.closer.add(TestThread.start("waiter"));
 		this.commands = this.closer.add(RedisTestClient.connect(redis.server().uri(), COMMAND_TIMEOUT)).sync();
 		// Cached scripts, so that every hand-over takes one round trip, not two
-		for (LuaScript script : List.of(LuaScript.ACQUIRE, LuaScript.RELEASE, LuaScript.RENEW, LuaScript.TRANSFER,
-				LuaScript.PASS_ON)) {
+		for (LuaScript script : List.of(LuaScript.ACQUIRE, LuaScript.RELEASE, LuaScript.RENEW, LuaScript.TRANSFER)) {
 			this.commands.scriptLoad(script.source());
 		}
 	}
@@ -93,12 +92,11 @@ class HandOverFaultTests {
 	}
 
 	/**
-	 * T1 acquires "job" with a fencing token reserved for T2, T2 waits in Redis, Redis
-	 * restarts empty, T1 unlocks: the pass-on must find out that Redis no longer had the
-	 * lock before T2 holds anything, so T1's unlock throws and T1's hold is reported
-	 * lost, to its observation too, while T2 goes on waiting and acquires the lock in
-	 * Redis: its key is there when its {@code tryLock} returns, and no other process can
-	 * take it.
+	 * T1 holds "job", T2 waits in Redis, Redis restarts empty, T1 unlocks: the transfer
+	 * must find out that Redis no longer had the lock before T2 holds anything, so T1's
+	 * unlock throws and T1's hold is reported lost, to its observation too, while T2 goes
+	 * on waiting and acquires the lock in Redis: its key is there when its
+	 * {@code tryLock} returns, and no other process can take it.
 	 */
 	@Test
 	void handOverAfterRedisLostTheLockReportsTheHolderLostAndTheWaiterAcquiresInRedis() throws Exception {
@@ -123,9 +121,8 @@ class HandOverFaultTests {
 		TestLockRegistry other = registry(redis.server().uri());
 		FencedLock lock = registry.registry().obtain("job");
 		CompletableFuture<Boolean> waiting = new CompletableFuture<>();
-		long first = holdWithATokenReservedForTheWaiter(other, lock,
+		long first = holdWhileTheWaiterWaitsInRedis(lock,
 				() -> lock.tryLock(Duration.ofSeconds(20)) && this.commands.exists("lock:job") == 1, waiting);
-		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
 		redis.server().restart();
 		await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> registry.registry().ping());
 		assertThat(this.holder.run(lock::unlock)).failsWithin(WAIT)
@@ -153,22 +150,20 @@ class HandOverFaultTests {
 	}
 
 	/**
-	 * T1 acquires "job" with a fencing token reserved for T2, T2 waits, Redis is paused
-	 * and T1 unlocks: the pass-on's confirmation gets no answer within the command
-	 * timeout, so T1's unlock fails and T2 gets nothing. Redis runs the late pass-on once
-	 * it goes on, which keeps the key under T1's token for a whole lease; the give-back
-	 * that followed it must free the lock within seconds, not a lease.
+	 * T1 holds "job", T2 waits, Redis is paused and T1 unlocks: the transfer gets no
+	 * answer within the command timeout, so T1's unlock fails and T2 gets nothing yet.
+	 * Redis runs the late transfer once it goes on, which keeps the key under a token
+	 * nobody holds for a whole lease; the give-back that followed it must free the lock
+	 * within seconds, not a lease, and T2 then acquires it in Redis.
 	 */
 	@Test
-	void passOnWhoseConfirmationGetsNoAnswerGivesTheLockBack() throws Exception {
+	void transferThatGetsNoAnswerGivesTheLockBack() throws Exception {
 		TestLockRegistry registry = this.closer.add(TestLockRegistry.create(redis.server().uri(),
 				RedisLockSettings.of("lock:", LEASE).withCommandTimeout(Duration.ofMillis(500)), LockObserver.NONE));
-		TestLockRegistry other = registry(redis.server().uri());
 		FencedLock lock = registry.registry().obtain("job");
 		CompletableFuture<Boolean> waiting = new CompletableFuture<>();
-		holdWithATokenReservedForTheWaiter(other, lock, () -> lock.tryLock(Duration.ofSeconds(20)), waiting);
+		holdWhileTheWaiterWaitsInRedis(lock, () -> lock.tryLock(Duration.ofSeconds(20)), waiting);
 		String holdersToken = this.commands.get("lock:job");
-		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
 		redis.server().pause();
 		try {
 			assertThat(this.holder.run(lock::unlock)).failsWithin(WAIT)
@@ -183,18 +178,51 @@ class HandOverFaultTests {
 			.ignoreExceptions()
 			.untilAsserted(() -> assertThat(this.commands.get("lock:job")).as("no longer kept under the holder's token")
 				.isNotEqualTo(holdersToken));
-		if (Boolean.TRUE.equals(waiting.handle((acquired, ex) -> acquired).get(30, TimeUnit.SECONDS))) {
-			this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		}
+		assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("acquired within seconds, not a lease").isTrue();
+		this.waiter.run(lock::unlock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 	}
 
 	/**
-	 * T1 holds "job" with no token reserved, T2 starts waiting and T1 unlocks at once:
-	 * T1's transfer takes the lock for T2 and returns while T2 still waits for its
-	 * {@code SUBSCRIBE} reply. T2 is interrupted there, so nobody takes the transferred
-	 * lock: it must be given back rather than left in Redis for a whole lease. The window
-	 * is one round trip long; a run that misses it (T2 already past its subscription) is
-	 * repeated.
+	 * Redis forgot its scripts (a fresh or restarted server) and is paused while T1 hands
+	 * "job" over to T2: the transfer's {@code EVALSHA} is answered with {@code NOSCRIPT}
+	 * and the script sent again only after that reply. T2 is woken by the transfer's
+	 * answer alone, so its own release never overtakes the transfer: both releases
+	 * succeed and T2's fencing token is greater.
+	 */
+	@Test
+	void handOverIsNotOvertakenByTheSuccessorsReleaseWhenRedisForgotTheScript() throws Exception {
+		FencedLock lock = registry(redis.server().uri()).registry().obtain("job");
+		AtomicLong successorsToken = new AtomicLong();
+		CompletableFuture<Boolean> waiting = new CompletableFuture<>();
+		long first = holdWhileTheWaiterWaitsInRedis(lock, () -> {
+			boolean acquired = lock.tryLock(Duration.ofSeconds(20));
+			successorsToken.set(lock.fencingToken());
+			lock.unlock();
+			return acquired;
+		}, waiting);
+		this.commands.scriptFlush();
+		assertThat(this.commands.scriptExists(LuaScript.TRANSFER.sha1())).containsExactly(false);
+		CompletableFuture<Void> unlocking;
+		redis.server().pause();
+		try {
+			unlocking = this.holder.run(lock::unlock);
+			// T1 sends the transfer, which Redis will answer with NOSCRIPT
+			Thread.sleep(300);
+		}
+		finally {
+			redis.server().resume();
+		}
+		unlocking.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(successorsToken.get()).isGreaterThan(first);
+	}
+
+	/**
+	 * T1 holds "job", T2 starts waiting and T1 unlocks at once: T1's transfer takes the
+	 * lock for T2 and returns while T2 still waits for its {@code SUBSCRIBE} reply. T2 is
+	 * interrupted there, so nobody takes the transferred lock: it must be given back
+	 * rather than left in Redis for a whole lease. The window is one round trip long; a
+	 * run that misses it (T2 already past its subscription) is repeated.
 	 */
 	@Test
 	void waiterInterruptedAfterAHandOverGivesTheLockBack() throws Exception {
@@ -268,7 +296,7 @@ class HandOverFaultTests {
 		LockId id = new LockId(LockName.of("handed"), "lock:handed");
 		LeaseTerms terms = new LeaseTerms(LEASE.toMillis(), 0);
 		assertThat(lockCommands
-			.await(lockCommands.acquire(id, "holder", terms, 1, RedisLockCommands.Queueing.NONE), "acquire")
+			.await(lockCommands.acquire(id, "holder", terms, RedisLockCommands.Queueing.NONE), "acquire")
 			.reply()).isPositive();
 		lockCommands.giveBack(id, "next", terms);
 		assertThat(lockCommands.await(lockCommands.transfer(id, "holder", terms, "next", terms, "waiter"), "transfer")
@@ -324,17 +352,13 @@ class HandOverFaultTests {
 	}
 
 	/**
-	 * Have T1 acquire the lock with a fencing token reserved for T2: T1 waits for it
-	 * behind another instance's lease, T2 starts the given acquisition and queues behind
-	 * T1 on the JVM-local permit, and the other instance releases.
+	 * Have T1 acquire the lock and T2 start the given acquisition, which waits in Redis.
 	 * @param waiting completed with T2's acquisition
 	 * @return T1's fencing token
 	 */
-	private long holdWithATokenReservedForTheWaiter(TestLockRegistry other, FencedLock lock,
-			Callable<Boolean> acquisition, CompletableFuture<Boolean> waiting) throws Exception {
-		LockLease rival = other.registry().acquire(lock.name(), Duration.ZERO);
-		CompletableFuture<Void> holding = this.holder.run(lock::lock);
-		this.holder.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+	private long holdWhileTheWaiterWaitsInRedis(FencedLock lock, Callable<Boolean> acquisition,
+			CompletableFuture<Boolean> waiting) throws Exception {
+		this.holder.run(lock::lock).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		this.waiter.call(acquisition).whenComplete((acquired, ex) -> {
 			if (ex != null) {
 				waiting.completeExceptionally(ex);
@@ -343,13 +367,8 @@ class HandOverFaultTests {
 				waiting.complete(acquired);
 			}
 		});
-		this.waiter.awaitIn("java.util.concurrent.Semaphore", WAIT);
-		rival.release();
-		holding.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		long first = this.holder.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(this.commands.get(LockKeys.fenceKey("lock:" + lock.name()))).as("a token reserved for the waiter")
-			.isEqualTo(Long.toString(first + 1));
-		return first;
+		this.waiter.awaitIn(SUBSCRIPTION_AWAIT, WAIT);
+		return this.holder.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 	}
 
 	private TestLockRegistry registry(String uri) {

@@ -89,9 +89,8 @@ class LockDelayTests {
 	}
 
 	/**
-	 * A thread without a lock delay takes the lock with a fencing token reserved for the
-	 * thread of its JVM queued behind it, which asked for a delay, and releases: the hold
-	 * is transferred, not passed on with the key as it is, so the key gets the waiter's
+	 * A thread without a lock delay holds the lock with a thread of its JVM queued behind
+	 * it, which asked for a delay, and releases: the transfer gives the key the waiter's
 	 * lease plus its delay.
 	 */
 	@Test

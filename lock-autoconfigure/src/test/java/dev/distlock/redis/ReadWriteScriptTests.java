@@ -199,7 +199,7 @@ class ReadWriteScriptTests {
 	}
 
 	private long write(String token, RedisLockCommands.Queueing queueing) {
-		return this.commands.await(this.commands.acquire(CATALOGUE, token, TERMS, 1, queueing), "write").reply();
+		return this.commands.await(this.commands.acquire(CATALOGUE, token, TERMS, queueing), "write").reply();
 	}
 
 	private boolean release(String token) {

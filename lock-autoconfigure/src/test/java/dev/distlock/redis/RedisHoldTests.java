@@ -16,29 +16,14 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How long a {@link RedisHold} is known to be valid when it is passed on within the JVM
- * or renewed and extended in any order, and how its observation hears of its loss.
+ * How long a {@link RedisHold} is known to be valid when it is renewed and extended in
+ * any order, and how its observation hears of its loss.
  */
 class RedisHoldTests {
 
 	private static final LeaseTerms TERMS = new LeaseTerms(1_000, 0);
 
 	private static final LockLostEvent LOSS = new LockLostEvent("job", "lock:job", 1, "test");
-
-	@Test
-	void renewalWhoseReplyComesAfterPassOnsExtendsTheLastHoldOfTheChain() {
-		long acquired = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(900);
-		RedisHold first = new RedisHold(new LockId(LockName.of("job"), "lock:job"), HoldKind.EXCLUSIVE, "token", 1, 3,
-				acquired, TERMS, LeaseOptions.WATCHDOG);
-		long renewalSent = System.nanoTime();
-		RedisHold second = first.passOn(LeaseOptions.WATCHDOG, TERMS);
-		second.markReleased();
-		RedisHold third = second.passOn(LeaseOptions.WATCHDOG, TERMS);
-		assertThat(third.validUntilNanos()).isEqualTo(first.validUntilNanos());
-		first.extend(renewalSent, TERMS);
-		assertThat(third.validUntilNanos() - renewalSent).isEqualTo(Duration.ofSeconds(1).toNanos());
-		assertThat(second.validUntilNanos()).isEqualTo(third.validUntilNanos());
-	}
 
 	@Test
 	void renewalSentBeforeAnExtensionButSettledAfterItLeavesTheExtensionsValidity() {
@@ -61,7 +46,7 @@ class RedisHoldTests {
 	}
 
 	private static RedisHold hold() {
-		return new RedisHold(new LockId(LockName.of("job"), "lock:job"), HoldKind.EXCLUSIVE, "token", 1, 1,
+		return new RedisHold(new LockId(LockName.of("job"), "lock:job"), HoldKind.EXCLUSIVE, "token", 1,
 				System.nanoTime(), TERMS, LeaseOptions.WATCHDOG);
 	}
 

@@ -98,7 +98,7 @@ abstract class RedisLockRegistryContract implements ReadWriteLockContract, Lease
 	}
 
 	@Test
-	void queuedThreadsOfOneInstanceTakeTheLockOverWithReservedTokens() throws Exception {
+	void queuedThreadsOfOneInstanceTakeTheLockOverEachWithItsOwnToken() throws Exception {
 		LockLease held = registry(LEASE).acquire("order", Duration.ZERO);
 		RedisLockRegistry registry = registry(LEASE);
 		List<Long> tokens = new CopyOnWriteArrayList<>();

@@ -132,8 +132,13 @@ class RedisLockRegistryTests {
 		}
 	}
 
+	/**
+	 * Three threads of one JVM queue for a lock another instance holds, and each hands it
+	 * to the next with the transfer script: every hold has its own token in the key and a
+	 * greater fencing token, issued when it starts.
+	 */
 	@Test
-	void queuedThreadsOfOneJvmTakeTheLockOverWithReservedTokensAndNoRoundTrip() throws Exception {
+	void queuedThreadsOfOneJvmTakeTheLockOverEachUnderItsOwnTokens() throws Exception {
 		RedisLockRegistry rival = registry(Duration.ofSeconds(30));
 		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
 		LockLease held = rival.acquire("order", Duration.ZERO);
@@ -168,11 +173,10 @@ class RedisLockRegistryTests {
 		for (Thread thread : threads) {
 			thread.join(10_000);
 		}
-		long first = tokens.get(0);
-		assertThat(first).isGreaterThan(held.fencingToken());
-		assertThat(tokens).containsExactly(first, first + 1, first + 2);
-		assertThat(keyValues).hasSize(3).containsOnly(keyValues.get(0));
-		assertThat(this.commands.get(LockKeys.fenceKey("lock:order"))).isEqualTo(Long.toString(first + 2));
+		assertThat(tokens).hasSize(3).isSorted().doesNotHaveDuplicates();
+		assertThat(tokens.get(0)).isGreaterThan(held.fencingToken());
+		assertThat(keyValues).hasSize(3).doesNotHaveDuplicates();
+		assertThat(this.commands.get(LockKeys.fenceKey("lock:order"))).isEqualTo(Long.toString(tokens.get(2)));
 		assertThat(this.commands.exists("lock:order")).isZero();
 	}
 

@@ -79,11 +79,6 @@ final class LettuceLockConnection implements LockConnection {
 	}
 
 	@Override
-	public CompletableFuture<List<Long>> evalInOrder(Script script, String[] keys, String... args) {
-		return commands().<List<Long>>eval(script.source(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
-	}
-
-	@Override
 	public CompletableFuture<String> ping() {
 		return commands().ping().toCompletableFuture();
 	}

@@ -62,17 +62,6 @@ public interface LockConnection extends AutoCloseable {
 	List<CompletableFuture<List<Long>>> evalEach(Script script, List<String[]> keys, List<String[]> args);
 
 	/**
-	 * Run a script whose reply is a list of integers with {@code EVAL}, so that it
-	 * reaches Redis before any command sent after it even when Redis does not have it
-	 * cached.
-	 * @param script the script
-	 * @param keys the keys it touches
-	 * @param args its arguments
-	 * @return the reply
-	 */
-	CompletableFuture<List<Long>> evalInOrder(Script script, String[] keys, String... args);
-
-	/**
 	 * Send a {@code PING}.
 	 * @return the reply
 	 */

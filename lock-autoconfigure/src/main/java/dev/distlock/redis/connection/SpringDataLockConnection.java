@@ -138,12 +138,6 @@ final class SpringDataLockConnection implements LockConnection {
 	}
 
 	@Override
-	public CompletableFuture<List<Long>> evalInOrder(Script script, String[] keys, String... args) {
-		return call((connection) -> connection.scriptingCommands()
-			.eval(bytes(script.source()), ReturnType.MULTI, keys.length, keysAndArgs(keys, args)));
-	}
-
-	@Override
 	public CompletableFuture<String> ping() {
 		return call(RedisConnection::ping);
 	}
