@@ -27,23 +27,23 @@ final class LeadershipTerm implements LockLease {
 	/** The lease of the term's lock. */
 	final LockLease lease;
 
-	private final LockLeadership leadership;
+	private final CurrentTerm terms;
 
 	/** Why the term ended, for its loss actions, or {@code null} once released first. */
 	private final CompletableFuture<@Nullable LockLostException> ended = new CompletableFuture<>();
 
-	/** Why the term ended, or {@code null} while it lasts; written under the lock. */
+	/** Why the term ended, or {@code null} while it lasts; written under the monitor. */
 	volatile @Nullable String endReason;
 
-	/** Whether its revocation was published; guarded by the leadership's lock. */
+	/** Whether its revocation was published; guarded by the leadership's monitor. */
 	boolean revoked;
 
-	/** Whether its lock was released; guarded by the leadership's lock. */
+	/** Whether its lock was released; guarded by the leadership's monitor. */
 	boolean lockReleased;
 
-	LeadershipTerm(LockLease lease, LockLeadership leadership) {
+	LeadershipTerm(LockLease lease, CurrentTerm terms) {
 		this.lease = lease;
-		this.leadership = leadership;
+		this.terms = terms;
 	}
 
 	@Override
@@ -102,7 +102,7 @@ final class LeadershipTerm implements LockLease {
 	@Override
 	public void release() {
 		this.ended.complete(null);
-		this.leadership.yieldTerm(this);
+		this.terms.yieldTerm(this);
 	}
 
 	/**

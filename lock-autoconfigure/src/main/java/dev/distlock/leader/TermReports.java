@@ -61,13 +61,4 @@ final class TermReports {
 		return "its lease of " + this.leaseTime.toMillis() + " ms ran out with no renewal confirmed";
 	}
 
-	/**
-	 * Return whether the calling thread is the one that tells the listener, which must
-	 * not wait for a term to be revoked or released: the revocation is delivered on it,
-	 * after the listener returns.
-	 */
-	boolean calledByListener() {
-		return this.events.calledByListener();
-	}
-
 }
