@@ -95,7 +95,8 @@ final class LivenessChecks {
 	static final long READER_HEAD_START = micros(CheckWorkerMain.COMMAND_TIMEOUT.toMillis());
 
 	private static final Set<String> DELAYING_FAULTS = Set.of("redis-pause", "redis-restart", "redis-flush",
-			"proxy-stall", "proxy-cut", "proxy-latency", "jvm-pause", "waiter-pause", "holder-pause");
+			"proxy-stall", "proxy-cut", "proxy-latency", "jvm-pause", "waiter-pause", "holder-pause", "rival-pause",
+			"delay-pause", "holder-cut");
 
 	private final CheckHistory history;
 
