@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -163,20 +162,24 @@ final class Nemesis {
 	 */
 	private @Nullable String inject(String kind) {
 		return switch (kind) {
-			case "waiter-kill" -> targeted(own(Status::waiting), (slot, locks) -> killAndRespawn(slot));
-			case "waiter-pause" -> targeted(own(Status::waiting), (slot, locks) -> freezeAroundClaimTime(slot));
-			case "holder-pause" -> targeted(own(Status::holding), (slot, locks) -> freezeAroundClaimTime(slot));
-			case "holder-flush" -> targeted(own(Status::queued), (slot, locks) -> this.redis.flushAll());
+			case "waiter-kill" -> targeted(own(Status::waiting), (slot, locks, statuses) -> killAndRespawn(slot));
+			case "waiter-pause" ->
+				targeted(own(Status::waiting), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
+			case "holder-pause" ->
+				targeted(own(Status::holding), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
+			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> this.redis.flushAll());
 			case "waiter-interrupt" ->
-				targeted(own(Status::waiting), (slot, locks) -> this.fleet.send(slot, "interrupt-waiter"));
-			case "rival-pause" -> targeted(Nemesis::keptWithRival, this::freezeUntilRivalHolds, AIMED_ROUNDS);
-			case "holder-cut" -> targeted(Nemesis::keptWithRival, (slot, locks) -> cutPastLease(slot), AIMED_ROUNDS);
+				targeted(own(Status::waiting), (slot, locks, statuses) -> this.fleet.send(slot, "interrupt-waiter"));
+			case "rival-pause" -> targeted(Nemesis::keptWithRival,
+					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
+			case "holder-cut" ->
+				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
 			case "release-flush" ->
-				targeted(own(Nemesis::queuedAndEnding), (slot, locks) -> this.redis.flushAll(), AIMED_ROUNDS);
+				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
 			case "rival-flush" ->
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
 			case "delay-pause" ->
-				targeted(this::keptWithLockDelay, (slot, locks) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
+				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
 			default -> untargeted(kind);
 		};
 	}
@@ -269,11 +272,11 @@ final class Nemesis {
 	 * asking the workers in a random order for a few rounds, and hit it for those locks.
 	 * @return the worker's incarnation and those locks, or {@code null} if none was found
 	 */
-	private @Nullable String targeted(Aim aim, BiConsumer<Integer, Set<String>> fault) {
+	private @Nullable String targeted(Aim aim, Hit fault) {
 		return targeted(aim, fault, TARGET_ROUNDS);
 	}
 
-	private @Nullable String targeted(Aim aim, BiConsumer<Integer, Set<String>> fault, int rounds) {
+	private @Nullable String targeted(Aim aim, Hit fault, int rounds) {
 		for (int round = 0; round < rounds; round++) {
 			List<Integer> slots = new ArrayList<>(IntStream.range(0, this.fleet.size()).boxed().toList());
 			Collections.shuffle(slots, this.random);
@@ -289,7 +292,7 @@ final class Nemesis {
 				Set<String> locks = (status != null) ? aim.names(slot, status, others) : Set.of();
 				if (!locks.isEmpty()) {
 					String target = this.fleet.incarnation(slot) + ":" + String.join(",", new TreeSet<>(locks));
-					fault.accept(slot, locks);
+					fault.hit(slot, locks, statuses);
 					return target;
 				}
 			}
@@ -358,15 +361,14 @@ final class Nemesis {
 	 * nor hold it if there is one (they would queue the taker behind them): the hand-over
 	 * must find the lock another process's.
 	 */
-	private void flushAndTakeElsewhere(int slot, Set<String> names) {
+	private void flushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
 		List<Integer> others = new ArrayList<>(IntStream.range(0, this.fleet.size()).boxed().toList());
 		others.remove(Integer.valueOf(slot));
 		Collections.shuffle(others, this.random);
 		int taker = others.stream()
-			.filter((other) -> this.fleet.status(other)
-				.map((status) -> !status.waiting().contains(name) && !status.holding().contains(name))
-				.orElse(false))
+			.filter((other) -> statuses.containsKey(other) && !statuses.get(other).waiting().contains(name)
+					&& !statuses.get(other).holding().contains(name))
 			.findFirst()
 			.orElse(others.get(0));
 		this.redis.flushAll();
@@ -430,6 +432,22 @@ final class Nemesis {
 		 * @return the names
 		 */
 		Set<String> names(int slot, Status status, List<Status> others);
+
+	}
+
+	/**
+	 * A targeted fault's blow.
+	 */
+	@FunctionalInterface
+	private interface Hit {
+
+		/**
+		 * Hit a worker.
+		 * @param slot the worker's slot
+		 * @param locks the locks the aim picked
+		 * @param statuses the statuses of the workers that answered, by slot
+		 */
+		void hit(int slot, Set<String> locks, Map<Integer, Status> statuses);
 
 	}
 

@@ -278,7 +278,7 @@ final class WorkerOps implements Runnable {
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
 			long leaseMillis = NEAR_EXPIRY.leaseTime().toMillis();
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(leaseMillis - 80 + this.random.nextInt(120)));
+			this.kept.keep(lock.name(), leaseMillis - 80 + this.random.nextInt(120));
 		}
 		finally {
 			lock.unlock();
