@@ -411,17 +411,28 @@ final class CheckHistory {
 		}
 
 		/**
+		 * Return when this hold was granted, within microseconds: its fencing token is
+		 * the server's clock when it was issued, or just above (a token a hold passed on
+		 * within its JVM was reserved at an earlier grant, which makes this earlier).
+		 * @return the moment (microseconds)
+		 */
+		long grantedAt() {
+			return Math.min(this.acquired, this.token);
+		}
+
+		/**
 		 * Return until when this hold keeps its place from others at least: the last
 		 * moment it was believed valid, and, when its lease ran out without a release
-		 * (its release found it lost, or there was none) and it has a lock delay, that
-		 * delay longer. Its key or entry lives for the lease and the delay from when a
-		 * renewal or acquisition reached Redis, which was after it was sent, and the
-		 * holder counts its lease from the sending; a release that finds the lease over
-		 * leaves it to expire.
+		 * (its release found it lost) and it has a lock delay, that delay longer. Its key
+		 * or entry lives for the lease and the delay from when a renewal or acquisition
+		 * reached Redis, which was after it was sent, and the holder counts its lease
+		 * from the sending; a release that finds the lease over leaves it to expire. A
+		 * hold of a killed worker without a recorded release counts only as believed: its
+		 * release may have reached Redis just before the kill.
 		 * @return the moment (microseconds)
 		 */
 		long occupiedUntil() {
-			boolean ranOut = this.releaseOutcome.equals("LOST") || this.releaseOutcome.isEmpty();
+			boolean ranOut = this.releaseOutcome.equals("LOST");
 			return (ranOut && !isTerm()) ? this.confirmedUntil + this.delayMillis * 1000 : this.confirmedUntil;
 		}
 

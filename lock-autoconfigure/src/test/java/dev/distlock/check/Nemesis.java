@@ -222,9 +222,13 @@ final class Nemesis {
 	/**
 	 * Aim at the holds a worker with a lock delay keeps a while longer, every other time
 	 * only at its locks' ({@code c:}), whose renewals are another script than those of
-	 * read shares and permits.
+	 * read shares and permits; one time in three instead at the leader, which must not
+	 * say it leads once thawed.
 	 */
 	private Set<String> keptWithLockDelay(int slot, Status status, List<Status> others) {
+		if (this.random.nextInt(3) == 0) {
+			return status.holding().contains(WorkerOps.LEADERSHIP) ? Set.of(WorkerOps.LEADERSHIP) : Set.of();
+		}
 		if (!this.fleet.hasLockDelay(slot)) {
 			return Set.of();
 		}

@@ -26,17 +26,19 @@ import dev.distlock.check.CheckHistory.Read;
  * semaphore), across everything, Redis losing its data included. Redis losing its data
  * (restart, flush) is the documented limit that excuses the exclusion checks: it can
  * grant a lock twice, but the later holder's token is greater, so the fenced register
- * still loses no update. No token out of order is excused: a hold handed over within a
- * JVM is confirmed in Redis before its new holder has it, so a token reserved before a
- * data loss is never handed over after it. A holder paused past its lease needs no excuse
- * because it is only counted while its own lease check said valid. A fenced write refused
- * while its holder believed it valid is excused by an earlier data loss: the later holder
- * of a double grant wrote with a greater token. No hold may be believed valid after its
- * worker was frozen for longer than its lease: the lease ran out meanwhile. The fence
- * ({@code RedisFence}) of each name never accepts a write whose token is lower than that
- * of a write it accepted before. A hold whose lease ran out without a release keeps its
- * place for its lock delay after the last moment it was believed valid: no other holder
- * may be granted it meanwhile.
+ * still loses no update. Two holds of a name overlap excused only when the data loss came
+ * after the earlier of their grants, as their tokens date them: two holds both granted
+ * after it had a Redis that knew of the other. No token out of order is excused: a hold
+ * handed over within a JVM is confirmed in Redis before its new holder has it, so a token
+ * reserved before a data loss is never handed over after it. A holder paused past its
+ * lease needs no excuse because it is only counted while its own lease check said valid.
+ * A fenced write refused while its holder believed it valid is excused by an earlier data
+ * loss: the later holder of a double grant wrote with a greater token. No hold may be
+ * believed valid after its worker was frozen for longer than its lease: the lease ran out
+ * meanwhile. The fence ({@code RedisFence}) of each name never accepts a write whose
+ * token is lower than that of a write it accepted before. A hold whose lease ran out
+ * without a release keeps its place for its lock delay after the last moment it was
+ * believed valid: no other holder may be granted it meanwhile.
  */
 final class SafetyChecks {
 
@@ -103,7 +105,7 @@ final class SafetyChecks {
 	private void checkOverlaps(Hold later, List<Hold> active) {
 		for (Hold earlier : active) {
 			if (mayShare(earlier, later)
-					|| this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)) {
+					|| this.history.dataLossBetween(Math.min(earlier.grantedAt(), later.grantedAt()), later.acquired)) {
 				continue;
 			}
 			long overlapEnd = Math.min(earlier.confirmedUntil, later.confirmedUntil);
