@@ -31,6 +31,9 @@ final class CheckHistory {
 
 	final List<Op> ops = new ArrayList<>();
 
+	/** The writes through the fence, as the fence answered them. */
+	final List<FencedWrite> fencedWrites = new ArrayList<>();
+
 	/** What readers saw under their read holds. */
 	final List<Read> reads = new ArrayList<>();
 
@@ -94,8 +97,12 @@ final class CheckHistory {
 				}
 				case "GRANTED" -> {
 					long at = num(line, "at");
-					Hold term = new Hold(termId(incarnation, num(line, "token")), incarnation, line.get("name"),
-							num(line, "token"), WorkerOps.TERM, at, at, 0);
+					// Granted in Redis when its token was issued, from the server's
+					// clock,
+					// which may be well before the event: a data loss in between excuses
+					long token = num(line, "token");
+					Hold term = new Hold(termId(incarnation, token), incarnation, line.get("name"), token,
+							WorkerOps.TERM, Math.min(at, token), at, 0);
 					term.confirmedUntil = at;
 					term.saidLeader = at;
 					this.holds.put(term.id, term);
@@ -121,6 +128,7 @@ final class CheckHistory {
 					Hold hold = new Hold(line.get("hold"), incarnation, line.get("name"), num(line, "token"),
 							line.get("api"), num(line, "start"), num(line, "end"), num(line, "lease"));
 					hold.thread = line.get("thread");
+					hold.delayMillis = Long.parseLong(line.getOrDefault("delay", "0"));
 					this.holds.put(hold.id, hold);
 					if (line.containsKey("permits")) {
 						this.permits.put(hold.name, Integer.parseInt(line.get("permits")));
@@ -162,6 +170,8 @@ final class CheckHistory {
 				case "OP" -> this.ops.add(new Op(line.get("op"), line.get("hold"), line.get("name"), num(line, "token"),
 						line.get("fenced"), line.get("plain"), line.get("pred"), num(line, "start"), num(line, "end"),
 						Boolean.parseBoolean(line.get("validBefore")), Boolean.parseBoolean(line.get("validAfter"))));
+				case "FENCE" -> this.fencedWrites.add(new FencedWrite(line.get("op"), line.get("name"),
+						num(line, "token"), line.get("outcome"), num(line, "start"), num(line, "end")));
 				case "READ" -> this.reads.add(new Read(line.get("hold"), line.get("name"), line.get("first"),
 						line.get("last"), num(line, "start"), num(line, "end"),
 						Boolean.parseBoolean(line.get("validBefore")), Boolean.parseBoolean(line.get("validAfter"))));
@@ -336,6 +346,9 @@ final class CheckHistory {
 		/** The thread that acquired it. */
 		String thread = "";
 
+		/** Its lock delay in milliseconds; 0 for none. */
+		long delayMillis;
+
 		long confirmedUntil;
 
 		/**
@@ -398,6 +411,32 @@ final class CheckHistory {
 		}
 
 		/**
+		 * Return when this hold was granted, within microseconds: its fencing token is
+		 * the server's clock when it was issued, or just above (a token a hold passed on
+		 * within its JVM was reserved at an earlier grant, which makes this earlier).
+		 * @return the moment (microseconds)
+		 */
+		long grantedAt() {
+			return Math.min(this.acquired, this.token);
+		}
+
+		/**
+		 * Return until when this hold keeps its place from others at least: the last
+		 * moment it was believed valid, and, when its lease ran out without a release
+		 * (its release found it lost) and it has a lock delay, that delay longer. Its key
+		 * or entry lives for the lease and the delay from when a renewal or acquisition
+		 * reached Redis, which was after it was sent, and the holder counts its lease
+		 * from the sending; a release that finds the lease over leaves it to expire. A
+		 * hold of a killed worker without a recorded release counts only as believed: its
+		 * release may have reached Redis just before the kill.
+		 * @return the moment (microseconds)
+		 */
+		long occupiedUntil() {
+			boolean ranOut = this.releaseOutcome.equals("LOST");
+			return (ranOut && !isTerm()) ? this.confirmedUntil + this.delayMillis * 1000 : this.confirmedUntil;
+		}
+
+		/**
 		 * Return whether this is a permit of a semaphore.
 		 * @return whether it was taken through a semaphore
 		 */
@@ -421,6 +460,24 @@ final class CheckHistory {
 
 		boolean confirmed() {
 			return this.validBefore && this.validAfter;
+		}
+
+	}
+
+	/**
+	 * One write through the fence.
+	 *
+	 * @param op the operation that wrote
+	 * @param name the lock's name, the fence's resource
+	 * @param token the writer's fencing token
+	 * @param outcome {@code ACCEPTED}, {@code REFUSED} or {@code ERROR}
+	 * @param start before the write was sent (microseconds)
+	 * @param end after its answer (microseconds)
+	 */
+	record FencedWrite(String op, String name, long token, String outcome, long start, long end) {
+
+		boolean accepted() {
+			return this.outcome.equals("ACCEPTED");
 		}
 
 	}

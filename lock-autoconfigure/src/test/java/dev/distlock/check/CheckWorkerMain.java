@@ -28,6 +28,7 @@ import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockInterceptionAutoConfiguration;
+import dev.distlock.fencing.RedisFence;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
 import dev.distlock.redis.TestDriver;
@@ -37,6 +38,7 @@ import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisURI;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -44,6 +46,8 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 
 /**
@@ -57,15 +61,18 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * {@code GRANTED} and {@code REVOKED}, whose end a listener calls back into
  * ({@link TermLossCallbacks}). Commands on standard input: {@code interrupt} (interrupts
  * one worker thread), {@code interrupt-waiter} (interrupts one worker thread that is
- * acquiring a lock, if any), {@code status <n>} (prints
- * {@code STATUS <n> waiting=<names> holding=<names> queued=<names>}: the locks this JVM
- * waits for in Redis, being acquired by one of its threads while none holds them or
- * campaigned for by its leadership as a standby, those it holds, and those it holds while
- * another of its threads waits for them), {@code stop} (stops the threads within a bound,
- * records every thread that did not finish as {@code HUNG}, stops the leadership, records
- * every hold the registry still has as {@code HELD}, stops its {@link ValiditySampler},
- * prints {@code STOPPED}), {@code close} (closes the context, the registry, its client or
- * connection factory and the store's client, records the threads that outlived them as
+ * acquiring a lock, if any), {@code take <name>} (takes the named lock on a thread of its
+ * own if it is free, {@link WorkerOps#take}), {@code status <n>} (prints
+ * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
+ * the locks this JVM waits for in Redis, being acquired by one of its threads while none
+ * holds them or campaigned for by its leadership as a standby, those it holds, and those
+ * it holds while another of its threads waits for them, and those it keeps
+ * ({@link KeptHolds}) with at least {@link #KEPT_AHEAD} left, and those with less than
+ * {@link #ENDING} left), {@code stop} (stops the threads within a bound, records every
+ * thread that did not finish as {@code HUNG}, stops the leadership, records every hold
+ * the registry still has as {@code HELD}, stops its {@link ValiditySampler}, prints
+ * {@code STOPPED}), {@code close} (closes the context, the registry, its client or
+ * connection factory and the store's clients, records the threads that outlived them as
  * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
 final class CheckWorkerMain {
@@ -78,6 +85,18 @@ final class CheckWorkerMain {
 
 	/** The lock delay of the workers whose seed is odd; the others have none. */
 	static final Duration LOCK_DELAY = Duration.ofMillis(500);
+
+	/**
+	 * How long a hold must still be kept to count as kept in a status: long enough for
+	 * the validity sampler to look at it many times after a freeze.
+	 */
+	static final Duration KEPT_AHEAD = Duration.ofMillis(400);
+
+	/**
+	 * How little time a kept hold must have left to count as ending in a status: well
+	 * under the watchdog's period, so that it is released before its next renewal.
+	 */
+	static final Duration ENDING = Duration.ofMillis(150);
 
 	private static final Duration STOP_BOUND = WorkerOps.BOUND.plusSeconds(15);
 
@@ -106,7 +125,7 @@ final class CheckWorkerMain {
 		history.record("DRIVER", "driver", driver);
 		RedisLockSettings settings = RedisLockSettings.of("lock:", LEASE)
 			.withCommandTimeout(COMMAND_TIMEOUT)
-			.withLockDelay(((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY);
+			.withLockDelay(lockDelay(seed));
 		AtomicBoolean stopping = new AtomicBoolean();
 		TermLossCallbacks callbacks = new TermLossCallbacks(history, ~seed, stopping::get);
 		Consumer<LockEvent> events = recordEvents(history).andThen(callbacks);
@@ -115,17 +134,23 @@ final class CheckWorkerMain {
 		FreshRegistries freshRegistries = new FreshRegistries(driver, lockUri, settings, events, history, incarnation,
 				sampler);
 		RedisLockRegistry engine = lockRegistry.registry();
-		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation, sampler);
+		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation, sampler,
+				settings.lockDelay());
 		RedisTestClient store = RedisTestClient.connect(storeUri, Duration.ofSeconds(5));
-		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), history);
+		RedisConnectionFactory fenceConnections = TestDriver.SPRING_DATA_JEDIS.connectionFactory(storeUri,
+				Duration.ofSeconds(5));
+		RedisFence fence = new RedisFence(new StringRedisTemplate(fenceConnections), CriticalSection.FENCE_PREFIX);
+		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), fence, history);
+		KeptHolds kept = new KeptHolds();
 		ExecutorService async = Executors.newFixedThreadPool(threads);
 		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async, history);
 		CheckedService service = context.getBean(CheckedService.class);
 		Random random = new Random(seed);
 		List<Thread> workers = new ArrayList<>();
+		List<Thread> takers = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
-			WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, history, random.nextLong(),
-					stopping::get);
+			WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
+					random.nextLong(), stopping::get);
 			Thread worker = new Thread(ops, "check-worker-" + t);
 			workers.add(worker);
 		}
@@ -141,17 +166,26 @@ final class CheckWorkerMain {
 			String[] command = line.split(" ", 2);
 			switch (command[0]) {
 				case "interrupt" -> workers.get(random.nextInt(workers.size())).interrupt();
+				case "take" -> {
+					if (!stopping.get()) {
+						WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
+								random.nextLong(), stopping::get);
+						Thread taker = new Thread(() -> ops.take(command[1]), "check-taker-" + takers.size());
+						takers.add(taker);
+						taker.start();
+					}
+				}
 				case "interrupt-waiter" -> {
 					List<Thread> waiting = recorder.waits().waiting(workers);
 					if (!waiting.isEmpty()) {
 						waiting.get(random.nextInt(waiting.size())).interrupt();
 					}
 				}
-				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine));
+				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine, kept));
 				case "stop" -> {
 					stopping.set(true);
 					callbacks.awaitRestarts();
-					stop(workers, leader, recorder, engine, history);
+					stop(Stream.concat(workers.stream(), takers.stream()).toList(), leader, recorder, engine, history);
 					sampler.close();
 					System.out.println("STOPPED");
 				}
@@ -161,6 +195,7 @@ final class CheckWorkerMain {
 					async.awaitTermination(10, TimeUnit.SECONDS);
 					lockRegistry.close();
 					store.close();
+					((DisposableBean) fenceConnections).destroy();
 					history.record("THREADS", "extra", String.join(",", LiveThreads.beyond(baseline, THREADS_SETTLE)));
 					System.out.println("CLOSED");
 				}
@@ -191,11 +226,23 @@ final class CheckWorkerMain {
 	}
 
 	/**
-	 * Return what this JVM waits for in Redis, what it holds, and what it holds while
-	 * another of its threads waits for it: {@code waiting=<names> holding=<names>
-	 * queued=<names>}, names separated by commas.
+	 * Return the lock delay of the workers of the given seed: {@link #LOCK_DELAY} when it
+	 * is odd, otherwise none.
+	 * @param seed the worker's seed
+	 * @return the lock delay
 	 */
-	private static String status(RecordingLockRegistry recorder, RedisLockRegistry engine) {
+	static Duration lockDelay(long seed) {
+		return ((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY;
+	}
+
+	/**
+	 * Return what this JVM waits for in Redis, what it holds, what it holds while another
+	 * of its threads waits for it, what it keeps with at least {@link #KEPT_AHEAD} left,
+	 * and what it keeps with less than {@link #ENDING} left: {@code waiting=<names>
+	 * holding=<names> queued=<names> kept=<names> ending=<names>}, names separated by
+	 * commas.
+	 */
+	private static String status(RecordingLockRegistry recorder, RedisLockRegistry engine, KeptHolds kept) {
 		Set<String> holding = engine.heldLocks()
 			.stream()
 			.map(HeldLock::name)
@@ -207,7 +254,9 @@ final class CheckWorkerMain {
 		waiting.addAll(recorder.standbys());
 		waiting.removeAll(holding);
 		return "waiting=" + String.join(",", waiting) + " holding=" + String.join(",", holding) + " queued="
-				+ String.join(",", queued);
+				+ String.join(",", queued) + " kept="
+				+ String.join(",", kept.kept((left) -> left >= KEPT_AHEAD.toMillis())) + " ending="
+				+ String.join(",", kept.kept((left) -> left < ENDING.toMillis()));
 	}
 
 	private static void stop(List<Thread> workers, Thread leader, RecordingLockRegistry recorder,

@@ -5,6 +5,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import dev.distlock.fencing.RedisFence;
+import dev.distlock.fencing.StaleFencingTokenException;
+
 /**
  * What a worker does while it holds locks: for each hold, look at its validity, increment
  * the fenced counter and the plain counter of its name with a short stall in between, and
@@ -12,15 +15,26 @@ import java.util.concurrent.locks.LockSupport;
  * its lock, reads the fenced counter instead, stalls, reads it again and records what it
  * saw in a {@code READ} line: no writer may change it meanwhile (the plain counter, which
  * a writer that lost its lock still writes, proves nothing here).
+ * <p>
+ * After the plain counter, a holder writes its operation's id through the project's own
+ * {@link RedisFence} (kept in the same store, under {@link #FENCE_PREFIX}) with its
+ * fencing token, and one {@code FENCE} line records whether the fence accepted it: a
+ * fence that accepts a token lower than one it accepted before shows there.
  */
 final class CriticalSection {
 
+	/** The key prefix of the fence's keys in the store. */
+	static final String FENCE_PREFIX = "check:fence:";
+
 	private final FencedRegister register;
+
+	private final RedisFence fence;
 
 	private final History history;
 
-	CriticalSection(FencedRegister register, History history) {
+	CriticalSection(FencedRegister register, RedisFence fence, History history) {
 		this.register = register;
+		this.fence = fence;
 		this.history = history;
 	}
 
@@ -46,9 +60,9 @@ final class CriticalSection {
 		String first = "ERROR";
 		String last = "ERROR";
 		try {
-			first = Long.toString(this.register.readShared(hold.name(), hold.token()));
+			first = Long.toString(this.register.readShared(hold.name(), hold.token(), hold.id()));
 			stall();
-			last = Long.toString(this.register.readShared(hold.name(), hold.token()));
+			last = Long.toString(this.register.readShared(hold.name(), hold.token(), hold.id()));
 		}
 		catch (RuntimeException ex) {
 			// Interrupted or the store unreachable: nothing to compare
@@ -64,7 +78,7 @@ final class CriticalSection {
 		boolean validBefore = hold.checkValid();
 		String fenced;
 		try {
-			fenced = this.register.incrementFenced(hold.name(), hold.token(), op);
+			fenced = this.register.incrementFenced(hold.name(), hold.token(), hold.id(), op);
 		}
 		catch (RuntimeException ex) {
 			fenced = "ERROR";
@@ -81,10 +95,32 @@ final class CriticalSection {
 		catch (RuntimeException ex) {
 			// Interrupted or Redis unreachable: the write may or may not have happened
 		}
+		writeFenced(hold, op);
 		boolean validAfter = hold.checkValid();
 		this.history.record("OP", "op", op, "hold", hold.id(), "name", hold.name(), "token", hold.token(), "fenced",
 				fenced, "plain", plain, "pred", predecessor, "start", start, "end", History.now(), "validBefore",
 				validBefore, "validAfter", validAfter);
+	}
+
+	/**
+	 * Write the operation's id through the fence, and record whether the fence accepted
+	 * it: {@code ACCEPTED}, {@code REFUSED} or {@code ERROR} (interrupted or the store
+	 * unreachable: the write may or may not have happened).
+	 */
+	private void writeFenced(RecordedHold hold, String op) {
+		long start = History.now();
+		String outcome = "ACCEPTED";
+		try {
+			this.fence.write(hold.name(), hold.token(), FENCE_PREFIX + "value:" + hold.name(), op);
+		}
+		catch (StaleFencingTokenException ex) {
+			outcome = "REFUSED";
+		}
+		catch (RuntimeException ex) {
+			outcome = "ERROR";
+		}
+		this.history.record("FENCE", "op", op, "name", hold.name(), "token", hold.token(), "outcome", outcome, "start",
+				start, "end", History.now());
 	}
 
 	/**

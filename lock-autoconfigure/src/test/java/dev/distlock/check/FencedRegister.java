@@ -10,9 +10,10 @@ import io.lettuce.core.api.sync.RedisCommands;
  * name a fenced counter and a plain counter.
  * <p>
  * The fenced counter is a register that remembers the highest fencing token it has seen,
- * on reads as well as writes, and refuses a lower one (readers, who share a lock, raise
- * it but are never refused): a read-modify-write through it never loses an update between
- * holders with different tokens. Every accepted write is appended to a log
+ * on reads as well as writes, and the hold that brought it, and refuses a lower one, or
+ * the same one from another hold (readers, who share a lock, raise it but are never
+ * refused): a read-modify-write through it never loses an update between holders with
+ * different tokens. Every accepted write is appended to a log
  * ({@code w <op> <token> <old> <new>}). Fencing tokens keep increasing when the lock
  * Redis loses its data, so the register is never reset.
  * <p>
@@ -22,31 +23,40 @@ import io.lettuce.core.api.sync.RedisCommands;
  */
 final class FencedRegister {
 
-	private static final String READ = """
+	/**
+	 * Whether the token in {@code ARGV[1]} of the hold in {@code ARGV[2]} is below the
+	 * register's highest, or equal to it and another hold's.
+	 */
+	private static final String STALE = """
 			local highest = tonumber(redis.call('hget', KEYS[1], 'highest') or '0')
-			if tonumber(ARGV[1]) < highest then
+			local holder = redis.call('hget', KEYS[1], 'holder')
+			local token = tonumber(ARGV[1])
+			local stale = token < highest or (token == highest and holder and holder ~= ARGV[2])
+			""";
+
+	private static final String READ = STALE + """
+			if stale then
 				return {0, 0, 0}
 			end
-			redis.call('hset', KEYS[1], 'highest', ARGV[1])
+			redis.call('hset', KEYS[1], 'highest', ARGV[1], 'holder', ARGV[2])
 			return {1, tonumber(redis.call('hget', KEYS[1], 'value') or '0')}
 			""";
 
 	private static final String READ_SHARED = """
 			local highest = tonumber(redis.call('hget', KEYS[1], 'highest') or '0')
 			if tonumber(ARGV[1]) > highest then
-				redis.call('hset', KEYS[1], 'highest', ARGV[1])
+				redis.call('hset', KEYS[1], 'highest', ARGV[1], 'holder', ARGV[2])
 			end
 			return tonumber(redis.call('hget', KEYS[1], 'value') or '0')
 			""";
 
-	private static final String WRITE = """
-			local highest = tonumber(redis.call('hget', KEYS[1], 'highest') or '0')
-			if tonumber(ARGV[1]) < highest then
+	private static final String WRITE = STALE + """
+			if stale then
 				return 0
 			end
-			local new = tonumber(ARGV[2]) + 1
-			redis.call('hset', KEYS[1], 'highest', ARGV[1], 'value', new)
-			redis.call('rpush', KEYS[2], 'w ' .. ARGV[3] .. ' ' .. ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. new)
+			local new = tonumber(ARGV[3]) + 1
+			redis.call('hset', KEYS[1], 'highest', ARGV[1], 'holder', ARGV[2], 'value', new)
+			redis.call('rpush', KEYS[2], 'w ' .. ARGV[4] .. ' ' .. ARGV[1] .. ' ' .. ARGV[3] .. ' ' .. new)
 			return 1
 			""";
 
@@ -72,17 +82,19 @@ final class FencedRegister {
 	 * Increment the fenced counter of a lock name: a fenced read, then a fenced write.
 	 * @param name the lock's name
 	 * @param token the holder's fencing token
+	 * @param holder the hold's id
 	 * @param op the operation's id, for the log
 	 * @return {@code ACCEPTED}, or {@code REFUSED_READ} or {@code REFUSED_WRITE}
 	 */
-	String incrementFenced(String name, long token, String op) {
+	String incrementFenced(String name, long token, String holder, String op) {
 		List<Long> read = this.store.eval(READ, ScriptOutputType.MULTI, new String[] { registerKey(name) },
-				Long.toString(token));
+				Long.toString(token), holder);
 		if (read.get(0) == 0L) {
 			return "REFUSED_READ";
 		}
 		Long written = this.store.eval(WRITE, ScriptOutputType.INTEGER,
-				new String[] { registerKey(name), logKey(name) }, Long.toString(token), Long.toString(read.get(1)), op);
+				new String[] { registerKey(name), logKey(name) }, Long.toString(token), holder,
+				Long.toString(read.get(1)), op);
 		return (written == 1L) ? "ACCEPTED" : "REFUSED_WRITE";
 	}
 
@@ -115,11 +127,12 @@ final class FencedRegister {
 	 * it.
 	 * @param name the lock's name
 	 * @param token the reader's fencing token
+	 * @param holder the read hold's id
 	 * @return the counter's value
 	 */
-	long readShared(String name, long token) {
+	long readShared(String name, long token, String holder) {
 		return this.store.eval(READ_SHARED, ScriptOutputType.INTEGER, new String[] { registerKey(name) },
-				Long.toString(token));
+				Long.toString(token), holder);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.distlock.check;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -24,6 +25,8 @@ final class FreshRegistries {
 
 	private final ValiditySampler sampler;
 
+	private final Duration lockDelay;
+
 	private final AtomicInteger opened = new AtomicInteger();
 
 	FreshRegistries(TestDriver driver, String uri, RedisLockSettings settings, Consumer<LockEvent> events,
@@ -32,6 +35,7 @@ final class FreshRegistries {
 		this.history = history;
 		this.incarnation = incarnation;
 		this.sampler = sampler;
+		this.lockDelay = settings.lockDelay();
 	}
 
 	/**
@@ -41,7 +45,8 @@ final class FreshRegistries {
 	Fresh open() {
 		TestLockRegistry registry = this.factory.get();
 		String holdIds = this.incarnation + "-fresh" + this.opened.incrementAndGet();
-		return new Fresh(registry, new RecordingLockRegistry(registry.registry(), this.history, holdIds, this.sampler));
+		return new Fresh(registry,
+				new RecordingLockRegistry(registry.registry(), this.history, holdIds, this.sampler, this.lockDelay));
 	}
 
 	/**

@@ -95,7 +95,8 @@ final class LivenessChecks {
 	static final long READER_HEAD_START = micros(CheckWorkerMain.COMMAND_TIMEOUT.toMillis());
 
 	private static final Set<String> DELAYING_FAULTS = Set.of("redis-pause", "redis-restart", "redis-flush",
-			"proxy-stall", "proxy-cut", "proxy-latency", "jvm-pause", "waiter-pause", "holder-pause");
+			"proxy-stall", "proxy-cut", "proxy-latency", "jvm-pause", "waiter-pause", "holder-pause", "rival-pause",
+			"delay-pause", "holder-cut");
 
 	private final CheckHistory history;
 
@@ -285,8 +286,8 @@ final class LivenessChecks {
 			.max(Comparator.comparingLong(this::mayBeHeldUntil))
 			.orElse(null);
 		Hold after = holds.stream()
-			.filter((hold) -> grantedAt(hold) >= free.end())
-			.min(Comparator.comparingLong(LivenessChecks::grantedAt))
+			.filter((hold) -> hold.grantedAt() >= free.end())
+			.min(Comparator.comparingLong(Hold::grantedAt))
 			.orElse(null);
 		List<Wait> waiting = waits.stream()
 			.filter((wait) -> wait.start() < free.end() && wait.end() > free.start())
@@ -306,15 +307,7 @@ final class LivenessChecks {
 	}
 
 	private Interval mayBeHeld(Hold hold) {
-		return new Interval(grantedAt(hold), mayBeHeldUntil(hold));
-	}
-
-	/**
-	 * Return when the given hold was granted, within microseconds: its fencing token is
-	 * the server's clock when it was issued, or just above.
-	 */
-	private static long grantedAt(Hold hold) {
-		return Math.min(hold.acquired, hold.token);
+		return new Interval(hold.grantedAt(), mayBeHeldUntil(hold));
 	}
 
 	/**
@@ -335,10 +328,10 @@ final class LivenessChecks {
 		}
 		long until = (renewedUntil != Long.MAX_VALUE) ? renewedUntil + UNRENEWED_KEY_LIFE : Long.MAX_VALUE;
 		if (hold.leaseMillis > 0) {
-			until = Math.min(until, grantedAt(hold) + micros(hold.leaseMillis) + LOCK_DELAY);
+			until = Math.min(until, hold.grantedAt() + micros(hold.leaseMillis) + LOCK_DELAY);
 		}
 		for (Interval fault : faultsOn(hold.incarnation)) {
-			if (fault.start() <= until && fault.end() > grantedAt(hold)) {
+			if (fault.start() <= until && fault.end() > hold.grantedAt()) {
 				until = Math.max(until, fault.end() + AFTERMATH);
 			}
 		}

@@ -12,7 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.distlock.check.WorkerFleet.Status;
@@ -36,18 +36,49 @@ import org.jspecify.annotations.Nullable;
  * ms) to beyond a lease, and {@code waiter-interrupt} interrupts a thread that is
  * acquiring a lock; {@code holder-flush} empties Redis while a worker holds a lock that
  * another of its threads waits for, so that the holder's release hands over a lock Redis
- * no longer has. A targeted fault that finds no such worker is counted as
- * {@code <kind>-missed} and not recorded.
+ * no longer has. {@code rival-pause} freezes a worker that keeps a lock a worker of
+ * another JVM waits for until that rival holds it, and {@code delay-pause} a worker with
+ * a lock delay that keeps a hold for just longer than its lease, within the delay; both
+ * thaw a holder that keeps its hold, and looks at its validity, a while longer
+ * ({@link KeptHolds}). {@code release-flush} empties Redis while a worker is about to
+ * release a lock another of its threads waits for, after its last renewal: its hand-over
+ * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
+ * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
+ * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
+ * waits for, for longer than its lease and lock delay. A targeted fault that finds no
+ * such worker is counted as {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
 
 	private static final String[] KINDS = { "interrupt", "interrupt", "interrupt", "interrupt", "interrupt",
 			"interrupt", "jvm-pause", "jvm-pause", "redis-pause", "proxy-stall", "proxy-stall", "proxy-cut",
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
-			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt" };
+			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
+			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut" };
+
+	/**
+	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
+	 * the lock: beyond the lease and the lock delay, and the time a waiter takes to see
+	 * the lock expired.
+	 */
+	private static final long RIVAL_PAUSE_MILLIS = 4000;
+
+	/**
+	 * How much longer than a lease a {@code rival-pause} or a {@code delay-pause} lasts
+	 * at least, so that the holder's lease surely ran out (the margin of
+	 * {@code valid-after-lease}), and a rival that holds a read share or permit beside it
+	 * from before does not end a {@code rival-pause}.
+	 */
+	private static final long FREEZE_MARGIN_MILLIS = 200;
 
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
+
+	/**
+	 * How many rounds the faults aimed at a moment that needs two workers, or a hold kept
+	 * a while longer, ask before they give up.
+	 */
+	private static final int AIMED_ROUNDS = 40;
 
 	private final Random random;
 
@@ -131,13 +162,78 @@ final class Nemesis {
 	 */
 	private @Nullable String inject(String kind) {
 		return switch (kind) {
-			case "waiter-kill" -> targeted(Status::waiting, this::killAndRespawn);
-			case "waiter-pause" -> targeted(Status::waiting, this::freezeAroundClaimTime);
-			case "holder-pause" -> targeted(Status::holding, this::freezeAroundClaimTime);
-			case "holder-flush" -> targeted(Status::queued, (slot) -> this.redis.flushAll());
-			case "waiter-interrupt" -> targeted(Status::waiting, (slot) -> this.fleet.send(slot, "interrupt-waiter"));
+			case "waiter-kill" -> targeted(own(Status::waiting), (slot, locks, statuses) -> killAndRespawn(slot));
+			case "waiter-pause" ->
+				targeted(own(Status::waiting), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
+			case "holder-pause" ->
+				targeted(own(Status::holding), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
+			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> this.redis.flushAll());
+			case "waiter-interrupt" ->
+				targeted(own(Status::waiting), (slot, locks, statuses) -> this.fleet.send(slot, "interrupt-waiter"));
+			case "rival-pause" -> targeted(Nemesis::keptWithRival,
+					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
+			case "holder-cut" ->
+				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
+			case "release-flush" ->
+				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
+			case "rival-flush" ->
+				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
+			case "delay-pause" ->
+				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
 			default -> untargeted(kind);
 		};
+	}
+
+	/**
+	 * Aim at the locks in a field of the worker's own status.
+	 */
+	private static Aim own(Function<Status, Set<String>> names) {
+		return (slot, status, others) -> names.apply(status);
+	}
+
+	/**
+	 * Aim at the locks a worker keeps a while longer and a worker of another JVM waits
+	 * for.
+	 */
+	private static Set<String> keptWithRival(int slot, Status status, List<Status> others) {
+		Set<String> names = new TreeSet<>(status.kept());
+		names.retainAll(others.stream().flatMap((other) -> other.waiting().stream()).toList());
+		return names;
+	}
+
+	/**
+	 * Aim at the locks a worker is about to release while another of its threads waits
+	 * for them.
+	 */
+	private static Set<String> queuedAndEnding(Status status) {
+		Set<String> names = new TreeSet<>(status.queued());
+		names.retainAll(status.ending());
+		return names;
+	}
+
+	/**
+	 * Aim at the locks ({@code c:}) a worker is about to release while another of its
+	 * threads waits for them: those another worker can take as a plain lock.
+	 */
+	private static Set<String> lockQueuedAndEnding(Status status) {
+		return queuedAndEnding(status).stream().filter((name) -> name.startsWith("c:")).collect(Collectors.toSet());
+	}
+
+	/**
+	 * Aim at the holds a worker with a lock delay keeps a while longer, every other time
+	 * only at its locks' ({@code c:}), whose renewals are another script than those of
+	 * read shares and permits; one time in three instead at the leader, which must not
+	 * say it leads once thawed.
+	 */
+	private Set<String> keptWithLockDelay(int slot, Status status, List<Status> others) {
+		if (this.random.nextInt(3) == 0) {
+			return status.holding().contains(WorkerOps.LEADERSHIP) ? Set.of(WorkerOps.LEADERSHIP) : Set.of();
+		}
+		if (!this.fleet.hasLockDelay(slot)) {
+			return Set.of();
+		}
+		return (this.random.nextBoolean()) ? status.kept()
+				: status.kept().stream().filter((name) -> name.startsWith("c:")).collect(Collectors.toSet());
 	}
 
 	/**
@@ -176,19 +272,31 @@ final class Nemesis {
 	}
 
 	/**
-	 * Find a worker whose status names some lock in the given field, asking the workers
-	 * in a random order for a few rounds, and hit it.
+	 * Find a worker whose status, beside the others', names some lock the aim picks,
+	 * asking the workers in a random order for a few rounds, and hit it for those locks.
 	 * @return the worker's incarnation and those locks, or {@code null} if none was found
 	 */
-	private @Nullable String targeted(Function<Status, Set<String>> names, IntConsumer fault) {
-		for (int round = 0; round < TARGET_ROUNDS; round++) {
+	private @Nullable String targeted(Aim aim, Hit fault) {
+		return targeted(aim, fault, TARGET_ROUNDS);
+	}
+
+	private @Nullable String targeted(Aim aim, Hit fault, int rounds) {
+		for (int round = 0; round < rounds; round++) {
 			List<Integer> slots = new ArrayList<>(IntStream.range(0, this.fleet.size()).boxed().toList());
 			Collections.shuffle(slots, this.random);
+			Map<Integer, Status> statuses = new TreeMap<>();
+			slots.forEach((slot) -> this.fleet.status(slot).ifPresent((status) -> statuses.put(slot, status)));
 			for (int slot : slots) {
-				Set<String> locks = this.fleet.status(slot).map(names).orElse(Set.of());
+				Status status = statuses.get(slot);
+				List<Status> others = statuses.entrySet()
+					.stream()
+					.filter((other) -> other.getKey() != slot)
+					.map(Map.Entry::getValue)
+					.toList();
+				Set<String> locks = (status != null) ? aim.names(slot, status, others) : Set.of();
 				if (!locks.isEmpty()) {
 					String target = this.fleet.incarnation(slot) + ":" + String.join(",", new TreeSet<>(locks));
-					fault.accept(slot);
+					fault.hit(slot, locks, statuses);
 					return target;
 				}
 			}
@@ -214,11 +322,86 @@ final class Nemesis {
 		});
 	}
 
+	/**
+	 * Freeze a worker that keeps a lock a worker of another JVM waits for past its lease,
+	 * until another worker holds it (at most {@value #RIVAL_PAUSE_MILLIS} ms): thawed
+	 * while the rival holds the lock, the holder's renewal must find the key someone
+	 * else's.
+	 */
+	private void freezeUntilRivalHolds(int slot, Set<String> kept) {
+		frozen(slot, () -> {
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RIVAL_PAUSE_MILLIS);
+			pause(CheckWorkerMain.LEASE.toMillis() + FREEZE_MARGIN_MILLIS);
+			while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, kept)) {
+				pause(20);
+			}
+		});
+	}
+
+	private boolean heldElsewhere(int slot, Set<String> names) {
+		for (int other = 0; other < this.fleet.size(); other++) {
+			if (other != slot && this.fleet.status(other)
+				.map((status) -> !Collections.disjoint(status.holding(), names))
+				.orElse(false)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Freeze a worker with a lock delay that keeps a hold for just longer than its lease
+	 * and the check's margin, and less than its lease and lock delay: unless it renewed
+	 * long before the freeze, its key is still kept by the delay when it thaws, and its
+	 * renewal must be refused all the same.
+	 */
+	private void freezeWithinLockDelay(int slot) {
+		freeze(slot, (int) (CheckWorkerMain.LEASE.toMillis() + FREEZE_MARGIN_MILLIS) + 20 + this.random.nextInt(60));
+	}
+
+	/**
+	 * Empty Redis under a worker about to hand a lock over within its JVM, and have a
+	 * worker of another JVM take the lock at once, one whose threads neither wait for it
+	 * nor hold it if there is one (they would queue the taker behind them): the hand-over
+	 * must find the lock another process's.
+	 */
+	private void flushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
+		String name = names.iterator().next();
+		List<Integer> others = new ArrayList<>(IntStream.range(0, this.fleet.size()).boxed().toList());
+		others.remove(Integer.valueOf(slot));
+		Collections.shuffle(others, this.random);
+		int taker = others.stream()
+			.filter((other) -> statuses.containsKey(other) && !statuses.get(other).waiting().contains(name)
+					&& !statuses.get(other).holding().contains(name))
+			.findFirst()
+			.orElse(others.get(0));
+		this.redis.flushAll();
+		this.fleet.send(taker, "take " + name);
+	}
+
+	/**
+	 * Cut a worker's connections to Redis for longer than its lease and lock delay: its
+	 * renewals fail while it keeps looking at its validity, and a rival may take its
+	 * place only once its key or entry expired.
+	 */
+	private void cutPastLease(int slot) {
+		int millis = (int) CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis() + 400;
+		heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), millis, millis + 1);
+	}
+
 	private void freeze(int slot, int millis) {
+		frozen(slot, () -> pause(millis));
+	}
+
+	/**
+	 * Freeze a worker while the given wait lasts, and record the time it was surely
+	 * frozen.
+	 */
+	private void frozen(int slot, Runnable wait) {
 		this.fleet.jvm(slot).pause();
 		long frozen = History.now();
 		try {
-			pause(millis);
+			wait.run();
 		}
 		finally {
 			this.faults.record("FROZEN", "incarnation", this.fleet.incarnation(slot), "start", frozen, "end",
@@ -235,6 +418,41 @@ final class Nemesis {
 		finally {
 			proxy.heal();
 		}
+	}
+
+	/**
+	 * Which locks of a worker a targeted fault may hit, given its status and the other
+	 * workers' statuses.
+	 */
+	@FunctionalInterface
+	private interface Aim {
+
+		/**
+		 * Return the names of the locks the fault may hit this worker for, none when it
+		 * is no target.
+		 * @param slot the worker's slot
+		 * @param status its status
+		 * @param others the statuses of the other workers that answered
+		 * @return the names
+		 */
+		Set<String> names(int slot, Status status, List<Status> others);
+
+	}
+
+	/**
+	 * A targeted fault's blow.
+	 */
+	@FunctionalInterface
+	private interface Hit {
+
+		/**
+		 * Hit a worker.
+		 * @param slot the worker's slot
+		 * @param locks the locks the aim picked
+		 * @param statuses the statuses of the workers that answered, by slot
+		 */
+		void hit(int slot, Set<String> locks, Map<Integer, Status> statuses);
+
 	}
 
 	/**

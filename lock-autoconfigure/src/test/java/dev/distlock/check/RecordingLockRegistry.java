@@ -44,6 +44,9 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	private final ValiditySampler sampler;
 
+	/** The lock delay of holds whose options give none. */
+	private final Duration lockDelay;
+
 	private final Map<String, RecordedLeadership> leaderships = new ConcurrentHashMap<>();
 
 	/**
@@ -56,11 +59,13 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	private final ThreadLocal<Map<String, RecordedHold>> ownedByThread = ThreadLocal.withInitial(HashMap::new);
 
-	RecordingLockRegistry(LockRegistry delegate, History history, String idPrefix, ValiditySampler sampler) {
+	RecordingLockRegistry(LockRegistry delegate, History history, String idPrefix, ValiditySampler sampler,
+			Duration lockDelay) {
 		this.delegate = delegate;
 		this.history = history;
 		this.idPrefix = idPrefix;
 		this.sampler = sampler;
+		this.lockDelay = lockDelay;
 		this.waits = new RecordedWaits(history);
 	}
 
@@ -249,15 +254,17 @@ final class RecordingLockRegistry implements LockRegistry {
 
 	/**
 	 * Record a hold: {@code lease} is its fixed lease in milliseconds, 0 for a lease the
-	 * watchdog renews; the given fields follow, such as a semaphore's {@code permits}.
+	 * watchdog renews, {@code delay} its lock delay in milliseconds; the given fields
+	 * follow, such as a semaphore's {@code permits}.
 	 */
 	private RecordedHold acquired(String name, LockLease view, LeaseOptions options, long start, String api,
 			Object... fields) {
 		String id = this.idPrefix + "-" + this.sequence.incrementAndGet();
 		RecordedHold hold = new RecordedHold(this.history, id, name, view.fencingToken(), view);
 		long leaseMillis = (options.leaseTime() != null) ? options.leaseTime().toMillis() : 0;
+		long delayMillis = ((options.lockDelay() != null) ? options.lockDelay() : this.lockDelay).toMillis();
 		Object[] line = { "hold", id, "name", name, "token", view.fencingToken(), "api", api, "start", start, "end",
-				History.now(), "thread", Thread.currentThread().getName(), "lease", leaseMillis };
+				History.now(), "thread", Thread.currentThread().getName(), "lease", leaseMillis, "delay", delayMillis };
 		this.history.record("ACQ", Stream.concat(Arrays.stream(line), Arrays.stream(fields)).toArray());
 		view.onLoss((lost) -> this.history.record("LOSS", "hold", id, "at", History.now()));
 		this.sampler.add(hold);

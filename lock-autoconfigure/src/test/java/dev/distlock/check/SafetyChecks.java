@@ -8,8 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
+import dev.distlock.check.CheckHistory.FencedWrite;
 import dev.distlock.check.CheckHistory.Freeze;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Op;
@@ -24,20 +26,27 @@ import dev.distlock.check.CheckHistory.Read;
  * semaphore), across everything, Redis losing its data included. Redis losing its data
  * (restart, flush) is the documented limit that excuses the exclusion checks: it can
  * grant a lock twice, but the later holder's token is greater, so the fenced register
- * still loses no update. No token out of order is excused: a hold handed over within a
- * JVM is confirmed in Redis before its new holder has it, so a token reserved before a
- * data loss is never handed over after it. A holder paused past its lease needs no excuse
- * because it is only counted while its own lease check said valid. A fenced write refused
- * while its holder believed it valid is excused by an earlier data loss: the later holder
- * of a double grant wrote with a greater token. No hold may be believed valid after its
- * worker was frozen for longer than its lease: the lease ran out meanwhile.
+ * still loses no update. Two holds of a name overlap excused only when the data loss came
+ * after the earlier of their grants, as their tokens date them: two holds both granted
+ * after it had a Redis that knew of the other. No token out of order is excused: a hold
+ * handed over within a JVM is confirmed in Redis before its new holder has it, so a token
+ * reserved before a data loss is never handed over after it. A holder paused past its
+ * lease needs no excuse because it is only counted while its own lease check said valid.
+ * A fenced write refused while its holder believed it valid is excused by an earlier data
+ * loss: the later holder of a double grant wrote with a greater token. No hold may be
+ * believed valid after its worker was frozen for longer than its lease: the lease ran out
+ * meanwhile. The fence ({@code RedisFence}) of each name never accepts a write whose
+ * token is lower than that of a write it accepted before. A hold whose lease ran out
+ * without a release keeps its place for its lock delay after the last moment it was
+ * believed valid: no other holder may be granted it meanwhile.
  */
 final class SafetyChecks {
 
 	/** Microseconds two confirmed intervals may overlap: the clock is shared. */
 	private static final long TOLERANCE = 1_000;
 
-	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause");
+	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause", "rival-pause",
+			"delay-pause");
 
 	/**
 	 * Milliseconds by which a freeze must outlast a lease to prove that the lease ran
@@ -67,6 +76,7 @@ final class SafetyChecks {
 			}
 			checkTokenOrder(holds);
 		});
+		checkFenceOrder();
 		checkPlainCounters();
 		checkRefusedWhileValid();
 		checkValidAfterFrozenLease();
@@ -76,8 +86,8 @@ final class SafetyChecks {
 
 	/**
 	 * Tell the given action, for each hold believed valid at some moment, which holds
-	 * acquired before it were still believed valid then: confirmed beyond its acquisition
-	 * and the tolerance.
+	 * acquired before it still kept their place then ({@link Hold#occupiedUntil()}):
+	 * beyond its acquisition and the tolerance.
 	 */
 	private static void forEachConfirmedOverlap(List<Hold> holds, BiConsumer<Hold, List<Hold>> action) {
 		List<Hold> confirmed = holds.stream()
@@ -86,7 +96,7 @@ final class SafetyChecks {
 			.toList();
 		List<Hold> active = new ArrayList<>();
 		for (Hold later : confirmed) {
-			active.removeIf((earlier) -> earlier.confirmedUntil <= later.acquired + TOLERANCE);
+			active.removeIf((earlier) -> earlier.occupiedUntil() <= later.acquired + TOLERANCE);
 			action.accept(later, active);
 			active.add(later);
 		}
@@ -94,13 +104,24 @@ final class SafetyChecks {
 
 	private void checkOverlaps(Hold later, List<Hold> active) {
 		for (Hold earlier : active) {
+			if (mayShare(earlier, later)
+					|| this.history.dataLossBetween(Math.min(earlier.grantedAt(), later.grantedAt()), later.acquired)) {
+				continue;
+			}
 			long overlapEnd = Math.min(earlier.confirmedUntil, later.confirmedUntil);
-			if (later.acquired + TOLERANCE < overlapEnd && !mayShare(earlier, later)
-					&& !this.history.dataLossBetween(Math.min(earlier.start, later.start), later.acquired)
-					&& !(earlier.isTerm() && frozenBetween(earlier.incarnation, earlier.acquired, later.acquired)
-							&& !saidLeaderBeside(earlier, later))) {
-				this.violations.add("overlap", "both believed valid for " + (overlapEnd - later.acquired) + " us: "
-						+ earlier + " and " + later);
+			if (later.acquired + TOLERANCE < overlapEnd) {
+				if (!(earlier.isTerm() && frozenBetween(earlier.incarnation, earlier.acquired, later.acquired)
+						&& !saidLeaderBeside(earlier, later))) {
+					this.violations.add("overlap", "both believed valid for " + (overlapEnd - later.acquired) + " us: "
+							+ earlier + " and " + later);
+				}
+			}
+			else if (earlier.confirmedUntil <= later.acquired + TOLERANCE
+					&& later.acquired + TOLERANCE < earlier.occupiedUntil()) {
+				this.violations.add("delay-broken",
+						"acquired " + (earlier.occupiedUntil() - later.acquired)
+								+ " us before the lock delay of a hold whose lease ran out ended: " + earlier + " and "
+								+ later);
 			}
 		}
 	}
@@ -135,13 +156,30 @@ final class SafetyChecks {
 					&& fault.start() <= to && fault.end() >= from);
 	}
 
+	/**
+	 * Check that a permit was granted only while fewer holders than the semaphore gives
+	 * permits believed theirs valid ({@code permits-exceeded}), or kept their place for
+	 * the lock delay after their lease ran out ({@code delay-broken}).
+	 */
 	private void checkPermitCount(String name, Hold later, List<Hold> active) {
 		int permits = this.history.capacity(name);
 		long earliestStart = active.stream().mapToLong((hold) -> hold.start).min().orElse(later.start);
-		if (active.size() >= permits && later.acquired + TOLERANCE < later.confirmedUntil
-				&& !this.history.dataLossBetween(Math.min(earliestStart, later.start), later.acquired)) {
-			this.violations.add("permits-exceeded", (active.size() + 1) + " holders of " + permits
-					+ " permits believed valid at once: " + later + " acquired while " + active);
+		if (active.size() < permits || later.acquired + TOLERANCE >= later.confirmedUntil
+				|| this.history.dataLossBetween(Math.min(earliestStart, later.start), later.acquired)) {
+			return;
+		}
+		List<Hold> believed = active.stream()
+			.filter((earlier) -> earlier.confirmedUntil > later.acquired + TOLERANCE)
+			.toList();
+		if (believed.size() >= permits) {
+			this.violations.add("permits-exceeded", (believed.size() + 1) + " holders of " + permits
+					+ " permits believed valid at once: " + later + " acquired while " + believed);
+		}
+		else {
+			this.violations.add("delay-broken",
+					(active.size() + 1) + " holders of " + permits
+							+ " permits kept their place at once, some only by the lock delay: " + later
+							+ " acquired while " + active);
 		}
 	}
 
@@ -153,19 +191,51 @@ final class SafetyChecks {
 				this.violations.add("duplicate-token", other + " and " + hold);
 			}
 		}
-		List<Hold> byAcquired = ordered.stream().sorted(Comparator.comparingLong((Hold h) -> h.acquired)).toList();
-		List<Hold> byStart = ordered.stream().sorted(Comparator.comparingLong((Hold h) -> h.start)).toList();
+		forEachAfterHighest(ordered, (hold) -> hold.start, (hold) -> hold.acquired, (hold) -> hold.token,
+				(later, highest) -> {
+					if (later.token <= highest.token) {
+						this.violations.add("token-order", later + " began after " + highest + " was acquired");
+					}
+				});
+	}
+
+	/**
+	 * Check that the fence of each name accepted no write whose token is lower than that
+	 * of a write it accepted before: one whose answer came before the later write was
+	 * sent. The fence lives in the store, which no fault touches, so nothing excuses it.
+	 */
+	private void checkFenceOrder() {
+		Map<String, List<FencedWrite>> byName = this.history.fencedWrites.stream()
+			.filter(FencedWrite::accepted)
+			.collect(Collectors.groupingBy(FencedWrite::name));
+		byName.values()
+			.forEach((writes) -> forEachAfterHighest(writes, FencedWrite::start, FencedWrite::end, FencedWrite::token,
+					(later, highest) -> {
+						if (later.token() < highest.token()) {
+							this.violations.add("fence-order", later + " accepted after " + highest);
+						}
+					}));
+	}
+
+	/**
+	 * Tell the given action, for each item that began after another ended, the item of
+	 * the highest token among those that ended before it began.
+	 */
+	private static <T> void forEachAfterHighest(List<T> items, ToLongFunction<T> begin, ToLongFunction<T> end,
+			ToLongFunction<T> token, BiConsumer<T, T> action) {
+		List<T> byEnd = items.stream().sorted(Comparator.comparingLong(end)).toList();
+		List<T> byBegin = items.stream().sorted(Comparator.comparingLong(begin)).toList();
 		int next = 0;
-		Hold highest = null;
-		for (Hold later : byStart) {
-			while (next < byAcquired.size() && byAcquired.get(next).acquired < later.start) {
-				Hold earlier = byAcquired.get(next++);
-				if (highest == null || earlier.token > highest.token) {
+		T highest = null;
+		for (T later : byBegin) {
+			while (next < byEnd.size() && end.applyAsLong(byEnd.get(next)) < begin.applyAsLong(later)) {
+				T earlier = byEnd.get(next++);
+				if (highest == null || token.applyAsLong(earlier) > token.applyAsLong(highest)) {
 					highest = earlier;
 				}
 			}
-			if (highest != null && later.token <= highest.token) {
-				this.violations.add("token-order", later + " began after " + highest + " was acquired");
+			if (highest != null) {
+				action.accept(later, highest);
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package dev.distlock.check;
 import java.util.Map;
 
 import dev.distlock.check.CheckHistory.Fault;
+import dev.distlock.check.CheckHistory.FencedWrite;
 import dev.distlock.check.CheckHistory.Freeze;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Read;
@@ -55,6 +56,74 @@ class SafetyChecksTests {
 		Hold later = new Hold("w1.1-9", "w1.1", SEMAPHORE, 500_000, WorkerOps.PERMIT, 3 * SECOND, 3 * SECOND, 0);
 		this.history.holds.put(later.id, later);
 		assertThat(check().counts()).isEqualTo("{token-order=1}");
+	}
+
+	@Test
+	void holdsOverlappingAfterADataLossAreExcusedOnlyWhenOneWasGrantedBeforeIt() {
+		this.history.faults.add(new Fault("redis-flush", 2 * SECOND, 2 * SECOND + 1000, true, "redis"));
+		hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 4);
+		heldAfterWaitingSince(SECOND, "w1.1", "c:r0", 3, 5);
+		assertThat(check().isEmpty()).isTrue();
+		this.history.holds.clear();
+		hold("w0.1", WorkerOps.LOCK, "c:r0", 3, 5);
+		heldAfterWaitingSince(SECOND, "w1.1", "c:r0", 4, 6);
+		assertThat(check().counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
+	void lockGrantedWithinTheLockDelayOfAHoldWhoseLeaseRanOutIsAViolation() {
+		ranOutWithADelay(hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 2));
+		hold("w1.1", WorkerOps.LOCK, "c:r0", 2, 3);
+		Violations violations = check();
+		assertThat(violations.counts()).isEqualTo("{delay-broken=1}");
+		assertThat(violations.report()).contains("before the lock delay of a hold whose lease ran out ended");
+	}
+
+	@Test
+	void lockGrantedAfterTheLockDelayOrAfterAReleaseOrAKillIsNoViolation() {
+		ranOutWithADelay(hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 2));
+		hold("w1.1", WorkerOps.LOCK, "c:r0", 3, 4);
+		hold("w0.1", WorkerOps.LOCK, "c:r0", 4, 5).delayMillis = 500;
+		hold("w1.1", WorkerOps.LOCK, "c:r0", 5, 6);
+		Hold killedBeforeItsReleaseWasRecorded = hold("w2.1", WorkerOps.LOCK, "c:r0", 6, 7);
+		killedBeforeItsReleaseWasRecorded.releaseOutcome = "";
+		killedBeforeItsReleaseWasRecorded.delayMillis = 500;
+		hold("w1.1", WorkerOps.LOCK, "c:r0", 7, 8);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void permitGrantedWithinTheLockDelayOfAPermitWhoseLeaseRanOutIsAViolation() {
+		this.history.permits.put(SEMAPHORE, 1);
+		ranOutWithADelay(hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 2));
+		hold("w1.1", WorkerOps.PERMIT, SEMAPHORE, 2, 3);
+		Violations violations = check();
+		assertThat(violations.counts()).isEqualTo("{delay-broken=1}");
+		assertThat(violations.report()).contains("kept their place at once, some only by the lock delay");
+	}
+
+	@Test
+	void fenceAcceptingALowerTokenAfterAHigherIsAViolation() {
+		this.history.fencedWrites
+			.add(new FencedWrite("w1.1-2.1", "c:r0", 2 * SECOND, "ACCEPTED", 3 * SECOND, 3 * SECOND + 1000));
+		this.history.fencedWrites
+			.add(new FencedWrite("w0.1-1.1", "c:r0", SECOND + 500_000, "ACCEPTED", 4 * SECOND, 4 * SECOND + 1000));
+		Violations violations = check();
+		assertThat(violations.counts()).isEqualTo("{fence-order=1}");
+		assertThat(violations.report()).contains("w0.1-1.1").contains("accepted after");
+	}
+
+	@Test
+	void fenceAcceptingWritesThatOverlapInTimeOrARefusedLowerTokenIsNoViolation() {
+		this.history.fencedWrites
+			.add(new FencedWrite("w1.1-2.1", "c:r0", 2 * SECOND, "ACCEPTED", 3 * SECOND, 3 * SECOND + 1000));
+		this.history.fencedWrites
+			.add(new FencedWrite("w0.1-1.1", "c:r0", SECOND, "ACCEPTED", 3 * SECOND + 500, 3 * SECOND + 2000));
+		this.history.fencedWrites
+			.add(new FencedWrite("w0.1-3.1", "c:r0", SECOND, "REFUSED", 4 * SECOND, 4 * SECOND + 1000));
+		this.history.fencedWrites
+			.add(new FencedWrite("w0.1-4.1", "c:r1", SECOND, "ACCEPTED", 4 * SECOND, 4 * SECOND + 1000));
+		assertThat(check().isEmpty()).isTrue();
 	}
 
 	@Test
@@ -195,9 +264,22 @@ class SafetyChecksTests {
 	 * and released at the given seconds, its fencing token the time of its acquisition.
 	 */
 	private Hold hold(String incarnation, String api, String name, long acquiredSecond, long releasedSecond) {
+		return hold(incarnation, api, name, acquiredSecond * SECOND - 1000, acquiredSecond, releasedSecond);
+	}
+
+	/**
+	 * Record a lock that began to be acquired at the given time (microseconds) and was
+	 * granted and released at the given seconds.
+	 */
+	private void heldAfterWaitingSince(long start, String incarnation, String name, long acquiredSecond,
+			long releasedSecond) {
+		hold(incarnation, WorkerOps.LOCK, name, start, acquiredSecond, releasedSecond);
+	}
+
+	private Hold hold(String incarnation, String api, String name, long start, long acquiredSecond,
+			long releasedSecond) {
 		String id = incarnation + "-" + (++this.holds);
-		Hold hold = new Hold(id, incarnation, name, acquiredSecond * SECOND, api, acquiredSecond * SECOND - 1000,
-				acquiredSecond * SECOND, 0);
+		Hold hold = new Hold(id, incarnation, name, acquiredSecond * SECOND, api, start, acquiredSecond * SECOND, 0);
 		hold.thread = "check-worker-0";
 		hold.releaseStart = releasedSecond * SECOND;
 		hold.releaseEnd = releasedSecond * SECOND + 1000;
@@ -205,6 +287,15 @@ class SafetyChecksTests {
 		hold.confirmedUntil = hold.releaseStart;
 		this.history.holds.put(id, hold);
 		return hold;
+	}
+
+	/**
+	 * Make a hold one whose release found its lease over, with a lock delay of half a
+	 * second.
+	 */
+	private static void ranOutWithADelay(Hold hold) {
+		hold.releaseOutcome = "LOST";
+		hold.delayMillis = 500;
 	}
 
 	private Violations check() {

@@ -90,6 +90,15 @@ final class WorkerFleet {
 	}
 
 	/**
+	 * Return whether the current incarnation of a slot's worker has a lock delay.
+	 * @param slot the worker's slot
+	 * @return whether its holds are kept from others for a while after their lease
+	 */
+	boolean hasLockDelay(int slot) {
+		return !CheckWorkerMain.lockDelay(workerSeed(this.slots.get(slot))).isZero();
+	}
+
+	/**
 	 * Return every incarnation so far with its history file.
 	 * @return the history files by incarnation
 	 */
@@ -201,30 +210,38 @@ final class WorkerFleet {
 		slot.jvm = this.closer.add(RivalJvm.builder(CheckWorkerMain.class)
 			.jvmOptions("-Xmx192m", "-XX:TieredStopAtLevel=1")
 			.args(slot.proxy.uri(), this.storeUri, history.toString(), slot.incarnation,
-					Long.toString(this.seed + 7919L * slot.index + slot.incarnations), Integer.toString(this.threads),
-					slot.driver.name())
+					Long.toString(workerSeed(slot)), Integer.toString(this.threads), slot.driver.name())
 			.start());
+	}
+
+	private long workerSeed(Slot slot) {
+		return this.seed + 7919L * slot.index + slot.incarnations;
 	}
 
 	/**
 	 * What a worker said it waits for in Redis (being acquired by one of its threads
-	 * while none holds it), what it holds, and what it holds while another of its threads
-	 * waits for it.
+	 * while none holds it), what it holds, what it holds while another of its threads
+	 * waits for it, what it keeps a while longer, and what it is about to release.
 	 *
 	 * @param waiting the names of the locks it waits for
 	 * @param holding the names of the locks it holds
 	 * @param queued the names of the locks it holds with a thread of its own waiting
+	 * @param kept the names of the locks, read/write locks and semaphores it keeps for at
+	 * least {@link CheckWorkerMain#KEPT_AHEAD} of its running
+	 * @param ending the names of those it keeps for less than
+	 * {@link CheckWorkerMain#ENDING}, about to be released
 	 */
-	record Status(Set<String> waiting, Set<String> holding, Set<String> queued) {
+	record Status(Set<String> waiting, Set<String> holding, Set<String> queued, Set<String> kept, Set<String> ending) {
 
 		/**
-		 * Read a worker's answer, {@code waiting=<names> holding=<names> queued=<names>}.
+		 * Read a worker's answer,
+		 * {@code waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}.
 		 * @param answer the answer
 		 * @return the status
 		 */
 		static Status parse(String answer) {
 			String[] fields = answer.split(" ");
-			return new Status(names(fields[0]), names(fields[1]), names(fields[2]));
+			return new Status(names(fields[0]), names(fields[1]), names(fields[2]), names(fields[3]), names(fields[4]));
 		}
 
 		private static Set<String> names(String field) {

@@ -32,12 +32,16 @@ import reactor.core.Disposable;
  * <p>
  * Some holds have a fixed lease and a lock delay and last until about when the lease runs
  * out ({@code nearExpiry}), so that their release, handing the lock to a thread of the
- * same JVM or not, may reach Redis after the lease.
+ * same JVM or not, may reach Redis after the lease. Others ({@code lateWrite}) work under
+ * such a hold only once its lease and delay ran out, so that their writes may reach the
+ * fence after a rival's.
  * <p>
  * Waiters give up while queued: wait times range from none to longer than a lease, some
  * holds last beyond a lease ({@code longHold}, and as often as not a read share, a write
  * hold or a permit) so that short waits run out behind them, and a {@code Mono} is
  * cancelled either while it acquires or after it may have queued ({@code monoCancel}).
+ * Holds are kept through {@link KeptHolds}, for a time of the JVM running, so that a
+ * holder frozen while it keeps one still keeps it once thawed.
  * <p>
  * A thread that holds a lock, or a read share, now and then takes it again and leaves it
  * (a reentry, recorded as {@code REENTER}): after a fault a hold may be lost by then, and
@@ -110,6 +114,9 @@ final class WorkerOps implements Runnable {
 	private static final Duration[] WAITS = { Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(1),
 			Duration.ofSeconds(5) };
 
+	/** How long a rival that takes a lock for the nemesis keeps it. */
+	private static final int TAKE_KEEP_MILLIS = 500;
+
 	/** How long the threads of a permit burst wait for a permit. */
 	private static final Duration PERMIT_BURST_WAIT = Duration.ofSeconds(2);
 
@@ -135,6 +142,8 @@ final class WorkerOps implements Runnable {
 
 	private final CriticalSection critical;
 
+	private final KeptHolds kept;
+
 	private final History history;
 
 	private final Random random;
@@ -142,11 +151,12 @@ final class WorkerOps implements Runnable {
 	private final BooleanSupplier stopping;
 
 	WorkerOps(RecordingLockRegistry registry, FreshRegistries freshRegistries, CheckedService service,
-			CriticalSection critical, History history, long seed, BooleanSupplier stopping) {
+			CriticalSection critical, KeptHolds kept, History history, long seed, BooleanSupplier stopping) {
 		this.registry = registry;
 		this.freshRegistries = freshRegistries;
 		this.service = service;
 		this.critical = critical;
+		this.kept = kept;
 		this.history = history;
 		this.random = new Random(seed);
 		this.stopping = stopping;
@@ -156,29 +166,45 @@ final class WorkerOps implements Runnable {
 	public void run() {
 		while (!this.stopping.getAsBoolean()) {
 			Thread.interrupted();
-			String api = pickApi();
-			String outcome = "OK";
-			try {
-				call(api);
-			}
-			catch (TimeoutException ex) {
-				outcome = "HUNG";
-				this.history.record("HUNG", "api", api, "thread", Thread.currentThread().getName());
-			}
-			catch (Exception ex) {
-				outcome = isBlockTimeout(ex) ? "HUNG" : ex.getClass().getSimpleName();
-				if (outcome.equals("HUNG")) {
-					this.history.record("HUNG", "api", api, "thread", Thread.currentThread().getName());
-				}
-			}
-			this.history.record("CALL", "api", api, "outcome", outcome);
+			callRecorded(pickApi(), this::call);
 		}
 	}
 
+	/**
+	 * Take the named lock if it is free, work under it and keep it for
+	 * {@value #TAKE_KEEP_MILLIS} ms, recorded as the call {@code take}: a rival the
+	 * nemesis sends at a lock another JVM is about to hand over.
+	 * @param name the lock's name
+	 */
+	void take(String name) {
+		callRecorded("take", (api) -> lock(this.registry, name, Duration.ZERO, TAKE_KEEP_MILLIS));
+	}
+
+	/**
+	 * Run a call and record its outcome.
+	 */
+	private void callRecorded(String api, Call call) {
+		String outcome = "OK";
+		try {
+			call.run(api);
+		}
+		catch (TimeoutException ex) {
+			outcome = "HUNG";
+			this.history.record("HUNG", "api", api, "thread", Thread.currentThread().getName());
+		}
+		catch (Exception ex) {
+			outcome = isBlockTimeout(ex) ? "HUNG" : ex.getClass().getSimpleName();
+			if (outcome.equals("HUNG")) {
+				this.history.record("HUNG", "api", api, "thread", Thread.currentThread().getName());
+			}
+		}
+		this.history.record("CALL", "api", api, "outcome", outcome);
+	}
+
 	private String pickApi() {
-		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "nearExpiry", "sync", "fixedLease", "minHold",
-				"transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read", "write",
-				"downgrade", "readerBurst", "permitBurst", "freshRegistry" };
+		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "longHold", "nearExpiry", "sync", "fixedLease",
+				"minHold", "transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read",
+				"write", "downgrade", "readerBurst", "permitBurst", "freshRegistry", "lateWrite" };
 		return apis[this.random.nextInt(apis.length)];
 	}
 
@@ -188,6 +214,7 @@ final class WorkerOps implements Runnable {
 			case "lock" -> lock(key, 0);
 			case "longHold" -> lock(key, 300 + this.random.nextInt(2200));
 			case "nearExpiry" -> nearExpiry(key);
+			case "lateWrite" -> lateWrite(key);
 			case "lease" -> lease(key);
 			case "sync" -> this.service.sync(key);
 			case "fixedLease" -> this.service.fixedLease(key);
@@ -227,7 +254,7 @@ final class WorkerOps implements Runnable {
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
+			this.kept.keep(name, keepMillis);
 			if (this.random.nextInt(3) == 0) {
 				reenter(lock);
 			}
@@ -251,7 +278,28 @@ final class WorkerOps implements Runnable {
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
 			long leaseMillis = NEAR_EXPIRY.leaseTime().toMillis();
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(leaseMillis - 80 + this.random.nextInt(120)));
+			this.kept.keep(lock.name(), leaseMillis - 80 + this.random.nextInt(120));
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	/**
+	 * Hold a lock with a fixed lease and a lock delay, stand still past both, and only
+	 * then work under it, as a holder that missed its lease would: a rival may hold the
+	 * lock by then, with a token less than a second greater, and the fence must refuse
+	 * the late write all the same.
+	 */
+	private void lateWrite(String key) {
+		FencedLock lock = this.registry.obtain("c:" + key, NEAR_EXPIRY);
+		if (!lock.tryLock(waitTime())) {
+			return;
+		}
+		try {
+			long lapseMillis = NEAR_EXPIRY.leaseTime().plus(NEAR_EXPIRY.lockDelay()).toMillis();
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(lapseMillis + 100 + this.random.nextInt(200)));
+			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
 		}
 		finally {
 			lock.unlock();
@@ -290,7 +338,7 @@ final class WorkerOps implements Runnable {
 		RecordedHold hold = ((RecordedLease) permit.get()).hold();
 		try {
 			hold.checkValid();
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
+			this.kept.keep(name, keepMillis);
 			hold.checkValid();
 		}
 		finally {
@@ -343,7 +391,7 @@ final class WorkerOps implements Runnable {
 			if (sideTrips && this.random.nextInt(4) == 0) {
 				upgrade(lock, hold);
 			}
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
+			this.kept.keep(READ_WRITE, keepMillis);
 		}
 		finally {
 			lock.readLock().unlock();
@@ -526,7 +574,7 @@ final class WorkerOps implements Runnable {
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(keepMillis));
+			this.kept.keep(READ_WRITE, keepMillis);
 		}
 		finally {
 			lock.unlock();
@@ -609,6 +657,16 @@ final class WorkerOps implements Runnable {
 
 	private Duration waitTime() {
 		return WAITS[this.random.nextInt(WAITS.length)];
+	}
+
+	/**
+	 * One call of an API.
+	 */
+	@FunctionalInterface
+	private interface Call {
+
+		void run(String api) throws Exception;
+
 	}
 
 	private static boolean isBlockTimeout(Exception ex) {
