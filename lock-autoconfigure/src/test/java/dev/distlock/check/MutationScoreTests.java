@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -89,7 +91,36 @@ class MutationScoreTests {
 		}
 		System.out.println("[mutation] score " + (mutants.size() - missed.size()) + "/" + mutants.size() + ", seeds "
 				+ this.seeds + ", " + this.seconds + " s each\n" + table(runs));
+		if (mutants.equals(Mutants.ALL)) {
+			drawFigure(runs);
+		}
 		assertThat(missed).as("mutants the checker missed:%n%s", table(runs)).isEmpty();
+	}
+
+	/**
+	 * Draw the result of a run of the whole set, in {@code target/mutants} and as the
+	 * figure of {@code docs/reliability.md}.
+	 */
+	private void drawFigure(List<Run> runs) throws IOException {
+		List<Run> controls = runs.stream().filter((run) -> run.id().equals(CONTROL)).toList();
+		double minutes = controls.size() * this.seconds / 60.0;
+		MutationScoreFigure.Throughput throughput = new MutationScoreFigure.Throughput(controls.size(),
+				controls.stream().mapToLong(Run::faults).sum() / minutes,
+				controls.stream().mapToLong(Run::operations).sum() / minutes, 0);
+		List<MutationScoreFigure.MutantResult> results = Mutants.ALL.stream().map((mutant) -> {
+			List<Run> own = runs.stream().filter((run) -> run.id().equals(mutant.id())).toList();
+			Run last = own.get(own.size() - 1);
+			String outcome = last.caught() ? "seed " + last.seed() + ", " + last.seconds() + " s: " + last.kinds()
+					: own.stream()
+						.map((run) -> "seed " + run.seed() + " " + run.seconds() + " s")
+						.collect(Collectors.joining(", "));
+			return new MutationScoreFigure.MutantResult(mutant.id(), last.caught(), outcome);
+		}).toList();
+		String svg = MutationScoreFigure.svg(results, throughput,
+				this.seconds + " s on seeds " + this.seeds + " per mutant, " + LocalDate.now(ZoneOffset.UTC) + ", "
+						+ Runtime.getRuntime().availableProcessors() + " CPUs");
+		Files.writeString(ROOT.resolve("mutation-score.svg"), svg);
+		Files.writeString(Path.of("..", "docs", "reliability-mutation-score.svg"), svg);
 	}
 
 	private List<Mutant> selected() {
@@ -113,6 +144,7 @@ class MutationScoreTests {
 		long started = System.nanoTime();
 		boolean caught;
 		String kinds;
+		List<String> lines;
 		try (RivalJvm checker = RivalJvm.builder(CheckRun.class)
 			.jvmOptions("-cp", classpath)
 			.args(Long.toString(seed), Integer.toString(this.seconds), histories.toString())
@@ -129,9 +161,11 @@ class MutationScoreTests {
 				caught = true;
 				kinds = "run did not end";
 			}
-			Files.write(histories.resolveSibling("seed-" + seed + ".out"), checker.lines(), StandardCharsets.UTF_8);
+			lines = checker.lines();
+			Files.write(histories.resolveSibling("seed-" + seed + ".out"), lines, StandardCharsets.UTF_8);
 		}
-		Run run = new Run(id, seed, caught, kinds, Duration.ofNanos(System.nanoTime() - started).toSeconds());
+		Run run = new Run(id, seed, caught, kinds, Duration.ofNanos(System.nanoTime() - started).toSeconds(),
+				summaryCount(lines, "faults"), summaryCount(lines, "operations"));
 		System.out.println("[mutation] " + run);
 		return run;
 	}
@@ -144,6 +178,21 @@ class MutationScoreTests {
 			}
 		}
 		return "";
+	}
+
+	/**
+	 * Return a count of the checker's summary line, such as its {@code faults=} or
+	 * {@code operations=}, or 0 when the run printed none.
+	 */
+	private static long summaryCount(List<String> lines, String name) {
+		Pattern count = Pattern.compile("\\b" + name + "=(\\d+)\\b");
+		for (String line : lines) {
+			if (SUMMARY.matcher(line).matches()) {
+				Matcher matcher = count.matcher(line);
+				return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+			}
+		}
+		return 0;
 	}
 
 	private static String table(List<Run> runs) {
@@ -164,8 +213,10 @@ class MutationScoreTests {
 	 * @param caught whether the checker reported a violation or the run failed
 	 * @param kinds the violations by kind, or how the run failed
 	 * @param seconds how long the run took, start and checks included
+	 * @param faults the faults the run injected
+	 * @param operations the calls its workers made
 	 */
-	private record Run(String id, long seed, boolean caught, String kinds, long seconds) {
+	private record Run(String id, long seed, boolean caught, String kinds, long seconds, long faults, long operations) {
 
 	}
 
