@@ -411,9 +411,9 @@ final class CheckHistory {
 		}
 
 		/**
-		 * Return when this hold was granted, within microseconds: its fencing token is
-		 * the server's clock when it was issued, or just above (a token a hold passed on
-		 * within its JVM was reserved at an earlier grant, which makes this earlier).
+		 * Return when this hold was granted, within microseconds: the earlier of the
+		 * acquisition the worker recorded and its fencing token, which is the server's
+		 * clock when the token was issued, or just above.
 		 * @return the moment (microseconds)
 		 */
 		long grantedAt() {

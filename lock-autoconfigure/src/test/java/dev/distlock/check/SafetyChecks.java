@@ -29,12 +29,12 @@ import dev.distlock.check.CheckHistory.Read;
  * still loses no update. Two holds of a name overlap excused only when the data loss came
  * after the earlier of their grants, as their tokens date them: two holds both granted
  * after it had a Redis that knew of the other. No token out of order is excused: a hold
- * handed over within a JVM is confirmed in Redis before its new holder has it, so a token
- * reserved before a data loss is never handed over after it. A holder paused past its
- * lease needs no excuse because it is only counted while its own lease check said valid.
- * A fenced write refused while its holder believed it valid is excused by an earlier data
- * loss: the later holder of a double grant wrote with a greater token. No hold may be
- * believed valid after its worker was frozen for longer than its lease: the lease ran out
+ * handed over within a JVM gets its token from the transfer script that hands it over, so
+ * Redis issues it after whatever data it lost. A holder paused past its lease needs no
+ * excuse because it is only counted while its own lease check said valid. A fenced write
+ * refused while its holder believed it valid is excused by an earlier data loss: the
+ * later holder of a double grant wrote with a greater token. No hold may be believed
+ * valid after its worker was frozen for longer than its lease: the lease ran out
  * meanwhile. The fence ({@code RedisFence}) of each name never accepts a write whose
  * token is lower than that of a write it accepted before. A hold whose lease ran out
  * without a release keeps its place for its lock delay after the last moment it was
