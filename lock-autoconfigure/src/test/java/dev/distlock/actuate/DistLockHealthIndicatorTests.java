@@ -11,6 +11,7 @@ import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import dev.distlock.testsupport.LettuceClients;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,7 +48,7 @@ class DistLockHealthIndicatorTests {
 	void close() {
 		this.releaseWatchdog.countDown();
 		this.registry.close();
-		this.client.shutdown(Duration.ZERO, Duration.ZERO);
+		LettuceClients.shutdown(this.client);
 	}
 
 	@Test

@@ -15,6 +15,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import dev.distlock.testsupport.LettuceClients;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,7 @@ class ClusterLockRegistryTests extends RedisLockRegistryContract {
 	protected Keys connectKeys(Closer closer) {
 		List<RedisURI> nodes = cluster.uris().stream().map(RedisURI::create).toList();
 		RedisClusterClient client = RedisClusterClient.create(nodes);
-		closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		closer.add(() -> LettuceClients.shutdown(client));
 		StatefulRedisClusterConnection<String, String> connection = closer.add(client.connect());
 		RedisAdvancedClusterCommands<String, String> commands = connection.sync();
 		commands.flushall();

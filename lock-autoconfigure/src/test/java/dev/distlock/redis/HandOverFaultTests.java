@@ -27,6 +27,7 @@ import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
+import dev.distlock.testsupport.LettuceClients;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -291,7 +292,7 @@ class HandOverFaultTests {
 	@Test
 	void transferThatReachesRedisAfterItsGiveBackLeavesTheLockAlone() {
 		RedisClient client = RedisClient.create(redis.server().uri());
-		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		this.closer.add(() -> LettuceClients.shutdown(client));
 		RedisLockCommands lockCommands = this.closer.add(TestLockRegistry.commands(client));
 		LockId id = new LockId(LockName.of("handed"), "lock:handed");
 		LeaseTerms terms = new LeaseTerms(LEASE.toMillis(), 0);

@@ -25,6 +25,7 @@ import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
+import dev.distlock.testsupport.LettuceClients;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -361,7 +362,7 @@ class LeaseLossTests {
 		RedisURI uri = RedisURI.create(redis.server().uri());
 		uri.setTimeout(Duration.ofMillis(500));
 		RedisClient client = RedisClient.create(uri);
-		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		this.closer.add(() -> LettuceClients.shutdown(client));
 		return this.closer.add(new RedisLockRegistry(LockConnections.lettuce(client),
 				RedisLockSettings.of("lock:", leaseTime).withCommandTimeout(Duration.ofMillis(500)), events, observer));
 	}

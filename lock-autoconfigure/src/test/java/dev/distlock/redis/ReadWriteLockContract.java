@@ -1,6 +1,5 @@
 package dev.distlock.redis;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,6 +14,7 @@ import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import dev.distlock.testsupport.LettuceClients;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,7 +85,7 @@ interface ReadWriteLockContract extends LockRegistryContract, ContractDeployment
 	private BlockingQueue<String> grantMessages() {
 		BlockingQueue<String> messages = new LinkedBlockingQueue<>();
 		RedisClient client = RedisClient.create(serverUris().get(0));
-		closer().add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		closer().add(() -> LettuceClients.shutdown(client));
 		StatefulRedisPubSubConnection<String, String> connection = closer().add(client.connectPubSub());
 		connection.addListener(new RedisPubSubAdapter<>() {
 

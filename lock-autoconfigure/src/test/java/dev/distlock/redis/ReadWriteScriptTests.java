@@ -16,6 +16,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import dev.distlock.testsupport.LettuceClients;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,7 @@ class ReadWriteScriptTests {
 			.sync();
 		this.redisCommands.flushall();
 		RedisClient client = RedisClient.create(redis.server().uri());
-		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		this.closer.add(() -> LettuceClients.shutdown(client));
 		StatefulRedisPubSubConnection<String, String> pubSub = this.closer.add(client.connectPubSub());
 		pubSub.addListener(new RedisPubSubAdapter<>() {
 

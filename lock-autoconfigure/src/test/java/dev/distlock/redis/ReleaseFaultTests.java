@@ -20,6 +20,7 @@ import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import dev.distlock.testsupport.LettuceClients;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -226,7 +227,7 @@ class ReleaseFaultTests {
 	@Test
 	void errorThrownByALossListenerDoesNotStopTheWatchdog() {
 		RedisClient client = RedisClient.create(redis.server().uri());
-		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		this.closer.add(() -> LettuceClients.shutdown(client));
 		List<String> lost = new CopyOnWriteArrayList<>();
 		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(LockConnections.lettuce(client),
 				RedisLockSettings.of("lock:", Duration.ofMillis(600)).withCommandTimeout(COMMAND_TIMEOUT), (event) -> {

@@ -21,6 +21,7 @@ import dev.distlock.testsupport.RivalJvm;
 import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
+import dev.distlock.testsupport.LettuceClients;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -140,7 +141,7 @@ class SemaphoreTests {
 		RedisHold permit = acquire(registry(), Duration.ZERO);
 		assertThat(permit).isNotNull();
 		RedisClient client = RedisClient.create(redis.server().uri());
-		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		this.closer.add(() -> LettuceClients.shutdown(client));
 		RedisLockCommands commands = this.closer
 			.add(new RedisLockCommands(LockConnections.lettuce(client), RedisLockSettings.of("lock:", LEASE)));
 		assertThat(commands.await(commands.releaseShare(permit.id, HoldKind.PERMIT, permit.token, 1_000, true),

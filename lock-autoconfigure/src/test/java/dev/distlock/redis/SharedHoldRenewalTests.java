@@ -12,6 +12,7 @@ import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.sync.RedisCommands;
+import dev.distlock.testsupport.LettuceClients;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class SharedHoldRenewalTests {
 		this.redisCommands = this.closer.add(RedisTestClient.connect(redis.server().uri(), Duration.ofSeconds(5)))
 			.sync();
 		RedisClient client = RedisClient.create(redis.server().uri());
-		this.closer.add(() -> client.shutdown(Duration.ZERO, Duration.ZERO));
+		this.closer.add(() -> LettuceClients.shutdown(client));
 		this.commands = this.closer.add(TestLockRegistry.commands(client));
 	}
 

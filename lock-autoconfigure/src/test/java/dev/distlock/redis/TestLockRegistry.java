@@ -19,6 +19,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
+import dev.distlock.testsupport.LettuceClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -60,7 +61,7 @@ public final class TestLockRegistry implements AutoCloseable {
 
 	private TestLockRegistry(AbstractRedisClient client, RedisLockSettings settings, Consumer<LockEvent> listener,
 			LockObserver observer) {
-		this.connection = () -> client.shutdown(Duration.ZERO, Duration.ZERO);
+		this.connection = () -> LettuceClients.shutdown(client);
 		this.registry = new RedisLockRegistry(LockConnections.lettuce(client), settings, recordAndTell(listener),
 				observer);
 	}

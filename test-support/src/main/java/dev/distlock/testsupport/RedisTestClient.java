@@ -35,7 +35,7 @@ public final class RedisTestClient implements AutoCloseable {
 			return new RedisTestClient(client, connection);
 		}
 		catch (RuntimeException ex) {
-			client.shutdown(Duration.ZERO, Duration.ZERO);
+			LettuceClients.shutdown(client);
 			throw ex;
 		}
 	}
@@ -54,7 +54,7 @@ public final class RedisTestClient implements AutoCloseable {
 	@Override
 	public void close() {
 		this.connection.close();
-		this.client.shutdown(Duration.ZERO, Duration.ZERO);
+		LettuceClients.shutdown(this.client);
 	}
 
 }

@@ -160,7 +160,7 @@ public final class SentinelGroup implements AutoCloseable {
 			return command.apply(connection.sync());
 		}
 		finally {
-			client.shutdown(Duration.ZERO, COMMAND_TIMEOUT);
+			LettuceClients.shutdown(client, COMMAND_TIMEOUT);
 		}
 	}
 
