@@ -58,10 +58,11 @@ class DocsLinksTests {
 		int links = 0;
 		for (Path document : documents) {
 			String text = CODE_BLOCK.matcher(Files.readString(document)).replaceAll("");
+			boolean superseded = superseded(text);
 			Matcher link = LINK.matcher(text);
 			while (link.find()) {
 				String target = link.group(1);
-				if (target.matches("[a-z]+:.*") || (superseded(text) && SOURCE.matcher(target).find())) {
+				if (target.matches("[a-z]+:.*") || (superseded && SOURCE.matcher(target).find())) {
 					continue;
 				}
 				links++;
