@@ -104,6 +104,19 @@ public final class DistLockInterception implements SmartInitializingSingleton {
 				leaderOnlyAdvisor(LeaderOnlyInterceptor.skippingEveryCall(leaderOnlySpecs), settings));
 	}
 
+	/**
+	 * Describe the methods of every bean that carry one of distlock's annotations,
+	 * directly or through a meta-annotation, found on the class a proxy of the bean would
+	 * call.
+	 * @param beanFactory the beans to look through
+	 * @return each method and its bean as messages name them, such as
+	 * {@code OrderService.pay(long) of bean 'orderService'}, bean by bean in the order
+	 * the beans were defined
+	 */
+	public static List<String> annotatedMethods(ConfigurableListableBeanFactory beanFactory) {
+		return LockedMethod.findIn(beanFactory).stream().map(LockedMethod::toString).toList();
+	}
+
 	private static LeaderOnlySpecResolver leaderOnlySpecs(PropertyResolver placeholders, Settings settings) {
 		return new LeaderOnlySpecResolver(placeholders, settings.leadershipNames());
 	}

@@ -26,9 +26,8 @@ import org.springframework.util.ReflectionUtils;
  * @param beanName the name of the bean
  * @param beanType the user class of the bean's target
  * @param method the annotated method, declared by or inherited into that class
- * @since 0.1.0
  */
-public record LockedMethod(String beanName, Class<?> beanType, Method method) {
+record LockedMethod(String beanName, Class<?> beanType, Method method) {
 
 	private static final List<Class<? extends Annotation>> ANNOTATION_TYPES = Stream
 		.<Class<? extends Annotation>>concat(Arrays.stream(LockingAnnotation.values()).map(LockingAnnotation::type),
@@ -41,7 +40,7 @@ public record LockedMethod(String beanName, Class<?> beanType, Method method) {
 	 * @param beanFactory the beans to look through
 	 * @return the annotated methods, bean by bean in the order the beans were defined
 	 */
-	public static List<LockedMethod> findIn(ConfigurableListableBeanFactory beanFactory) {
+	static List<LockedMethod> findIn(ConfigurableListableBeanFactory beanFactory) {
 		List<LockedMethod> found = new ArrayList<>();
 		for (String beanName : beanFactory.getBeanDefinitionNames()) {
 			Class<?> type = AutoProxyUtils.determineTargetClass(beanFactory, beanName);
@@ -77,7 +76,7 @@ public record LockedMethod(String beanName, Class<?> beanType, Method method) {
 	 * Return the method as messages name it, such as {@code OrderService.pay(long)}.
 	 * @return the description of the method
 	 */
-	public String description() {
+	String description() {
 		return describe(this.beanType, this.method);
 	}
 

@@ -3,7 +3,7 @@ package dev.distlock.autoconfigure;
 import java.util.List;
 
 import dev.distlock.LockRegistry;
-import dev.distlock.aop.LockedMethod;
+import dev.distlock.aop.DistLockInterception;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -26,7 +26,7 @@ class MissingLockRegistryCheck implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		List<LockedMethod> methods = LockedMethod.findIn(this.beanFactory);
+		List<String> methods = DistLockInterception.annotatedMethods(this.beanFactory);
 		if (!methods.isEmpty()) {
 			throw new MissingLockRegistryException(methods);
 		}

@@ -1,10 +1,8 @@
 package dev.distlock.autoconfigure;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 import dev.distlock.LockRegistry;
-import dev.distlock.aop.LockedMethod;
 
 /**
  * Thrown at startup when beans have {@link dev.distlock.DistributedLock},
@@ -16,23 +14,24 @@ import dev.distlock.aop.LockedMethod;
  */
 public class MissingLockRegistryException extends IllegalStateException {
 
-	private final List<LockedMethod> methods;
+	private final List<String> methods;
 
 	/**
 	 * Create a new exception.
-	 * @param methods the annotated methods, at least one
+	 * @param methods the annotated methods, at least one, each with its bean as messages
+	 * name them, such as {@code OrderService.pay(long) of bean 'orderService'}
 	 */
-	public MissingLockRegistryException(List<LockedMethod> methods) {
+	public MissingLockRegistryException(List<String> methods) {
 		super("No LockRegistry bean exists to run the @DistributedLock, @DistributedConcurrencyLimit and @LeaderOnly methods "
-				+ methods.stream().map(LockedMethod::toString).collect(Collectors.joining(", ")));
+				+ String.join(", ", methods));
 		this.methods = List.copyOf(methods);
 	}
 
 	/**
 	 * Return the annotated methods that would run unlocked.
-	 * @return the methods, bean by bean
+	 * @return the methods, each with its bean, bean by bean
 	 */
-	public List<LockedMethod> getMethods() {
+	public List<String> getMethods() {
 		return this.methods;
 	}
 

@@ -3,8 +3,6 @@ package dev.distlock.autoconfigure;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import dev.distlock.aop.LockedMethod;
-
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -23,7 +21,7 @@ class MissingLockRegistryFailureAnalyzer extends AbstractFailureAnalyzer<Missing
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, MissingLockRegistryException cause) {
 		String eol = System.lineSeparator();
-		List<LockedMethod> methods = cause.getMethods();
+		List<String> methods = cause.getMethods();
 		String unlisted = (methods.size() > LISTED_METHODS) ? eol + "and " + (methods.size() - LISTED_METHODS) + " more"
 				: "";
 		String description = methods.stream()
