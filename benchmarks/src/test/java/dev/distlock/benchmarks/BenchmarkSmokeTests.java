@@ -45,7 +45,7 @@ class BenchmarkSmokeTests {
 				assertThat(row.commandsPerAcquisition()).as(row.contender()).isPositive();
 				assertThat(row.requestsPerAcquisition()).as(row.contender()).isPositive();
 			});
-			assertThat(table.rows().get(1).verdicts()).contains("of the spinner, goal >= 1.5x: ");
+			assertThat(table.rows().get(1).verdicts()).contains("of the spinner, goal >= 1.2x: ");
 		});
 		assertThat(rows).filteredOn((row) -> row.scenario().equals(Goals.ONE_KEY))
 			.extracting(Row::contender)
