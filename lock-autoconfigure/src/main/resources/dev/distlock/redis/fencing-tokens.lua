@@ -1,4 +1,4 @@
--- Issues fencing tokens for a lock; the scripts that grant a lock start with this text.
+-- Issues fencing tokens for a lock; the scripts that grant a lock include this text.
 -- A token is greater than the server's clock in microseconds since the epoch (TIME) and
 -- than the last token issued for the lock while that is remembered, so tokens keep
 -- increasing across a restart without persistence, a FLUSHALL or a failover to a replica

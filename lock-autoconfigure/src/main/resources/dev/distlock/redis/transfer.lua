@@ -1,7 +1,7 @@
 -- Hands a held lock straight to the next holder in the same JVM, in one round trip instead
 -- of a release and an acquire, issuing the next holder's fencing token and taking it out
 -- of the lock's wait queue, where it keeps its place when the transfer fails (issue_token
--- and leave come from fencing-tokens.lua and wait-queue.lua, which precede this text).
+-- and leave come from fencing-tokens.lua and wait-queue.lua, which it includes).
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[6]: the tokens given back
 -- ARGV[1]: the current holder's token, ARGV[2]: the next holder's token,
@@ -14,6 +14,8 @@
 -- holder too, for the rest of the key's life, as release.lua does), or when the next
 -- holder's token was given back: a transfer that reached Redis after the give-back of its
 -- failure, sent after it on another connection, changes nothing.
+--#include fencing-tokens.lua
+--#include wait-queue.lua
 if redis.call('get', KEYS[1]) ~= ARGV[1] or given_back(ARGV[2]) then
 	return 0
 end

@@ -1,5 +1,5 @@
--- The wait queue of a lock, in its Cluster slot; the scripts that touch it start with
--- this text.
+-- The wait queue of a lock, in its Cluster slot; the scripts that touch it include this
+-- text.
 -- KEYS[3]: the waiters' tokens in order of arrival (a sorted set scored by the server's
 -- clock in microseconds), KEYS[4]: each waiter's entry (a hash): when it expires, in the
 -- server's milliseconds, how long a grant waits for the waiter to take it up in

@@ -23,7 +23,7 @@ final class Mutants {
 					"redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])",
 					"an acquisition never takes a lock another holder has"),
 			new Mutant("release-without-token", SCRIPTS + "release.lua",
-					"if redis.call('get', KEYS[1]) ~= ARGV[1] then", "if redis.call('exists', KEYS[1]) == 0 then",
+					"if redis.call('get', KEYS[1]) == ARGV[1] then", "if redis.call('exists', KEYS[1]) == 1 then",
 					"a release frees only the caller's own hold"),
 			new Mutant("renew-foreign-token", SCRIPTS + "renew.lua", "redis.call('get', key) == ARGV[i + 3]",
 					"redis.call('get', key)", "a renewal never extends a key held under another token"),
