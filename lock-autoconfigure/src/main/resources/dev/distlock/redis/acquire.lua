@@ -33,17 +33,14 @@ if given_back(ARGV[1]) then
 end
 local holder = redis.call('get', KEYS[1])
 if holder == ARGV[1] then
-	redis.call('pexpire', KEYS[1], ARGV[2])
-	return issue_token(KEYS[2], ARGV[3])
+	return hold(ARGV[1], nil, ARGV[2], ARGV[3])
 end
 local now = server_micros()
 local read = not holder and live_holders(millis_of(now)) > 0
 if not holder and not read then
 	local first, claim, channel = first_live(now)
 	if not first or first == ARGV[1] then
-		leave(ARGV[1])
-		redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-		return issue_token(KEYS[2], ARGV[3])
+		return hold(ARGV[1], ARGV[1], ARGV[2], ARGV[3])
 	end
 	grant(first, claim, channel)
 end

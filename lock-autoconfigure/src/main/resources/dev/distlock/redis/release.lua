@@ -6,7 +6,7 @@
 -- readers hold the lock, since it may have kept readers behind it out. The queue
 -- functions and the shared-hold functions come from wait-queue.lua and shared-holds.lua,
 -- which it includes after the release of a lock that nobody waits for: that case needs
--- none of them.
+-- none of them, only the lock delay's check of lock-delay.lua, included first.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[5]: the read shares, KEYS[6]: the tokens given back
 -- ARGV[1]: the caller's token, ARGV[2]: milliseconds the lock must still be kept (0:
@@ -19,15 +19,14 @@
 -- A lock kept for its minimum hold time or its lock delay no longer holds the caller's
 -- token, so that a renewal sent before the release and arriving after it cannot extend it
 -- again; the first waiter is woken to re-check when it expires.
+--#include lock-delay.lua
 local queued = redis.call('exists', KEYS[3]) == 1
 local released = 0
 local free = false
 if redis.call('get', KEYS[1]) == ARGV[1] then
-	local delay = tonumber(ARGV[3])
 	local keep = tonumber(ARGV[2])
 	released = 1
-	if delay > 0 and (ARGV[4] == '1' or redis.call('pttl', KEYS[1]) <= delay) then
-		redis.call('set', KEYS[1], 'released', 'KEEPTTL')
+	if kept_by_delay(tonumber(ARGV[3]), ARGV[4] == '1') then
 		released = 2
 	elseif keep > 0 then
 		redis.call('set', KEYS[1], 'released', 'PX', keep)
