@@ -19,8 +19,10 @@ import dev.distlock.redis.connection.Script;
  * shares with others from a line {@code --#include <resource>}, which stands for the text
  * of that resource: {@code fencing-tokens.lua}, which issues fencing tokens;
  * {@code wait-queue.lua}, which keeps a lock's wait queue and grants the lock to its
- * first waiter; {@code shared-holds.lua}, which takes and releases shared holds and frees
- * a lock that readers may hold. Lua defines a {@code local function} when it runs its
+ * first waiter, and starts every hold but the uncontended acquire;
+ * {@code shared-holds.lua}, which takes and releases shared holds and frees a lock that
+ * readers may hold; {@code lock-delay.lua}, which tells whether the lock delay keeps a
+ * lock its holder lets go. Lua defines a {@code local function} when it runs its
  * statement, so a script answers its most frequent case (an uncontended acquire, the
  * release of a lock nobody waits for) before its later includes, without defining the
  * functions they hold.
