@@ -7,51 +7,54 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.distlock.HoldKind;
 import dev.distlock.redis.connection.Script;
 
 /**
  * A Lua script of the lock engine, loaded from {@code .lua} resources beside this class,
- * with the SHA-1 digest that {@code EVALSHA} names it by. The scripts that issue fencing
- * tokens start with the text of {@code fencing-tokens.lua}; those that touch a lock's
- * wait queue, with the text of {@code wait-queue.lua}, which keeps the queue and grants
- * the lock to its first waiter; those that take or release shared holds, or a lock, which
- * is the write side of the read/write lock of its name and must know its readers, with
- * both and the text of {@code shared-holds.lua}.
+ * with the SHA-1 digest that {@code EVALSHA} names it by. A script takes the functions it
+ * shares with others from a line {@code --#include <resource>}, which stands for the text
+ * of that resource: {@code fencing-tokens.lua}, which issues fencing tokens;
+ * {@code wait-queue.lua}, which keeps a lock's wait queue and grants the lock to its
+ * first waiter, and starts every hold but the uncontended acquire;
+ * {@code shared-holds.lua}, which takes and releases shared holds and frees a lock that
+ * readers may hold; {@code lock-delay.lua}, which tells whether the lock delay keeps a
+ * lock its holder lets go. Lua defines a {@code local function} when it runs its
+ * statement, so a script answers its most frequent case (an uncontended acquire, the
+ * release of a lock nobody waits for) before its later includes, without defining the
+ * functions they hold.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
  */
 record LuaScript(String source, String sha1) implements Script {
 
-	private static final String FENCING_TOKENS = "fencing-tokens.lua";
+	private static final Pattern INCLUDE = Pattern.compile("^--#include (\\S+)\\R", Pattern.MULTILINE);
 
-	private static final String WAIT_QUEUE = "wait-queue.lua";
+	static final LuaScript ACQUIRE = load("acquire.lua");
 
-	private static final String SHARED_HOLDS = "shared-holds.lua";
+	static final LuaScript RELEASE = load("release.lua");
 
-	static final LuaScript ACQUIRE = sharedHolds("acquire.lua");
+	static final LuaScript READ_ACQUIRE = load("read-acquire.lua");
 
-	static final LuaScript RELEASE = sharedHolds("release.lua");
-
-	static final LuaScript READ_ACQUIRE = sharedHolds("read-acquire.lua");
-
-	static final LuaScript READ_RELEASE = sharedHolds("read-release.lua");
+	static final LuaScript READ_RELEASE = load("read-release.lua");
 
 	static final LuaScript RENEW = load("renew.lua");
 
 	static final LuaScript RENEW_SHARES = load("renew-shares.lua");
 
-	static final LuaScript TRANSFER = load(FENCING_TOKENS, WAIT_QUEUE, "transfer.lua");
+	static final LuaScript TRANSFER = load("transfer.lua");
 
-	static final LuaScript RELEASE_SHARE = sharedHolds("release-share.lua");
+	static final LuaScript RELEASE_SHARE = load("release-share.lua");
 
-	static final LuaScript ACQUIRE_PERMIT = sharedHolds("acquire-permit.lua");
+	static final LuaScript ACQUIRE_PERMIT = load("acquire-permit.lua");
 
 	static final LuaScript LOCK_STATE = load("lock-state.lua");
 
-	static final LuaScript FORCE_RELEASE = sharedHolds("force-release.lua");
+	static final LuaScript FORCE_RELEASE = load("force-release.lua");
 
 	/**
 	 * Return the script that renews holds of the given kind.
@@ -73,24 +76,17 @@ record LuaScript(String source, String sha1) implements Script {
 	}
 
 	/**
-	 * Load a script that takes or releases shared holds, or a lock: the given resource
-	 * after the texts of {@code fencing-tokens.lua}, {@code wait-queue.lua} and
-	 * {@code shared-holds.lua}, whose functions admit the caller to the set of holders or
-	 * queue it, and count the holders.
+	 * Load a script: the given resource with each {@code --#include} line replaced by the
+	 * text of the resource it names.
 	 * @param resource the script's own text, beside this class
 	 */
-	static LuaScript sharedHolds(String resource) {
-		return load(FENCING_TOKENS, WAIT_QUEUE, SHARED_HOLDS, resource);
-	}
-
-	/**
-	 * Load a script made of the given resources, in order.
-	 */
-	private static LuaScript load(String... resources) {
+	private static LuaScript load(String resource) {
+		Matcher include = INCLUDE.matcher(read(resource));
 		StringBuilder source = new StringBuilder();
-		for (String resource : resources) {
-			source.append(read(resource));
+		while (include.find()) {
+			include.appendReplacement(source, Matcher.quoteReplacement(read(include.group(1))));
 		}
+		include.appendTail(source);
 		return of(source.toString());
 	}
 

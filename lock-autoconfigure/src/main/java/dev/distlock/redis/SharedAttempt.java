@@ -4,10 +4,9 @@ import dev.distlock.HoldKind;
 
 /**
  * What one kind of shared hold tries to take: the attempt script of a read/write lock's
- * read share or a semaphore's permit, with the arguments of its own. The script is made
- * by {@link LuaScript#sharedHolds(String)} and takes the keys of {@link #keys()} and the
- * arguments of {@link RedisLockCommands#acquireShare}: the common ones, then
- * {@code args}.
+ * read share or a semaphore's permit, with the arguments of its own. The script includes
+ * {@code shared-holds.lua} and takes the keys of {@link #keys()} and the arguments of
+ * {@link RedisLockCommands#acquireShare}: the common ones, then {@code args}.
  *
  * @param id the read/write lock or semaphore: its key names the wait queue, the fencing
  * key and the set of holders

@@ -1,6 +1,6 @@
 -- Takes a permit of a semaphore, or waits for one in the semaphore's queue, in one round
 -- trip (issue_token, the queue functions and the shared-hold functions come from
--- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which precede this text).
+-- fencing-tokens.lua, wait-queue.lua and shared-holds.lua, which it includes).
 -- KEYS[1]: the semaphore's key (never written), KEYS[2]: its fencing key, KEYS[3] and
 -- KEYS[4]: its wait queue, KEYS[5]: its set of permit holders, KEYS[6]: the tokens given
 -- back
@@ -17,6 +17,9 @@
 -- for one semaphore each take a permit while fewer holders than their own number hold one.
 -- An attempt whose token was given back (it reached Redis after the give-back, which was
 -- sent after it on another connection) takes nothing: returns 0.
+--#include fencing-tokens.lua
+--#include wait-queue.lua
+--#include shared-holds.lua
 if given_back(ARGV[1]) then
 	return 0
 end

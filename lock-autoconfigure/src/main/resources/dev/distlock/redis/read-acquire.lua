@@ -1,7 +1,7 @@
 -- Admits a reader to a read/write lock, takes up a grant of the lock as a read share, or
 -- waits in the lock's queue, in one round trip (issue_token, the queue functions and
 -- the shared-hold functions come from fencing-tokens.lua, wait-queue.lua and
--- shared-holds.lua, which precede this text). The write side is the lock itself: the lock
+-- shared-holds.lua, which it includes). The write side is the lock itself: the lock
 -- key holds the writer's token.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[5]: its read shares, KEYS[6]: the tokens given back
@@ -22,6 +22,9 @@
 -- after the other. A lock that nobody holds, reads or takes up is granted to the first
 -- waiter. An attempt whose token was given back (it reached Redis after the give-back, which
 -- was sent after it on another connection) takes nothing: returns 0.
+--#include fencing-tokens.lua
+--#include wait-queue.lua
+--#include shared-holds.lua
 if given_back(ARGV[1]) then
 	return 0
 end

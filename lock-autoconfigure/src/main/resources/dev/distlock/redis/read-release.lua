@@ -2,8 +2,8 @@
 -- token of a reader that gives up: takes it out of the lock's queue and passes on a grant
 -- of the lock made to it. The last reader out, while no writer holds the lock, grants it
 -- to the first live waiter (a writer that waited for the readers). The queue functions
--- and the shared-hold functions come from wait-queue.lua and shared-holds.lua, which
--- precede this text.
+-- and the shared-hold functions come from wait-queue.lua and shared-holds.lua, which it
+-- includes.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[5]: its read shares, KEYS[6]: the tokens given back
 -- ARGV[1]: the reader's token, ARGV[2]: the share's lock delay in milliseconds (0: none),
@@ -13,6 +13,9 @@
 -- Returns 1 when the reader still held its share, 2 when it held it but its lease was
 -- over and the lock delay keeps writers out for the rest of the share's life, 0 when it
 -- had expired or been removed, or was a grant of the lock.
+--#include fencing-tokens.lua
+--#include wait-queue.lua
+--#include shared-holds.lua
 if ARGV[4] ~= '0' then
 	bury(ARGV[1], tonumber(ARGV[4]))
 end

@@ -5,7 +5,8 @@
 -- the first waiter, which comes in if it reads; so does a waiter that gives up while
 -- readers hold the lock, since it may have kept readers behind it out. The queue
 -- functions and the shared-hold functions come from wait-queue.lua and shared-holds.lua,
--- which precede this text.
+-- which it includes after the release of a lock that nobody waits for: that case needs
+-- none of them, only the lock delay's check of lock-delay.lua, included first.
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[5]: the read shares, KEYS[6]: the tokens given back
 -- ARGV[1]: the caller's token, ARGV[2]: milliseconds the lock must still be kept (0:
@@ -18,32 +19,40 @@
 -- A lock kept for its minimum hold time or its lock delay no longer holds the caller's
 -- token, so that a renewal sent before the release and arriving after it cannot extend it
 -- again; the first waiter is woken to re-check when it expires.
+--#include lock-delay.lua
+local queued = redis.call('exists', KEYS[3]) == 1
+local released = 0
+local free = false
+if redis.call('get', KEYS[1]) == ARGV[1] then
+	local keep = tonumber(ARGV[2])
+	released = 1
+	if kept_by_delay(tonumber(ARGV[3]), ARGV[4] == '1') then
+		released = 2
+	elseif keep > 0 then
+		redis.call('set', KEYS[1], 'released', 'PX', keep)
+	elseif queued then
+		free = true
+	else
+		redis.call('del', KEYS[1])
+	end
+end
+if not queued and ARGV[5] == '0' then
+	return released
+end
+--#include fencing-tokens.lua
+--#include wait-queue.lua
+--#include shared-holds.lua
 if ARGV[5] ~= '0' then
 	bury(ARGV[1], tonumber(ARGV[5]))
 end
-local queued = redis.call('exists', KEYS[3]) == 1
 local left = queued and leave(ARGV[1])
-if redis.call('get', KEYS[1]) ~= ARGV[1] then
+if released == 0 then
 	if left and live_holders(millis_of(server_micros())) > 0 then
 		wake_first()
 	end
-	return 0
-end
-local delay = tonumber(ARGV[3])
-if delay > 0 and (ARGV[4] == '1' or redis.call('pttl', KEYS[1]) <= delay) then
-	redis.call('set', KEYS[1], 'released', 'KEEPTTL')
-	if queued then
-		wake_first()
-	end
-	return 2
-end
-local keep = tonumber(ARGV[2])
-if keep > 0 then
-	redis.call('set', KEYS[1], 'released', 'PX', keep)
-	if queued then
-		wake_first()
-	end
-else
+elseif free then
 	free_lock(queued)
+elseif queued then
+	wake_first()
 end
-return 1
+return released

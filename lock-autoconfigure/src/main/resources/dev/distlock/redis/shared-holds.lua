@@ -1,5 +1,5 @@
 -- Shared holds (read shares, semaphore permits): the scripts that take or release one
--- start with this text, after fencing-tokens.lua and wait-queue.lua; so do the scripts
+-- include this text, after fencing-tokens.lua and wait-queue.lua; so do the scripts
 -- that acquire and release a lock, the write side of the read/write lock of its name,
 -- which waits for the lock's read shares.
 -- KEYS[1]: the key of the read/write lock or semaphore, whose queue (KEYS[3], KEYS[4])

@@ -1,7 +1,8 @@
 -- Hands a held lock straight to the next holder in the same JVM, in one round trip instead
 -- of a release and an acquire, issuing the next holder's fencing token and taking it out
--- of the lock's wait queue, where it keeps its place when the transfer fails (issue_token
--- and leave come from fencing-tokens.lua and wait-queue.lua, which precede this text).
+-- of the lock's wait queue, where it keeps its place when the transfer fails (hold, which
+-- starts the next holder's hold, and the lock delay's check come from wait-queue.lua and
+-- lock-delay.lua, which it includes with fencing-tokens.lua).
 -- KEYS[1]: the lock key, KEYS[2]: its fencing key, KEYS[3] and KEYS[4]: its wait queue,
 -- KEYS[6]: the tokens given back
 -- ARGV[1]: the current holder's token, ARGV[2]: the next holder's token,
@@ -14,14 +15,13 @@
 -- holder too, for the rest of the key's life, as release.lua does), or when the next
 -- holder's token was given back: a transfer that reached Redis after the give-back of its
 -- failure, sent after it on another connection, changes nothing.
+--#include lock-delay.lua
+--#include fencing-tokens.lua
+--#include wait-queue.lua
 if redis.call('get', KEYS[1]) ~= ARGV[1] or given_back(ARGV[2]) then
 	return 0
 end
-local delay = tonumber(ARGV[6])
-if delay > 0 and redis.call('pttl', KEYS[1]) <= delay then
-	redis.call('set', KEYS[1], 'released', 'KEEPTTL')
+if kept_by_delay(tonumber(ARGV[6]), false) then
 	return 0
 end
-leave(ARGV[5])
-redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return issue_token(KEYS[2], ARGV[4])
+return hold(ARGV[2], ARGV[5], ARGV[3], ARGV[4])

@@ -1,5 +1,5 @@
--- The wait queue of a lock, in its Cluster slot; the scripts that touch it start with
--- this text.
+-- The wait queue of a lock, in its Cluster slot; the scripts that touch it include this
+-- text.
 -- KEYS[3]: the waiters' tokens in order of arrival (a sorted set scored by the server's
 -- clock in microseconds), KEYS[4]: each waiter's entry (a hash): when it expires, in the
 -- server's milliseconds, how long a grant waits for the waiter to take it up in
@@ -48,6 +48,19 @@ local function grant(waiter, claim, channel)
 	if channel ~= '' then
 		redis.call('publish', channel, KEYS[1])
 	end
+end
+
+-- Starts a hold: the lock key holds the holder's token for the given milliseconds (its
+-- lease plus its lock delay), the token it waited under leaves the queue (nil for a grant,
+-- which left it when it was made), and its fencing token is issued now. Every way to the
+-- lock but the uncontended acquire ends here: a free lock taken by the first in line, a
+-- grant taken up (acquire.lua), a local hand-over (transfer.lua).
+local function hold(token, waited_as, key_millis, fence_millis)
+	if waited_as then
+		leave(waited_as)
+	end
+	redis.call('set', KEYS[1], token, 'PX', key_millis)
+	return issue_token(KEYS[2], fence_millis)
 end
 
 -- Grants the lock to the first live waiter. Returns false when nobody waits.

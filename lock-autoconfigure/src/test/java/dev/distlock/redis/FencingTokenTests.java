@@ -88,6 +88,8 @@ class FencingTokenTests {
 		long first = acquireAt(now);
 		long steppedBack = acquireAt(now - 300);
 		assertThat(steppedBack).isEqualTo(first + 1);
+		assertThat(this.commands.get(LockKeys.fenceKey("lock:clock"))).isEqualTo(Long.toString(steppedBack));
+		assertThat(this.commands.pttl(LockKeys.fenceKey("lock:clock"))).isPositive();
 		this.commands.del(LockKeys.fenceKey("lock:clock"));
 		assertThat(acquireAt(now - 600)).as("forgotten after the retention").isLessThan(first);
 	}

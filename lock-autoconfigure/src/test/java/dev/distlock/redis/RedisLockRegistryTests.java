@@ -1,5 +1,9 @@
 package dev.distlock.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +17,13 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
 import dev.distlock.LockLease;
+import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,12 +37,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Behaviour of {@link RedisLockRegistry} that is particular to a standalone
- * {@code redis-server}: the commands each operation costs, the waiters' subscriptions,
- * and a server that pauses or dies. The behaviour every deployment shares is in
- * {@link RedisLockRegistryContract}.
+ * {@code redis-server}: the commands each operation costs (the uncontended acquire and
+ * the release of a lock nobody waits for answer before their scripts define the queue
+ * functions), the waiters' subscriptions, and a server that pauses or dies. The behaviour
+ * every deployment shares is in {@link RedisLockRegistryContract}.
  */
 @Timeout(60)
 class RedisLockRegistryTests {
+
+	private static final String QUEUE_FUNCTIONS_DEFINED = "queue functions defined";
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -64,9 +74,9 @@ class RedisLockRegistryTests {
 		stats.reset();
 		assertThat(lock.tryLock()).isTrue();
 		// Redis counts the commands a script runs as well as the script call itself: the
-		// look at the wait queue, the lock's SET, and TIME, GET and SET for its fencing
-		// token.
-		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "exists", 1L, "set", 2L, "time", 1L, "get", 1L));
+		// look at the wait queue, the lock's SET, and TIME and a SET that reads the last
+		// token (SET ... GET) for its fencing token.
+		assertThat(stats.calls()).isEqualTo(Map.of("evalsha", 1L, "exists", 1L, "set", 2L, "time", 1L));
 
 		stats.reset();
 		assertThat(lock.tryLock()).isTrue();
@@ -205,6 +215,46 @@ class RedisLockRegistryTests {
 		await().atMost(Duration.ofSeconds(10))
 			.ignoreExceptions()
 			.until(() -> registry.tryAcquire("order", Duration.ZERO), Optional::isPresent);
+	}
+
+	@Test
+	void uncontendedAcquireAndReleaseAnswerBeforeTheQueueFunctionsAreDefined() {
+		LockId id = new LockId(LockName.of("fast"), "lock:fast");
+		assertThat(runWithoutQueueFunctions(LuaScript.ACQUIRE, id, "holder", "30000", "600000", "0", "1000", "250", ""))
+			.isPositive();
+		assertThat(runWithoutQueueFunctions(LuaScript.RELEASE, id, "holder", "0", "0", "0", "0")).isOne();
+		assertThat(this.commands.exists(id.key)).isZero();
+	}
+
+	@Test
+	void releaseOfALockSomebodyWaitsForDefinesTheQueueFunctions() {
+		LockId id = new LockId(LockName.of("queued"), "lock:queued");
+		assertThat(runWithoutQueueFunctions(LuaScript.ACQUIRE, id, "holder", "30000", "600000", "0", "1000", "250", ""))
+			.isPositive();
+		this.commands.zadd(id.grantKeys[2], 1, "waiter");
+		assertThatExceptionOfType(RedisException.class)
+			.isThrownBy(() -> runWithoutQueueFunctions(LuaScript.RELEASE, id, "holder", "0", "0", "0", "0"))
+			.withMessageContaining(QUEUE_FUNCTIONS_DEFINED);
+	}
+
+	/**
+	 * Run a lock script with the text of {@code wait-queue.lua} replaced by an error,
+	 * which the script raises if it defines the queue functions.
+	 */
+	private long runWithoutQueueFunctions(LuaScript script, LockId id, String... args) {
+		String source = script.source().replace(resource("wait-queue.lua"), "error('" + QUEUE_FUNCTIONS_DEFINED + "')");
+		assertThat(source).as("the script includes wait-queue.lua").contains(QUEUE_FUNCTIONS_DEFINED);
+		return this.commands.eval(source, ScriptOutputType.INTEGER, id.grantKeys, args);
+	}
+
+	private static String resource(String name) {
+		try (InputStream in = LuaScript.class.getResourceAsStream(name)) {
+			assertThat(in).as(name).isNotNull();
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private RedisLockRegistry registry(Duration leaseTime) {

@@ -13,7 +13,8 @@ import io.lettuce.core.api.sync.RedisCommands;
  */
 public final class CommandStats {
 
-	private static final Pattern CALLS = Pattern.compile("^cmdstat_([^:]+):calls=(\\d+)", Pattern.MULTILINE);
+	private static final Pattern CALLS = Pattern.compile("^cmdstat_([^:]+):calls=(\\d+),usec=(\\d+)",
+			Pattern.MULTILINE);
 
 	private final RedisCommands<String, String> redis;
 
@@ -37,15 +38,28 @@ public final class CommandStats {
 	 * @return the calls, by lower-case command name
 	 */
 	public Map<String, Long> calls() {
-		Map<String, Long> calls = new TreeMap<>();
+		return read(2);
+	}
+
+	/**
+	 * Return the time spent per command since the last reset. A script's time includes
+	 * the commands it ran, which are counted under their own names too.
+	 * @return the microseconds, by lower-case command name
+	 */
+	public Map<String, Long> micros() {
+		return read(3);
+	}
+
+	private Map<String, Long> read(int group) {
+		Map<String, Long> counts = new TreeMap<>();
 		Matcher matcher = CALLS.matcher(this.redis.info("commandstats"));
 		while (matcher.find()) {
 			String command = matcher.group(1);
 			if (!command.equals("info") && !command.startsWith("config")) {
-				calls.put(command, Long.parseLong(matcher.group(2)));
+				counts.put(command, Long.parseLong(matcher.group(group)));
 			}
 		}
-		return calls;
+		return counts;
 	}
 
 	/**
