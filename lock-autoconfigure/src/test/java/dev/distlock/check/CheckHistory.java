@@ -103,8 +103,12 @@ final class CheckHistory {
 					long token = num(line, "token");
 					Hold term = new Hold(termId(incarnation, token), incarnation, line.get("name"), token,
 							WorkerOps.TERM, Math.min(at, token), at, 0);
-					term.confirmedUntil = at;
-					term.saidLeader = at;
+					// A grant told once its term had ended (its worker frozen, or its
+					// event thread late, past the lease) was never believed
+					if (!"false".equals(line.get("valid"))) {
+						term.confirmedUntil = at;
+						term.saidLeader = at;
+					}
 					this.holds.put(term.id, term);
 				}
 				case "LEADER" -> {
@@ -120,7 +124,9 @@ final class CheckHistory {
 						term.releaseStart = num(line, "at");
 						term.releaseEnd = term.releaseStart;
 						term.releaseOutcome = "REVOKED";
-						term.confirmedUntil = Math.max(term.confirmedUntil, term.releaseStart);
+						if (term.saidLeader > 0) {
+							term.confirmedUntil = Math.max(term.confirmedUntil, term.releaseStart);
+						}
 					}
 				}
 				case "DRIVER" -> this.drivers.put(incarnation, line.get("driver"));
@@ -354,7 +360,7 @@ final class CheckHistory {
 		/**
 		 * For a term, the latest moment its leadership said it led ({@code isLeader()}),
 		 * its grant until it says so: unlike {@link #confirmedUntil}, never its
-		 * revocation.
+		 * revocation; 0 while it never did, as for a grant told once the term had ended.
 		 */
 		long saidLeader;
 

@@ -216,7 +216,10 @@ final class CheckWorkerMain {
 						"at", History.now());
 			}
 			else if (event instanceof LeadershipGrantedEvent granted) {
-				history.record("GRANTED", "name", granted.name(), "token", granted.fencingToken(), "at", History.now());
+				// The time first: a term valid after it was valid at it
+				long at = History.now();
+				history.record("GRANTED", "name", granted.name(), "token", granted.fencingToken(), "at", at, "valid",
+						granted.term().isValid());
 			}
 			else if (event instanceof LeadershipRevokedEvent revoked) {
 				history.record("REVOKED", "name", revoked.name(), "token", revoked.fencingToken(), "reason",

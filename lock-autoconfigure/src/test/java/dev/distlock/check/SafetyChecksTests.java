@@ -1,5 +1,6 @@
 package dev.distlock.check;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 import dev.distlock.check.CheckHistory.Fault;
@@ -9,6 +10,7 @@ import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Read;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -207,6 +209,20 @@ class SafetyChecksTests {
 	}
 
 	@Test
+	void grantToldOnceItsTermHadEndedIsNoBeliefBesideALaterTerm(@TempDir Path directory) {
+		hold("w1.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 3, 5);
+		recordTermToldAt(directory, 3 * SECOND + 500_000, false);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void grantToldWhileItsTermWasValidBesideALaterTermIsAViolation(@TempDir Path directory) {
+		hold("w1.1", WorkerOps.TERM, WorkerOps.LEADERSHIP, 3, 5);
+		recordTermToldAt(directory, 3 * SECOND + 500_000, true);
+		assertThat(check().counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
 	void holdBelievedValidAfterAFreezeLongerThanItsLeaseIsAViolation() {
 		hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 4);
 		this.history.freezes.add(new Freeze("w0.1", SECOND + 500_000, 3 * SECOND + 500_000));
@@ -241,6 +257,20 @@ class SafetyChecksTests {
 	 * Record a hold of {@code w0.1} from 1 s to 4 s and one of {@code w1.1} from 3 s to 5
 	 * s, taken through the given APIs; then run the check.
 	 */
+	/**
+	 * Record in a worker's history a term granted in Redis at 1 s whose grant was told at
+	 * the given time, valid then or not, and revoked just after; then read it back.
+	 */
+	private void recordTermToldAt(Path directory, long at, boolean valid) {
+		Path file = directory.resolve("w0.1.log");
+		try (History worker = History.appendTo(file)) {
+			worker.record("GRANTED", "name", WorkerOps.LEADERSHIP, "token", SECOND, "at", at, "valid", valid);
+			worker.record("REVOKED", "name", WorkerOps.LEADERSHIP, "token", SECOND, "reason", "its_lease_ran_out", "at",
+					at + 3500);
+		}
+		this.history.readWorker("w0.1", file);
+	}
+
 	private Violations overlapping(String earlierApi, String laterApi, String name) {
 		hold("w0.1", earlierApi, name, 1, 4);
 		hold("w1.1", laterApi, name, 3, 5);
