@@ -45,8 +45,11 @@ import org.jspecify.annotations.Nullable;
  * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
  * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
- * waits for, for longer than its lease and lock delay. A targeted fault that finds no
- * such worker is counted as {@code <kind>-missed} and not recorded.
+ * waits for, for longer than its lease and lock delay. {@code rival-transfer} has a
+ * worker hold a free lock with another of its threads waiting, parks its release, empties
+ * Redis and has a worker of another JVM take the lock before the release goes on. A
+ * targeted fault that finds no such worker is counted as {@code <kind>-missed} and not
+ * recorded.
  */
 final class Nemesis {
 
@@ -54,7 +57,7 @@ final class Nemesis {
 			"interrupt", "jvm-pause", "jvm-pause", "redis-pause", "proxy-stall", "proxy-stall", "proxy-cut",
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
-			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut" };
+			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -89,6 +92,9 @@ final class Nemesis {
 	private final History faults;
 
 	private final Map<String, Integer> injected = new TreeMap<>();
+
+	/** How many releases the nemesis parked, for their ids. */
+	private int parkedReleases;
 
 	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
 		this.random = new Random(seed);
@@ -178,6 +184,7 @@ final class Nemesis {
 				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
 			case "rival-flush" ->
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
+			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
 			case "delay-pause" ->
 				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
 			default -> untargeted(kind);
@@ -367,16 +374,74 @@ final class Nemesis {
 	 */
 	private void flushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
+		int taker = taker(slot, name, statuses);
+		this.redis.flushAll();
+		this.fleet.send(taker, "take " + name);
+	}
+
+	/**
+	 * Return a worker of another JVM than the given one, one whose threads neither wait
+	 * for the named lock nor hold it if there is one (they would queue it behind them).
+	 */
+	private int taker(int slot, String name, Map<Integer, Status> statuses) {
 		List<Integer> others = new ArrayList<>(IntStream.range(0, this.fleet.size()).boxed().toList());
 		others.remove(Integer.valueOf(slot));
 		Collections.shuffle(others, this.random);
-		int taker = others.stream()
+		return others.stream()
 			.filter((other) -> statuses.containsKey(other) && !statuses.get(other).waiting().contains(name)
 					&& !statuses.get(other).holding().contains(name))
 			.findFirst()
 			.orElse(others.get(0));
-		this.redis.flushAll();
-		this.fleet.send(taker, "take " + name);
+	}
+
+	/**
+	 * Aim at a lock ({@code c:}) that no worker that answered holds or waits for, when
+	 * another worker answered too.
+	 */
+	private Set<String> freeLock(int slot, Status status, List<Status> others) {
+		Set<String> free = new TreeSet<>();
+		WorkerOps.KEYS.forEach((key) -> free.add("c:" + key));
+		for (Status any : others) {
+			free.removeAll(any.holding());
+			free.removeAll(any.waiting());
+		}
+		free.removeAll(status.holding());
+		free.removeAll(status.waiting());
+		if (others.isEmpty() || free.isEmpty()) {
+			return Set.of();
+		}
+		return Set.of(List.copyOf(free).get(this.random.nextInt(free.size())));
+	}
+
+	/**
+	 * Have a worker take a lock, have another of its threads wait for it and park its
+	 * release ({@link ParkedReleases}); then empty Redis, recorded as a
+	 * {@code redis-flush} of its own so that it excuses only the holds granted before it,
+	 * have a worker of another JVM take the lock, and once it holds it (or after a
+	 * second) let the release go: with no renewal in between, the release's hand-over
+	 * must find the lock another process's, and not give it to the waiter.
+	 */
+	private void parkFlushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
+		String name = names.iterator().next();
+		String id = this.fleet.incarnation(slot) + "-" + (++this.parkedReleases);
+		this.fleet.send(slot, "park-release " + id + " " + name);
+		if (!this.fleet.awaitLine(slot, "PARKED " + id, ParkedReleases.BOUND)) {
+			return;
+		}
+		try {
+			long start = History.now();
+			this.redis.flushAll();
+			this.faults.record("FAULT", "fault", "redis-flush", "start", start, "end", History.now(), "dataLoss", true,
+					"target", "redis");
+			this.fleet.send(taker(slot, name, statuses), "take " + name);
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+			while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, Set.of(name))) {
+				pause(20);
+			}
+		}
+		finally {
+			this.fleet.send(slot, "release-parked " + id);
+		}
 	}
 
 	/**

@@ -117,6 +117,21 @@ final class WorkerOps implements Runnable {
 	/** How long a rival that takes a lock for the nemesis keeps it. */
 	private static final int TAKE_KEEP_MILLIS = 500;
 
+	/**
+	 * The options of a hold whose release waits for the nemesis: a fixed lease, so that
+	 * no renewal finds the lock gone before the release does, that outlasts the wait.
+	 */
+	private static final LeaseOptions PARKED = LeaseOptions.fixed(Duration.ofSeconds(5));
+
+	/**
+	 * How long the waiter of a parked release waits: for the release and a rival's hold
+	 * after it.
+	 */
+	private static final Duration PARKED_WAITER_WAIT = Duration.ofSeconds(5);
+
+	/** How long the holder of a parked release lets its waiter queue at most. */
+	private static final Duration PARKED_QUEUE_BOUND = Duration.ofSeconds(1);
+
 	/** How long the threads of a permit burst wait for a permit. */
 	private static final Duration PERMIT_BURST_WAIT = Duration.ofSeconds(2);
 
@@ -178,6 +193,42 @@ final class WorkerOps implements Runnable {
 	 */
 	void take(String name) {
 		callRecorded("take", (api) -> lock(this.registry, name, Duration.ZERO, TAKE_KEEP_MILLIS));
+	}
+
+	/**
+	 * Take the named lock with a fixed lease, have another thread of this JVM wait for
+	 * it, and once it queued, park the release until the nemesis lets it go
+	 * ({@link ParkedReleases}), recorded as the call {@code parkedRelease}: the nemesis
+	 * makes the lock another process's meanwhile, and the release must not hand it to the
+	 * waiter.
+	 * @param name the lock's name
+	 * @param parked the releases waiting for the nemesis
+	 * @param id the id the nemesis gave this release
+	 */
+	void parkedRelease(String name, ParkedReleases parked, String id) {
+		callRecorded("parkedRelease", (api) -> {
+			FencedLock lock = this.registry.obtain(name, PARKED);
+			if (!lock.tryLock(PARKED_QUEUE_BOUND)) {
+				return;
+			}
+			// Closed in reverse: the lock released, the waiter awaited
+			try (Closer closer = new Closer()) {
+				List<Thread> threads = new ArrayList<>();
+				List<CompletableFuture<Void>> parts = new ArrayList<>();
+				closer.add(() -> awaitAll(parts, threads));
+				closer.add(lock::unlock);
+				this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
+				parts.add(startAfter(Thread.currentThread().getName() + "-waiter", 0,
+						() -> lock(this.registry, name, PARKED_WAITER_WAIT, 0), threads));
+				long deadline = System.nanoTime() + PARKED_QUEUE_BOUND.toNanos();
+				while (!this.registry.waits().names().contains(name) && System.nanoTime() - deadline < 0) {
+					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+				}
+				// Past the waiter's offer of a hand-over and its first attempt in Redis
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+				parked.park(id);
+			}
+		});
 	}
 
 	/**
