@@ -65,7 +65,9 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * own if it is free, {@link WorkerOps#take}), {@code park-release <id> <name>} (takes the
  * named lock on a thread of its own, has another thread wait for it and parks its
  * release, {@link WorkerOps#parkedRelease}), {@code release-parked <id>} (lets that
- * release go, {@link ParkedReleases}), {@code status <n>} (prints
+ * release go, {@link ParkedReleases}), {@code give-back-probe <id>} (has an attempt reach
+ * Redis after its give-back, on a thread of its own, {@link GiveBackProbe}),
+ * {@code status <n>} (prints
  * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
  * holds them or campaigned for by its leadership as a standby, those it holds, and those
@@ -152,6 +154,7 @@ final class CheckWorkerMain {
 		List<Thread> workers = new ArrayList<>();
 		List<Thread> takers = new ArrayList<>();
 		ParkedReleases parked = new ParkedReleases();
+		GiveBackProbe probe = new GiveBackProbe(lockUri, settings, history);
 		for (int t = 0; t < threads; t++) {
 			WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
 					random.nextLong(), stopping::get);
@@ -170,13 +173,16 @@ final class CheckWorkerMain {
 			String[] command = line.split(" ", 2);
 			switch (command[0]) {
 				case "interrupt" -> workers.get(random.nextInt(workers.size())).interrupt();
-				case "take", "park-release" -> {
+				case "take", "park-release", "give-back-probe" -> {
 					if (!stopping.get()) {
 						WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
 								random.nextLong(), stopping::get);
 						String[] args = command[1].split(" ");
-						Runnable call = command[0].equals("take") ? () -> ops.take(args[0])
-								: () -> ops.parkedRelease(args[1], parked, args[0]);
+						Runnable call = switch (command[0]) {
+							case "take" -> () -> ops.take(args[0]);
+							case "park-release" -> () -> ops.parkedRelease(args[1], parked, args[0]);
+							default -> () -> probe.run(args[0]);
+						};
 						Thread taker = new Thread(call, "check-taker-" + takers.size());
 						takers.add(taker);
 						taker.start();

@@ -47,9 +47,10 @@ import org.jspecify.annotations.Nullable;
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
  * waits for, for longer than its lease and lock delay. {@code rival-transfer} has a
  * worker hold a free lock with another of its threads waiting, parks its release, empties
- * Redis and has a worker of another JVM take the lock before the release goes on. A
- * targeted fault that finds no such worker is counted as {@code <kind>-missed} and not
- * recorded.
+ * Redis and has a worker of another JVM take the lock before the release goes on.
+ * {@code give-back-probe} has a worker stall one pooled connection under an attempt until
+ * after its give-back ({@link GiveBackProbe}). A targeted fault that finds no such worker
+ * is counted as {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
 
@@ -57,7 +58,8 @@ final class Nemesis {
 			"interrupt", "jvm-pause", "jvm-pause", "redis-pause", "proxy-stall", "proxy-stall", "proxy-cut",
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
-			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer" };
+			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
+			"give-back-probe" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -73,6 +75,12 @@ final class Nemesis {
 	 * from before does not end a {@code rival-pause}.
 	 */
 	private static final long FREEZE_MARGIN_MILLIS = 200;
+
+	/**
+	 * How long a {@code give-back-probe} waits for its worker at most: a command timeout
+	 * for the stalled attempt, and the probe's looks at Redis.
+	 */
+	private static final Duration PROBE_BOUND = Duration.ofSeconds(6);
 
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
@@ -95,6 +103,9 @@ final class Nemesis {
 
 	/** How many releases the nemesis parked, for their ids. */
 	private int parkedReleases;
+
+	/** How many give-backs the nemesis probed, for their ids. */
+	private int probes;
 
 	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
 		this.random = new Random(seed);
@@ -268,6 +279,7 @@ final class Nemesis {
 			case "redis-flush" -> {
 				this.redis.flushAll();
 			}
+			case "give-back-probe" -> probeGiveBack(slot);
 			case "proxy-stall" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).stall(), 100, 1500);
 			case "proxy-cut" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), 20, 300);
 			case "proxy-latency" -> heal(this.fleet.proxy(slot),
@@ -442,6 +454,16 @@ final class Nemesis {
 		finally {
 			this.fleet.send(slot, "release-parked " + id);
 		}
+	}
+
+	/**
+	 * Have a worker make an attempt that reaches Redis after its give-back
+	 * ({@link GiveBackProbe}), and wait until it recorded what the attempt took.
+	 */
+	private void probeGiveBack(int slot) {
+		String id = this.fleet.incarnation(slot) + "-" + (++this.probes);
+		this.fleet.send(slot, "give-back-probe " + id);
+		this.fleet.awaitLine(slot, "PROBED " + id, PROBE_BOUND);
 	}
 
 	/**
