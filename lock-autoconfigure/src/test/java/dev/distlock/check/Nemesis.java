@@ -2,6 +2,7 @@ package dev.distlock.check;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +50,10 @@ import org.jspecify.annotations.Nullable;
  * worker hold a free lock with another of its threads waiting, parks its release, empties
  * Redis and has a worker of another JVM take the lock before the release goes on.
  * {@code give-back-probe} has a worker stall one pooled connection under an attempt until
- * after its give-back ({@link GiveBackProbe}). A targeted fault that finds no such worker
- * is counted as {@code <kind>-missed} and not recorded.
+ * after its give-back ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker
+ * that holds every permit of a semaphore until their lease ran out, and lets its releases
+ * through at once while a rival waits. A targeted fault that finds no such worker is
+ * counted as {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
 
@@ -59,7 +62,7 @@ final class Nemesis {
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
 			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
-			"give-back-probe" };
+			"give-back-probe", "lease-out-release" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -81,6 +84,19 @@ final class Nemesis {
 	 * for the stalled attempt, and the probe's looks at Redis.
 	 */
 	private static final Duration PROBE_BOUND = Duration.ofSeconds(6);
+
+	/**
+	 * How much a {@code lease-out-release} slows its worker's network before the stall:
+	 * less than the lock delay, so that the releases it lets through reach Redis within
+	 * the delay of the holder's last look.
+	 */
+	private static final long LEASE_OUT_LATENCY_MILLIS = 300;
+
+	/**
+	 * How long a {@code lease-out-release} waits for its holder to take the permits, and
+	 * for their lease to run out.
+	 */
+	private static final Duration LEASE_OUT_BOUND = Duration.ofSeconds(4);
 
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
@@ -106,6 +122,9 @@ final class Nemesis {
 
 	/** How many give-backs the nemesis probed, for their ids. */
 	private int probes;
+
+	/** How many permits' leases the nemesis let run out, for their ids. */
+	private int leaseOuts;
 
 	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
 		this.random = new Random(seed);
@@ -196,6 +215,8 @@ final class Nemesis {
 			case "rival-flush" ->
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
+			case "lease-out-release" ->
+				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
 			case "delay-pause" ->
 				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
 			default -> untargeted(kind);
@@ -411,8 +432,23 @@ final class Nemesis {
 	 * another worker answered too.
 	 */
 	private Set<String> freeLock(int slot, Status status, List<Status> others) {
-		Set<String> free = new TreeSet<>();
-		WorkerOps.KEYS.forEach((key) -> free.add("c:" + key));
+		return pickFree(WorkerOps.KEYS.stream().map((key) -> "c:" + key).toList(), status, others);
+	}
+
+	/**
+	 * Aim at a semaphore that no worker that answered holds or waits for, when the worker
+	 * has a lock delay and another worker answered too.
+	 */
+	private Set<String> freeSemaphoreWithLockDelay(int slot, Status status, List<Status> others) {
+		return this.fleet.hasLockDelay(slot) ? pickFree(WorkerOps.SEMAPHORES.keySet(), status, others) : Set.of();
+	}
+
+	/**
+	 * Pick one of the given names that neither the worker nor the others hold or wait
+	 * for, none when no other worker answered.
+	 */
+	private Set<String> pickFree(Collection<String> names, Status status, List<Status> others) {
+		Set<String> free = new TreeSet<>(names);
 		for (Status any : others) {
 			free.removeAll(any.holding());
 			free.removeAll(any.waiting());
@@ -453,6 +489,38 @@ final class Nemesis {
 		}
 		finally {
 			this.fleet.send(slot, "release-parked " + id);
+		}
+	}
+
+	/**
+	 * Have a worker with a lock delay take every permit of a semaphore, slow its network
+	 * by {@value #LEASE_OUT_LATENCY_MILLIS} ms for a few renewals (Redis then counts
+	 * their leases from later than the holder does), stall it, have a worker of another
+	 * JVM wait for a permit, and heal the stall as soon as the holder's lease ran out and
+	 * it sent its releases: they reach Redis while the entries still have more than the
+	 * lock delay left, and must keep their places for the delay all the same. Recorded as
+	 * a {@code proxy-stall} of the worker of its own, from the latency to the heal.
+	 */
+	private void stallUntilLeaseOut(int slot, Set<String> names, Map<Integer, Status> statuses) {
+		String name = names.iterator().next();
+		String id = this.fleet.incarnation(slot) + "-" + (++this.leaseOuts);
+		this.fleet.send(slot, "lease-out-release " + id + " " + name);
+		if (!this.fleet.awaitLine(slot, "HOLDING " + id, LEASE_OUT_BOUND)) {
+			return;
+		}
+		TcpProxy proxy = this.fleet.proxy(slot);
+		long start = History.now();
+		try {
+			proxy.setLatency(Duration.ofMillis(LEASE_OUT_LATENCY_MILLIS));
+			pause(CheckWorkerMain.LEASE.toMillis() - LEASE_OUT_LATENCY_MILLIS);
+			proxy.stall();
+			this.fleet.send(taker(slot, name, statuses), "take " + name);
+			this.fleet.awaitLine(slot, "RELEASING " + id, LEASE_OUT_BOUND);
+		}
+		finally {
+			proxy.heal();
+			this.faults.record("FAULT", "fault", "proxy-stall", "start", start, "end", History.now(), "dataLoss", false,
+					"target", this.fleet.incarnation(slot));
 		}
 	}
 
