@@ -51,6 +51,9 @@ final class CheckHistory {
 	/** The acquisitions that threw. */
 	final List<FailedWait> failedWaits = new ArrayList<>();
 
+	/** The attempts made to reach Redis after their give-back ({@link GiveBackProbe}). */
+	final List<GiveBack> giveBacks = new ArrayList<>();
+
 	/**
 	 * How often a fresh registry's waiter was interrupted, by when: {@code subscribing}
 	 * while it and another waited for the registry's first subscription, otherwise
@@ -208,6 +211,9 @@ final class CheckHistory {
 						hold.commitStarts.add(num(line, "start"));
 					}
 				}
+				case "GIVEBACK" ->
+					this.giveBacks.add(new GiveBack(incarnation, line.get("name"), num(line, "start"), num(line, "end"),
+							Boolean.parseBoolean(line.get("marked")), Boolean.parseBoolean(line.get("taken"))));
 				case "CALL" -> this.calls.merge(line.get("api") + ":" + line.get("outcome"), 1L, Long::sum);
 				case "HUNG", "HELD" -> this.reports.add(incarnation + " " + line.get("line"));
 				case "THREADS" -> {
@@ -538,6 +544,21 @@ final class CheckHistory {
 		boolean entered() {
 			return this.outcome.equals("entered");
 		}
+
+	}
+
+	/**
+	 * An attempt that was stalled until after its give-back ({@link GiveBackProbe}).
+	 *
+	 * @param incarnation the worker incarnation that made it
+	 * @param name the lock's name, which nothing else takes
+	 * @param start before the probe (microseconds)
+	 * @param end after it looked for the lock key (microseconds)
+	 * @param marked whether Redis marked the attempt's token given back before the
+	 * attempt was let through
+	 * @param taken whether the lock key appeared after that
+	 */
+	record GiveBack(String incarnation, String name, long start, long end, boolean marked, boolean taken) {
 
 	}
 

@@ -61,8 +61,16 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * {@code GRANTED} and {@code REVOKED}, whose end a listener calls back into
  * ({@link TermLossCallbacks}). Commands on standard input: {@code interrupt} (interrupts
  * one worker thread), {@code interrupt-waiter} (interrupts one worker thread that is
- * acquiring a lock, if any), {@code take <name>} (takes the named lock on a thread of its
- * own if it is free, {@link WorkerOps#take}), {@code status <n>} (prints
+ * acquiring a lock, if any), {@code take <name>} (takes the named lock if it is free, or
+ * a permit of the named semaphore, on a thread of its own, {@link WorkerOps#take}),
+ * {@code park-release <id> <name>} (takes the named lock on a thread of its own, has
+ * another thread wait for it and parks its release, {@link WorkerOps#parkedRelease}),
+ * {@code release-parked <id>} (lets that release go, {@link ParkedReleases}),
+ * {@code lease-out-release <id> <name>} (takes every permit of the named semaphore on a
+ * thread of its own and releases them once their lease ran out,
+ * {@link WorkerOps#leaseOutRelease}), {@code give-back-probe <id>} (has an attempt reach
+ * Redis after its give-back, on a thread of its own, {@link GiveBackProbe}),
+ * {@code status <n>} (prints
  * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
  * holds them or campaigned for by its leadership as a standby, those it holds, and those
@@ -148,6 +156,8 @@ final class CheckWorkerMain {
 		Random random = new Random(seed);
 		List<Thread> workers = new ArrayList<>();
 		List<Thread> takers = new ArrayList<>();
+		ParkedReleases parked = new ParkedReleases();
+		GiveBackProbe probe = new GiveBackProbe(lockUri, settings, history);
 		for (int t = 0; t < threads; t++) {
 			WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
 					random.nextLong(), stopping::get);
@@ -166,15 +176,23 @@ final class CheckWorkerMain {
 			String[] command = line.split(" ", 2);
 			switch (command[0]) {
 				case "interrupt" -> workers.get(random.nextInt(workers.size())).interrupt();
-				case "take" -> {
+				case "take", "park-release", "lease-out-release", "give-back-probe" -> {
 					if (!stopping.get()) {
 						WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
 								random.nextLong(), stopping::get);
-						Thread taker = new Thread(() -> ops.take(command[1]), "check-taker-" + takers.size());
+						String[] args = command[1].split(" ");
+						Runnable call = switch (command[0]) {
+							case "take" -> () -> ops.take(args[0]);
+							case "park-release" -> () -> ops.parkedRelease(args[1], parked, args[0]);
+							case "lease-out-release" -> () -> ops.leaseOutRelease(args[1], args[0]);
+							default -> () -> probe.run(args[0]);
+						};
+						Thread taker = new Thread(call, "check-taker-" + takers.size());
 						takers.add(taker);
 						taker.start();
 					}
 				}
+				case "release-parked" -> parked.release(command[1]);
 				case "interrupt-waiter" -> {
 					List<Thread> waiting = recorder.waits().waiting(workers);
 					if (!waiting.isEmpty()) {

@@ -2,6 +2,7 @@ package dev.distlock.check;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +46,14 @@ import org.jspecify.annotations.Nullable;
  * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
  * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
- * waits for, for longer than its lease and lock delay. A targeted fault that finds no
- * such worker is counted as {@code <kind>-missed} and not recorded.
+ * waits for, for longer than its lease and lock delay. {@code rival-transfer} has a
+ * worker hold a free lock with another of its threads waiting, parks its release, empties
+ * Redis and has a worker of another JVM take the lock before the release goes on.
+ * {@code give-back-probe} has a worker stall one pooled connection under an attempt until
+ * after its give-back ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker
+ * that holds every permit of a semaphore until their lease ran out, and lets its releases
+ * through at once while a rival waits. A targeted fault that finds no such worker is
+ * counted as {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
 
@@ -54,7 +61,8 @@ final class Nemesis {
 			"interrupt", "jvm-pause", "jvm-pause", "redis-pause", "proxy-stall", "proxy-stall", "proxy-cut",
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
-			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut" };
+			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
+			"give-back-probe", "lease-out-release" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -70,6 +78,25 @@ final class Nemesis {
 	 * from before does not end a {@code rival-pause}.
 	 */
 	private static final long FREEZE_MARGIN_MILLIS = 200;
+
+	/**
+	 * How long a {@code give-back-probe} waits for its worker at most: a command timeout
+	 * for the stalled attempt, and the probe's looks at Redis.
+	 */
+	private static final Duration PROBE_BOUND = Duration.ofSeconds(6);
+
+	/**
+	 * How much a {@code lease-out-release} slows its worker's network before the stall:
+	 * less than the lock delay, so that the releases it lets through reach Redis within
+	 * the delay of the holder's last look.
+	 */
+	private static final long LEASE_OUT_LATENCY_MILLIS = 300;
+
+	/**
+	 * How long a {@code lease-out-release} waits for its holder to take the permits, and
+	 * for their lease to run out.
+	 */
+	private static final Duration LEASE_OUT_BOUND = Duration.ofSeconds(4);
 
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
@@ -89,6 +116,15 @@ final class Nemesis {
 	private final History faults;
 
 	private final Map<String, Integer> injected = new TreeMap<>();
+
+	/** How many releases the nemesis parked, for their ids. */
+	private int parkedReleases;
+
+	/** How many give-backs the nemesis probed, for their ids. */
+	private int probes;
+
+	/** How many permits' leases the nemesis let run out, for their ids. */
+	private int leaseOuts;
 
 	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
 		this.random = new Random(seed);
@@ -178,6 +214,9 @@ final class Nemesis {
 				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
 			case "rival-flush" ->
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
+			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
+			case "lease-out-release" ->
+				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
 			case "delay-pause" ->
 				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
 			default -> untargeted(kind);
@@ -261,6 +300,7 @@ final class Nemesis {
 			case "redis-flush" -> {
 				this.redis.flushAll();
 			}
+			case "give-back-probe" -> probeGiveBack(slot);
 			case "proxy-stall" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).stall(), 100, 1500);
 			case "proxy-cut" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), 20, 300);
 			case "proxy-latency" -> heal(this.fleet.proxy(slot),
@@ -367,16 +407,131 @@ final class Nemesis {
 	 */
 	private void flushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
+		int taker = taker(slot, name, statuses);
+		this.redis.flushAll();
+		this.fleet.send(taker, "take " + name);
+	}
+
+	/**
+	 * Return a worker of another JVM than the given one, one whose threads neither wait
+	 * for the named lock nor hold it if there is one (they would queue it behind them).
+	 */
+	private int taker(int slot, String name, Map<Integer, Status> statuses) {
 		List<Integer> others = new ArrayList<>(IntStream.range(0, this.fleet.size()).boxed().toList());
 		others.remove(Integer.valueOf(slot));
 		Collections.shuffle(others, this.random);
-		int taker = others.stream()
+		return others.stream()
 			.filter((other) -> statuses.containsKey(other) && !statuses.get(other).waiting().contains(name)
 					&& !statuses.get(other).holding().contains(name))
 			.findFirst()
 			.orElse(others.get(0));
-		this.redis.flushAll();
-		this.fleet.send(taker, "take " + name);
+	}
+
+	/**
+	 * Aim at a lock ({@code c:}) that no worker that answered holds or waits for, when
+	 * another worker answered too.
+	 */
+	private Set<String> freeLock(int slot, Status status, List<Status> others) {
+		return pickFree(WorkerOps.KEYS.stream().map((key) -> "c:" + key).toList(), status, others);
+	}
+
+	/**
+	 * Aim at a semaphore that no worker that answered holds or waits for, when the worker
+	 * has a lock delay and another worker answered too.
+	 */
+	private Set<String> freeSemaphoreWithLockDelay(int slot, Status status, List<Status> others) {
+		return this.fleet.hasLockDelay(slot) ? pickFree(WorkerOps.SEMAPHORES.keySet(), status, others) : Set.of();
+	}
+
+	/**
+	 * Pick one of the given names that neither the worker nor the others hold or wait
+	 * for, none when no other worker answered.
+	 */
+	private Set<String> pickFree(Collection<String> names, Status status, List<Status> others) {
+		Set<String> free = new TreeSet<>(names);
+		for (Status any : others) {
+			free.removeAll(any.holding());
+			free.removeAll(any.waiting());
+		}
+		free.removeAll(status.holding());
+		free.removeAll(status.waiting());
+		if (others.isEmpty() || free.isEmpty()) {
+			return Set.of();
+		}
+		return Set.of(List.copyOf(free).get(this.random.nextInt(free.size())));
+	}
+
+	/**
+	 * Have a worker take a lock, have another of its threads wait for it and park its
+	 * release ({@link ParkedReleases}); then empty Redis, recorded as a
+	 * {@code redis-flush} of its own so that it excuses only the holds granted before it,
+	 * have a worker of another JVM take the lock, and once it holds it (or after a
+	 * second) let the release go: with no renewal in between, the release's hand-over
+	 * must find the lock another process's, and not give it to the waiter.
+	 */
+	private void parkFlushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
+		String name = names.iterator().next();
+		String id = this.fleet.incarnation(slot) + "-" + (++this.parkedReleases);
+		this.fleet.send(slot, "park-release " + id + " " + name);
+		if (!this.fleet.awaitLine(slot, "PARKED " + id, ParkedReleases.BOUND)) {
+			return;
+		}
+		try {
+			long start = History.now();
+			this.redis.flushAll();
+			this.faults.record("FAULT", "fault", "redis-flush", "start", start, "end", History.now(), "dataLoss", true,
+					"target", "redis");
+			this.fleet.send(taker(slot, name, statuses), "take " + name);
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+			while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, Set.of(name))) {
+				pause(20);
+			}
+		}
+		finally {
+			this.fleet.send(slot, "release-parked " + id);
+		}
+	}
+
+	/**
+	 * Have a worker with a lock delay take every permit of a semaphore, slow its network
+	 * by {@value #LEASE_OUT_LATENCY_MILLIS} ms for a few renewals (Redis then counts
+	 * their leases from later than the holder does), stall it, have a worker of another
+	 * JVM wait for a permit, and heal the stall as soon as the holder's lease ran out and
+	 * it sent its releases: they reach Redis while the entries still have more than the
+	 * lock delay left, and must keep their places for the delay all the same. Recorded as
+	 * a {@code proxy-stall} of the worker of its own, from the latency to the heal.
+	 */
+	private void stallUntilLeaseOut(int slot, Set<String> names, Map<Integer, Status> statuses) {
+		String name = names.iterator().next();
+		String id = this.fleet.incarnation(slot) + "-" + (++this.leaseOuts);
+		this.fleet.send(slot, "lease-out-release " + id + " " + name);
+		if (!this.fleet.awaitLine(slot, "HOLDING " + id, LEASE_OUT_BOUND)) {
+			return;
+		}
+		TcpProxy proxy = this.fleet.proxy(slot);
+		long start = History.now();
+		try {
+			proxy.setLatency(Duration.ofMillis(LEASE_OUT_LATENCY_MILLIS));
+			pause(CheckWorkerMain.LEASE.toMillis() - LEASE_OUT_LATENCY_MILLIS);
+			proxy.stall();
+			this.fleet.send(taker(slot, name, statuses), "take " + name);
+			this.fleet.awaitLine(slot, "RELEASING " + id, LEASE_OUT_BOUND);
+		}
+		finally {
+			proxy.heal();
+			this.faults.record("FAULT", "fault", "proxy-stall", "start", start, "end", History.now(), "dataLoss", false,
+					"target", this.fleet.incarnation(slot));
+		}
+	}
+
+	/**
+	 * Have a worker make an attempt that reaches Redis after its give-back
+	 * ({@link GiveBackProbe}), and wait until it recorded what the attempt took.
+	 */
+	private void probeGiveBack(int slot) {
+		String id = this.fleet.incarnation(slot) + "-" + (++this.probes);
+		this.fleet.send(slot, "give-back-probe " + id);
+		this.fleet.awaitLine(slot, "PROBED " + id, PROBE_BOUND);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 
 import dev.distlock.check.CheckHistory.FailedWait;
 import dev.distlock.check.CheckHistory.Fault;
+import dev.distlock.check.CheckHistory.GiveBack;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.Reentry;
 import dev.distlock.check.CheckHistory.SideChange;
@@ -19,10 +20,12 @@ import dev.distlock.check.CheckHistory.SideChange;
  * leadership's term ends in a revocation (its loss action) after which the leadership
  * never says it leads, and a read/write lock refuses an upgrade (the write lock taken
  * under a read hold) by throwing and grants a downgrade (the read lock taken under a
- * write hold) at once, both from a hold that said valid just before. An acquisition never
- * fails because another was cancelled: one that threw with a
- * {@link CancellationException} among its causes must have been interrupted itself. A
- * hold reported lost is never entered again by its thread.
+ * write hold) at once, both from a hold that said valid just before. An attempt that
+ * reaches Redis after its give-back takes nothing, unless Redis lost its data meanwhile
+ * (and with it the mark of the give-back). An acquisition never fails because another was
+ * cancelled: one that threw with a {@link CancellationException} among its causes must
+ * have been interrupted itself. A hold reported lost is never entered again by its
+ * thread.
  */
 final class PromiseChecks {
 
@@ -69,6 +72,13 @@ final class PromiseChecks {
 			if (!failed.interrupted() && failed.causes().contains(CancellationException.class.getName())) {
 				this.violations.add("failed-by-another-cancel", "threw " + failed.causes()
 						+ " although its thread was not interrupted: " + failed.acquisition());
+			}
+		}
+		for (GiveBack giveBack : this.history.giveBacks) {
+			if (giveBack.marked() && giveBack.taken()
+					&& !this.history.dataLossBetween(giveBack.start(), giveBack.end())) {
+				this.violations.add("given-back-taken",
+						"an attempt that reached Redis after its give-back took the lock: " + giveBack);
 			}
 		}
 		for (SideChange change : this.history.sideChanges) {

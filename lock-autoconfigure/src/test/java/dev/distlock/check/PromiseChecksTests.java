@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 
 import dev.distlock.DistributedLockException;
+import dev.distlock.check.CheckHistory.Fault;
 import dev.distlock.check.CheckHistory.Hold;
 import dev.distlock.check.CheckHistory.SideChange;
 import org.junit.jupiter.api.Test;
@@ -16,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link PromiseChecks} on made-up upgrades and downgrades of a read/write lock
- * and a leadership's term, on acquisitions that failed and on reentries of a lost hold,
- * recorded as workers record them.
+ * and a leadership's term, on acquisitions that failed, on reentries of a lost hold and
+ * on attempts stalled past their give-back, recorded as workers record them.
  */
 @Timeout(30)
 class PromiseChecksTests {
@@ -86,6 +87,44 @@ class PromiseChecksTests {
 		recordAcquisitionFailedByACancellation(true);
 		assertThat(this.history.failedWaits).hasSize(1);
 		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void attemptThatTookTheLockAfterItsGiveBackIsAViolation() {
+		recordGiveBack(true, true);
+		assertThat(check().counts()).isEqualTo("{given-back-taken=1}");
+	}
+
+	@Test
+	void attemptThatTookTheLockWithoutAGiveBackSeenInRedisIsNoViolation() {
+		recordGiveBack(false, true);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void attemptThatTookTheLockAfterItsGiveBackWasFlushedIsNoViolation() {
+		recordGiveBack(true, true);
+		this.history.faults.add(new Fault("redis-flush", 2500, 2600, true, "redis"));
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void attemptThatTookNothingAfterItsGiveBackIsNoViolation() {
+		recordGiveBack(true, false);
+		assertThat(this.history.giveBacks).hasSize(1);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record in a worker's history a probe of an attempt stalled until after its
+	 * give-back, from 1000 to 4000 us, and read the history back.
+	 */
+	private void recordGiveBack(boolean marked, boolean taken) {
+		Path file = this.directory.resolve("w0.1.log");
+		try (History worker = History.appendTo(file)) {
+			worker.record("GIVEBACK", "name", "g:w1.1-1", "start", 1000, "end", 4000, "marked", marked, "taken", taken);
+		}
+		this.history.readWorker("w0.1", file);
 	}
 
 	/**

@@ -155,6 +155,23 @@ final class WorkerFleet {
 	}
 
 	/**
+	 * Wait for a worker to print a line that starts with the given text.
+	 * @param slot the worker's slot
+	 * @param prefix the start of the line
+	 * @param bound how long to wait at most
+	 * @return whether it printed such a line in time
+	 */
+	boolean awaitLine(int slot, String prefix, Duration bound) {
+		try {
+			this.slots.get(slot).jvm.awaitLine(prefix, bound);
+			return true;
+		}
+		catch (AssertionError ex) {
+			return false;
+		}
+	}
+
+	/**
 	 * Wait for every worker to be ready.
 	 * @param failures told of every worker that did not start
 	 */

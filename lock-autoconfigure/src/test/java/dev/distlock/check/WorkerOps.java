@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
+import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
 import dev.distlock.LeaseOptions;
@@ -117,6 +118,33 @@ final class WorkerOps implements Runnable {
 	/** How long a rival that takes a lock for the nemesis keeps it. */
 	private static final int TAKE_KEEP_MILLIS = 500;
 
+	/**
+	 * The options of a hold whose release waits for the nemesis: a fixed lease, so that
+	 * no renewal finds the lock gone before the release does, that outlasts the wait.
+	 */
+	private static final LeaseOptions PARKED = LeaseOptions.fixed(Duration.ofSeconds(5));
+
+	/**
+	 * How long the waiter of a parked release waits: for the release and a rival's hold
+	 * after it.
+	 */
+	private static final Duration PARKED_WAITER_WAIT = Duration.ofSeconds(5);
+
+	/** How long the holder of a parked release lets its waiter queue at most. */
+	private static final Duration PARKED_QUEUE_BOUND = Duration.ofSeconds(1);
+
+	/**
+	 * How long a holder of every permit of a semaphore looks at its validity at most,
+	 * waiting for its lease to run out.
+	 */
+	private static final Duration LEASE_OUT_BOUND = Duration.ofSeconds(5);
+
+	/**
+	 * How long a rival that takes a permit for the nemesis waits: for a holder's lease to
+	 * run out and its place to be freed.
+	 */
+	private static final Duration TAKE_PERMIT_WAIT = Duration.ofSeconds(4);
+
 	/** How long the threads of a permit burst wait for a permit. */
 	private static final Duration PERMIT_BURST_WAIT = Duration.ofSeconds(2);
 
@@ -173,11 +201,111 @@ final class WorkerOps implements Runnable {
 	/**
 	 * Take the named lock if it is free, work under it and keep it for
 	 * {@value #TAKE_KEEP_MILLIS} ms, recorded as the call {@code take}: a rival the
-	 * nemesis sends at a lock another JVM is about to hand over.
-	 * @param name the lock's name
+	 * nemesis sends at a lock another JVM is about to hand over. For a semaphore, wait up
+	 * to {@link #TAKE_PERMIT_WAIT} for a permit and keep it as long: a rival for a place
+	 * that a release whose lease ran out may free too early.
+	 * @param name the lock's or semaphore's name
 	 */
 	void take(String name) {
-		callRecorded("take", (api) -> lock(this.registry, name, Duration.ZERO, TAKE_KEEP_MILLIS));
+		callRecorded("take", (api) -> {
+			if (SEMAPHORES.containsKey(name)) {
+				permit(name, TAKE_PERMIT_WAIT, TAKE_KEEP_MILLIS);
+			}
+			else {
+				lock(this.registry, name, Duration.ZERO, TAKE_KEEP_MILLIS);
+			}
+		});
+	}
+
+	/**
+	 * Take every permit of the named semaphore, say so ({@code HOLDING <id>}), look at
+	 * their validity until their lease ran out (at most {@link #LEASE_OUT_BOUND}), and
+	 * release them all at once, each on a thread of its own, saying so once they were
+	 * sent ({@code RELEASING <id>}); recorded as the call {@code leaseOutRelease}. The
+	 * nemesis stalls this worker's connections so that the leases run out, and lets the
+	 * releases through once they were all sent, each knowing its lease over, while a
+	 * rival waits for a permit.
+	 * @param name the semaphore's name
+	 * @param id the id the nemesis gave this release
+	 */
+	void leaseOutRelease(String name, String id) {
+		callRecorded("leaseOutRelease", (api) -> {
+			DistributedSemaphore semaphore = this.registry.semaphore(name, SEMAPHORES.get(name));
+			List<LockLease> permits = new ArrayList<>();
+			List<Thread> threads = new ArrayList<>();
+			List<CompletableFuture<Void>> parts = new ArrayList<>();
+			try {
+				while (permits.size() < SEMAPHORES.get(name)) {
+					Optional<LockLease> permit = semaphore.tryAcquire(PARKED_QUEUE_BOUND);
+					if (permit.isEmpty()) {
+						break;
+					}
+					permits.add(permit.get());
+				}
+				if (permits.size() == SEMAPHORES.get(name)) {
+					System.out.println("HOLDING " + id);
+					awaitLeasesOut(permits);
+				}
+			}
+			finally {
+				for (LockLease held : permits) {
+					parts.add(startAfter(Thread.currentThread().getName() + "-release-" + parts.size(), 0,
+							held::release, threads));
+				}
+				// Past the sending of the releases
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+				System.out.println("RELEASING " + id);
+				awaitAll(parts, threads);
+			}
+		});
+	}
+
+	/**
+	 * Look at the validity of the given holds until none is valid, or for
+	 * {@link #LEASE_OUT_BOUND}.
+	 */
+	private static void awaitLeasesOut(List<LockLease> holds) {
+		long deadline = System.nanoTime() + LEASE_OUT_BOUND.toNanos();
+		while (holds.stream().map((held) -> ((RecordedLease) held).hold()).anyMatch(RecordedHold::checkValid)
+				&& System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+	}
+
+	/**
+	 * Take the named lock with a fixed lease, have another thread of this JVM wait for
+	 * it, and once it queued, park the release until the nemesis lets it go
+	 * ({@link ParkedReleases}), recorded as the call {@code parkedRelease}: the nemesis
+	 * makes the lock another process's meanwhile, and the release must not hand it to the
+	 * waiter.
+	 * @param name the lock's name
+	 * @param parked the releases waiting for the nemesis
+	 * @param id the id the nemesis gave this release
+	 */
+	void parkedRelease(String name, ParkedReleases parked, String id) {
+		callRecorded("parkedRelease", (api) -> {
+			FencedLock lock = this.registry.obtain(name, PARKED);
+			if (!lock.tryLock(PARKED_QUEUE_BOUND)) {
+				return;
+			}
+			// Closed in reverse: the lock released, the waiter awaited
+			try (Closer closer = new Closer()) {
+				List<Thread> threads = new ArrayList<>();
+				List<CompletableFuture<Void>> parts = new ArrayList<>();
+				closer.add(() -> awaitAll(parts, threads));
+				closer.add(lock::unlock);
+				this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
+				parts.add(startAfter(Thread.currentThread().getName() + "-waiter", 0,
+						() -> lock(this.registry, name, PARKED_WAITER_WAIT, 0), threads));
+				long deadline = System.nanoTime() + PARKED_QUEUE_BOUND.toNanos();
+				while (!this.registry.waits().names().contains(name) && System.nanoTime() - deadline < 0) {
+					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+				}
+				// Past the waiter's offer of a hand-over and its first attempt in Redis
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+				parked.park(id);
+			}
+		});
 	}
 
 	/**
