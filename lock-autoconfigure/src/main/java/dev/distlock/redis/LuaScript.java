@@ -18,7 +18,9 @@ import dev.distlock.redis.connection.Script;
  * wait queue, with the text of {@code wait-queue.lua}, which keeps the queue and grants
  * the lock to its first waiter; those that take or release shared holds, or a lock, which
  * is the write side of the read/write lock of its name and must know its readers, with
- * both and the text of {@code shared-holds.lua}.
+ * both and the text of {@code shared-holds.lua}. On a node of a Redlock quorum, the
+ * acquire script runs after the text of {@code uptime-check.lua}, which refuses while the
+ * node is younger than a lease.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -32,6 +34,11 @@ record LuaScript(String source, String sha1) implements Script {
 	private static final String SHARED_HOLDS = "shared-holds.lua";
 
 	static final LuaScript ACQUIRE = sharedHolds("acquire.lua");
+
+	static final LuaScript ACQUIRE_IF_UP = load(FENCING_TOKENS, WAIT_QUEUE, SHARED_HOLDS, "uptime-check.lua",
+			"acquire.lua");
+
+	static final LuaScript RAISE_FENCE = load("raise-fence.lua");
 
 	static final LuaScript RELEASE = sharedHolds("release.lua");
 
