@@ -17,7 +17,7 @@ import static org.awaitility.Awaitility.await;
  * a free port, with {@link TcpProxy proxies} in front of them for clients whose network a
  * test cuts or stalls; all stopped on {@link #close()}.
  */
-final class QuorumNodes implements AutoCloseable {
+public final class QuorumNodes implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
@@ -25,28 +25,36 @@ final class QuorumNodes implements AutoCloseable {
 
 	private final List<RedisServer> servers;
 
-	QuorumNodes(int count) {
+	/**
+	 * Start the given number of nodes.
+	 * @param count how many
+	 */
+	public QuorumNodes(int count) {
 		this.servers = IntStream.range(0, count).mapToObj((i) -> this.closer.add(RedisServer.start())).toList();
 	}
 
 	/**
 	 * Return the node at the given position.
+	 * @param index the position
+	 * @return the node
 	 */
-	RedisServer node(int index) {
+	public RedisServer node(int index) {
 		return this.servers.get(index);
 	}
 
 	/**
 	 * Return the URIs of the nodes, in order.
+	 * @return the URIs
 	 */
-	List<String> uris() {
+	public List<String> uris() {
 		return this.servers.stream().map(RedisServer::uri).toList();
 	}
 
 	/**
 	 * Start one proxy in front of every node, in order, for one client.
+	 * @return the proxies
 	 */
-	List<TcpProxy> proxies() {
+	public List<TcpProxy> proxies() {
 		List<TcpProxy> proxies = new ArrayList<>();
 		for (RedisServer server : this.servers) {
 			proxies.add(this.closer.add(TcpProxy.start(server.port())));
@@ -57,8 +65,9 @@ final class QuorumNodes implements AutoCloseable {
 	/**
 	 * Wait until every running node has been up for at least the given time: only then
 	 * does it count towards a majority for a lease that long.
+	 * @param uptime how long
 	 */
-	void awaitUp(Duration uptime) {
+	public void awaitUp(Duration uptime) {
 		for (RedisServer server : this.servers) {
 			if (server.isRunning()) {
 				await().atMost(uptime.plusSeconds(5))
@@ -86,8 +95,10 @@ final class QuorumNodes implements AutoCloseable {
 
 	/**
 	 * Return the URIs of the given proxies, in order.
+	 * @param proxies the proxies
+	 * @return their URIs
 	 */
-	static List<String> urisOf(List<TcpProxy> proxies) {
+	public static List<String> urisOf(List<TcpProxy> proxies) {
 		return proxies.stream().map(TcpProxy::uri).toList();
 	}
 
