@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
+import dev.distlock.Leadership;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.fencing.RedisFence;
@@ -267,6 +268,22 @@ class RedlockTests {
 		for (int i = 1; i < ordered.size(); i++) {
 			assertThat(ordered.get(i)[2]).as("fencing token of hold %d", i).isGreaterThan(ordered.get(i - 1)[2]);
 		}
+	}
+
+	@Test
+	void leadershipPassesToTheStandbyWhenTheLeaderStops() {
+		QuorumNodes nodes = nodes(3);
+		Leadership leader = registry(nodes.uris()).registry().leadership("scheduler");
+		Leadership standby = registry(nodes.uris()).registry().leadership("scheduler");
+		leader.start();
+		await().atMost(Duration.ofSeconds(5)).until(leader::isLeader);
+		standby.start();
+		assertThat(standby.isLeader()).isFalse();
+		long term = leader.fencingToken().orElseThrow();
+		leader.stop();
+		await().atMost(Duration.ofSeconds(5)).until(standby::isLeader);
+		assertThat(standby.fencingToken().orElseThrow()).isGreaterThan(term);
+		standby.stop();
 	}
 
 	@Test
