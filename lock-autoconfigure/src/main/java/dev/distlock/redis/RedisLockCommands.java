@@ -295,6 +295,14 @@ class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send a {@code PING} to each node of a quorum of independent nodes.
+	 * @return each node's reply, in order; empty on one Redis deployment
+	 */
+	List<CompletableFuture<String>> pingNodes() {
+		return List.of();
+	}
+
+	/**
 	 * Return the group of keys that one script call may touch together: the Cluster slot
 	 * on a cluster, the same group for every key otherwise.
 	 */

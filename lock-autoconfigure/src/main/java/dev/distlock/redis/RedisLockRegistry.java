@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.distlock.DistributedLockException;
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
@@ -315,6 +316,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	@Override
 	public void ping() {
 		this.commands.await(this.commands.ping(), "answer PING");
+	}
+
+	@Override
+	public List<String> pingNodes() {
+		return this.commands.pingNodes().stream().map((reply) -> {
+			try {
+				this.commands.await(reply, "answer PING");
+				return "UP";
+			}
+			catch (DistributedLockException ex) {
+				return "DOWN: " + ex.getMessage();
+			}
+		}).toList();
 	}
 
 	/**

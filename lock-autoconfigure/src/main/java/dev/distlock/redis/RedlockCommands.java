@@ -212,6 +212,11 @@ final class RedlockCommands extends RedisLockCommands {
 	}
 
 	@Override
+	List<CompletableFuture<String>> pingNodes() {
+		return eachReply(RedisLockCommands::ping);
+	}
+
+	@Override
 	int batchOf(String key) {
 		return 0;
 	}
