@@ -26,12 +26,20 @@ final class Quorum {
 
 	private final RedlockSettings settings;
 
-	private final Duration commandTimeout;
+	private final Duration nodeTimeout;
 
+	/**
+	 * Create the arithmetic of a quorum.
+	 * @param nodes how many nodes there are
+	 * @param settings how to allow for drift
+	 * @param commandTimeout how long a caller waits for a command; a node is waited for a
+	 * tenth less, so that a quorum that cannot answer says so, naming its nodes, before
+	 * the caller stops waiting
+	 */
 	Quorum(int nodes, RedlockSettings settings, Duration commandTimeout) {
 		this.nodes = nodes;
 		this.settings = settings;
-		this.commandTimeout = commandTimeout;
+		this.nodeTimeout = commandTimeout.minus(commandTimeout.dividedBy(10));
 	}
 
 	/**
@@ -83,8 +91,8 @@ final class Quorum {
 	}
 
 	/**
-	 * Gather the replies of the nodes to one command, each waited for at most the command
-	 * timeout, until they decide the outcome or every node settled.
+	 * Gather the replies of the nodes to one command, each waited for at most nine tenths
+	 * of the command timeout, until they decide the outcome or every node settled.
 	 * @param replies one reply per node, in the order of the nodes
 	 * @param decided whether the replies so far decide the outcome
 	 * @return the replies as they were when decided, or once all settled
@@ -95,7 +103,7 @@ final class Quorum {
 		for (int i = 0; i < replies.size(); i++) {
 			int node = i;
 			replies.get(i)
-				.orTimeout(this.commandTimeout.toNanos(), TimeUnit.NANOSECONDS)
+				.orTimeout(this.nodeTimeout.toNanos(), TimeUnit.NANOSECONDS)
 				.whenComplete((@Nullable T answer, @Nullable Throwable failure) -> {
 					synchronized (tally) {
 						tally.record(node, answer, failure);
