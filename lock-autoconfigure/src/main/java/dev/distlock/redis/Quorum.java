@@ -43,13 +43,6 @@ final class Quorum {
 	}
 
 	/**
-	 * Return how many nodes there are.
-	 */
-	int nodes() {
-		return this.nodes;
-	}
-
-	/**
 	 * Return how many nodes make a majority: {@code n / 2 + 1}.
 	 */
 	int majority() {
