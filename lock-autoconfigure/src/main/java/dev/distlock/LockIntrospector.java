@@ -28,6 +28,16 @@ public interface LockIntrospector {
 	void ping();
 
 	/**
+	 * Check each node of a store made of several independent nodes (Redlock), each within
+	 * the command timeout.
+	 * @return per node, in the order they were configured, {@code UP} or {@code DOWN}
+	 * with the error; empty for a store that is one deployment
+	 */
+	default List<String> pingNodes() {
+		return List.of();
+	}
+
+	/**
 	 * Return how often leases are renewed.
 	 * @return the renewal period
 	 */

@@ -1,6 +1,7 @@
 package dev.distlock.actuate;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.distlock.LockIntrospector;
 
@@ -22,7 +23,9 @@ import org.springframework.util.Assert;
  * running out and may be lost: the instance cannot keep the mutual exclusion it promises,
  * which is a failure rather than a deliberate removal from service
  * ({@code OUT_OF_SERVICE}). The details always carry {@code heldLocks} (the number of
- * locks held) and {@code renewalDelayMs}.
+ * locks held) and {@code renewalDelayMs}; on several independent nodes (Redlock), also
+ * {@code nodes}: each node's {@code UP}, or {@code DOWN} with its error, in the order
+ * configured, while a majority answering is enough to be {@code UP}.
  *
  * @since 0.1.0
  * @see LockIntrospector#ping()
@@ -47,6 +50,10 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 		Duration delay = this.registry.renewalDelay();
 		builder.withDetail("heldLocks", this.registry.heldLocks().size())
 			.withDetail("renewalDelayMs", delay.toMillis());
+		List<String> nodes = this.registry.pingNodes();
+		if (!nodes.isEmpty()) {
+			builder.withDetail("nodes", nodes);
+		}
 		try {
 			this.registry.ping();
 		}

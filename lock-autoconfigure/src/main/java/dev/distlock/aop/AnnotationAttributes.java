@@ -1,6 +1,7 @@
 package dev.distlock.aop;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockRegistry;
@@ -50,6 +51,25 @@ final class AnnotationAttributes {
 		problems.check("name", () -> this.registry.get().obtain(name),
 				"write a name without '!' whose braces, if any, enclose the part that chooses the Cluster slot, such as \"{tenant}:orders\"");
 		return name;
+	}
+
+	/**
+	 * Check that the registry offers what an annotation takes, such as the read side of a
+	 * read/write lock, which a registry on a quorum of independent nodes does not.
+	 * @param attribute the attribute that asks for it
+	 * @param primitive takes it from the registry
+	 */
+	void offered(String attribute, Consumer<LockRegistry> primitive, AnnotationProblems problems) {
+		try {
+			primitive.accept(this.registry.get());
+		}
+		catch (UnsupportedOperationException ex) {
+			problems.add(attribute, ex.getMessage(),
+					"take an exclusive lock instead, or lock with a registry that" + " offers it");
+		}
+		catch (IllegalArgumentException ex) {
+			// A name the registry refuses, which the name's own check reports
+		}
 	}
 
 	/**

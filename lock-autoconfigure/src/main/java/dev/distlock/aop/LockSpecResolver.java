@@ -101,6 +101,7 @@ final class LockSpecResolver {
 		LeaseOptions leaseOptions;
 		if (type == LockingAnnotation.CONCURRENCY_LIMIT) {
 			target = LockTarget.permit(this.attributes.limit(annotation.getString("limit"), problems));
+			this.attributes.offered("limit", (registry) -> registry.semaphore(name, 1), problems);
 			leaseOptions = LeaseOptions.WATCHDOG;
 		}
 		else {
@@ -111,6 +112,7 @@ final class LockSpecResolver {
 			LockMode mode = annotation.getEnum("mode", LockMode.class);
 			if (mode == LockMode.SHARED) {
 				checkShared(leaseTime, minHoldTime, resultKind, method, problems);
+				this.attributes.offered("mode", (registry) -> registry.readWriteLock(name), problems);
 			}
 			target = (mode == LockMode.SHARED) ? LockTarget.SHARED : LockTarget.EXCLUSIVE;
 			leaseOptions = new LeaseOptions(leaseTime, minHoldTime, null);

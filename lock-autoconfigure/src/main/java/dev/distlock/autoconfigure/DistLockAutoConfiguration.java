@@ -9,6 +9,7 @@ import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.redis.RedlockSettings;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.connection.LockConnections;
 
@@ -25,6 +26,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configuration of distlock's {@link LockRegistry} on the
@@ -71,8 +73,28 @@ public final class DistLockAutoConfiguration {
 		LockObserver lockObserver = CompositeLockObserver.of(observers.orderedStream().toList());
 		int phase = (connectionFactory instanceof SmartLifecycle lifecycle) ? lifecycle.getPhase()
 				: SmartLifecycle.DEFAULT_PHASE;
+		DistLockProperties.Redlock redlock = properties.getRedlock();
+		if (!redlock.getNodes().isEmpty()) {
+			return redlockRegistry(redlock, settings, eventListener, lockObserver, phase);
+		}
 		return new LifecycleLockRegistry(LockConnections.of(connectionFactory), settings, eventListener, lockObserver,
 				phase);
+	}
+
+	/**
+	 * Return a registry on the Redlock nodes, on Lettuce clients of its own, shut down
+	 * when it closes.
+	 */
+	private static RedisLockRegistry redlockRegistry(DistLockProperties.Redlock redlock, RedisLockSettings settings,
+			Consumer<? super LockEvent> eventListener, LockObserver lockObserver, int phase) {
+		Assert.state(
+				ClassUtils.isPresent("io.lettuce.core.RedisClient", DistLockAutoConfiguration.class.getClassLoader()),
+				"distlock.redlock.nodes connects to its nodes with Lettuce: add io.lettuce:lettuce-core to the classpath");
+		Assert.state(settings.replicasToAck() == 0, "distlock.redlock.nodes locks on independent primaries and waits"
+				+ " for no replicas: remove distlock.redis.replicas-to-ack");
+		RedlockNodes nodes = new RedlockNodes(redlock.getNodes(), settings.commandTimeout());
+		return new LifecycleLockRegistry(nodes, new RedlockSettings(redlock.getDriftFactor()), settings, eventListener,
+				lockObserver, phase);
 	}
 
 	/**
@@ -86,12 +108,41 @@ public final class DistLockAutoConfiguration {
 
 		private final int phase;
 
+		private final AutoCloseable clients;
+
 		private volatile boolean running;
 
 		LifecycleLockRegistry(LockConnection connection, RedisLockSettings settings,
 				Consumer<? super LockEvent> eventListener, LockObserver observer, int phase) {
 			super(connection, settings, eventListener, observer);
 			this.phase = phase;
+			this.clients = () -> {
+			};
+		}
+
+		LifecycleLockRegistry(RedlockNodes nodes, RedlockSettings redlock, RedisLockSettings settings,
+				Consumer<? super LockEvent> eventListener, LockObserver observer, int phase) {
+			super(nodes.connections(), redlock, settings, eventListener, observer);
+			this.phase = phase;
+			this.clients = nodes;
+		}
+
+		/**
+		 * Close the registry, then the clients it was made on, if it made its own.
+		 */
+		@Override
+		public void close() {
+			try {
+				super.close();
+			}
+			finally {
+				try {
+					this.clients.close();
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			}
 		}
 
 		@Override

@@ -2,10 +2,12 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 
 import dev.distlock.LockFailureAction;
 import dev.distlock.LockLostAction;
+import dev.distlock.redis.RedlockSettings;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -86,6 +88,8 @@ public class DistLockProperties {
 	private final Leader leader = new Leader();
 
 	private final Redis redis = new Redis();
+
+	private final Redlock redlock = new Redlock();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -184,6 +188,10 @@ public class DistLockProperties {
 		return this.redis;
 	}
 
+	public Redlock getRedlock() {
+		return this.redlock;
+	}
+
 	/**
 	 * Fencing token settings.
 	 */
@@ -262,6 +270,53 @@ public class DistLockProperties {
 			Assert.isTrue(!replicaAckTimeout.isNegative() && !replicaAckTimeout.isZero(),
 					() -> "must be positive, was " + replicaAckTimeout);
 			this.replicaAckTimeout = replicaAckTimeout;
+		}
+
+	}
+
+	/**
+	 * Redlock settings: locks on a quorum of independent Redis primaries.
+	 */
+	public static class Redlock {
+
+		/**
+		 * URIs of independent Redis primaries
+		 * (redis://[user:password@]host[:port][/database], rediss:// for TLS), at least
+		 * three, to lock on instead of spring.data.redis.*: a lock is held once a
+		 * majority of them granted it. Only locks and leases are offered; read/write
+		 * locks, semaphores and concurrency limits are not.
+		 */
+		private List<String> nodes = new ArrayList<>();
+
+		/**
+		 * Fraction of a lease by which the clocks of the nodes and of the holder may
+		 * drift apart; a lock's key lives that share of its lease, plus 2ms, longer than
+		 * the holder counts on it.
+		 */
+		private double driftFactor = RedlockSettings.DEFAULT_DRIFT_FACTOR;
+
+		public List<String> getNodes() {
+			return this.nodes;
+		}
+
+		public void setNodes(List<String> nodes) {
+			Assert.isTrue(nodes.isEmpty() || nodes.size() >= 3,
+					() -> "must name at least 3 independent Redis primaries for a majority to survive the loss of one,"
+							+ " was " + nodes.size());
+			Assert.isTrue(new HashSet<>(nodes).size() == nodes.size(),
+					() -> "must name every node once, since each counts towards a majority, was " + nodes);
+			nodes.forEach(RedlockNodeUri::check);
+			this.nodes = nodes;
+		}
+
+		public double getDriftFactor() {
+			return this.driftFactor;
+		}
+
+		public void setDriftFactor(double driftFactor) {
+			Assert.isTrue(driftFactor >= 0 && driftFactor < 1,
+					() -> "must be at least 0 and less than 1, was " + driftFactor);
+			this.driftFactor = driftFactor;
 		}
 
 	}

@@ -25,7 +25,8 @@ import dev.distlock.redis.connection.Script;
  * lock its holder lets go. Lua defines a {@code local function} when it runs its
  * statement, so a script answers its most frequent case (an uncontended acquire, the
  * release of a lock nobody waits for) before its later includes, without defining the
- * functions they hold.
+ * functions they hold. On a node of a Redlock quorum, the acquire script runs after the
+ * text of {@code uptime-check.lua}, which refuses while the node is younger than a lease.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -41,6 +42,10 @@ record LuaScript(String source, String sha1) implements Script {
 	static final LuaScript READ_ACQUIRE = load("read-acquire.lua");
 
 	static final LuaScript READ_RELEASE = load("read-release.lua");
+
+	static final LuaScript ACQUIRE_IF_UP = load("uptime-check.lua", "acquire.lua");
+
+	static final LuaScript RAISE_FENCE = load("raise-fence.lua");
 
 	static final LuaScript RENEW = load("renew.lua");
 
@@ -76,12 +81,16 @@ record LuaScript(String source, String sha1) implements Script {
 	}
 
 	/**
-	 * Load a script: the given resource with each {@code --#include} line replaced by the
-	 * text of the resource it names.
-	 * @param resource the script's own text, beside this class
+	 * Load a script: the given resources one after the other, with each
+	 * {@code --#include} line replaced by the text of the resource it names.
+	 * @param resources the script's own texts, beside this class
 	 */
-	private static LuaScript load(String resource) {
-		Matcher include = INCLUDE.matcher(read(resource));
+	private static LuaScript load(String... resources) {
+		StringBuilder texts = new StringBuilder();
+		for (String resource : resources) {
+			texts.append(read(resource));
+		}
+		Matcher include = INCLUDE.matcher(texts);
 		StringBuilder source = new StringBuilder();
 		while (include.find()) {
 			include.appendReplacement(source, Matcher.quoteReplacement(read(include.group(1))));

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * grants a lock is followed by {@code WAIT} for replicas when the settings ask for it,
  * after the script that actually ran.
  */
-final class RedisLockCommands implements AutoCloseable {
+class RedisLockCommands implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockCommands.class);
 
@@ -56,9 +57,39 @@ final class RedisLockCommands implements AutoCloseable {
 	 * key's remaining TTL
 	 */
 	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
-		return grant(LuaScript.ACQUIRE, id.grantKeys, token, Long.toString(terms.keyMillis()), fenceMillis(terms),
-				queueing.waits() ? "1" : "0", Long.toString(queueing.entryMillis()),
-				Long.toString(queueing.claimMillis()), queueing.channel());
+		return grant(LuaScript.ACQUIRE, id.grantKeys, acquireArgs(token, terms, queueing));
+	}
+
+	/**
+	 * Send the acquire script for one lock like
+	 * {@link #acquire(LockId, String, LeaseTerms, Queueing)}, on one node of a quorum,
+	 * which takes nothing and replies 0 when it has been up for less than the given time:
+	 * it may have lost, in a restart, the holds it granted before.
+	 * @param minUptimeMillis how long the node must have been up to grant the lock
+	 * @return the grant, as {@code acquire} returns it
+	 */
+	CompletableFuture<Grant> acquireIfUp(LockId id, String token, LeaseTerms terms, Queueing queueing,
+			long minUptimeMillis) {
+		String[] args = acquireArgs(token, terms, queueing);
+		String[] withUptime = Arrays.copyOf(args, args.length + 1);
+		withUptime[args.length] = Long.toString(minUptimeMillis);
+		return grant(LuaScript.ACQUIRE_IF_UP, id.grantKeys, withUptime);
+	}
+
+	/**
+	 * Send the raise-fence script, which raises a held lock's fencing key to a fencing
+	 * token that a quorum of nodes issued, so that the next token this node issues for
+	 * the lock is greater.
+	 * @param token the holder's token
+	 * @param fencingToken the fencing token of the hold
+	 * @param terms the terms the hold was granted with
+	 * @return whether the lock still held the holder's token
+	 */
+	CompletableFuture<Boolean> raiseFence(LockId id, String token, long fencingToken, LeaseTerms terms) {
+		return this.connection
+			.eval(LuaScript.RAISE_FENCE, new String[] { id.key, id.fenceKey }, token, Long.toString(fencingToken),
+					fenceMillis(terms))
+			.thenApply((Long result) -> result == 1L);
 	}
 
 	/**
@@ -264,6 +295,14 @@ final class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Send a {@code PING} to each node of a quorum of independent nodes.
+	 * @return each node's reply, in order; empty on one Redis deployment
+	 */
+	List<CompletableFuture<String>> pingNodes() {
+		return List.of();
+	}
+
+	/**
 	 * Return the group of keys that one script call may touch together: the Cluster slot
 	 * on a cluster, the same group for every key otherwise.
 	 */
@@ -322,6 +361,14 @@ final class RedisLockCommands implements AutoCloseable {
 		}
 		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args)
 			.thenApply((ReplicatedReply replied) -> new Grant(replied.reply(), replied.replicasAcked()));
+	}
+
+	/**
+	 * Return the acquire script's arguments.
+	 */
+	private String[] acquireArgs(String token, LeaseTerms terms, Queueing queueing) {
+		return new String[] { token, Long.toString(terms.keyMillis()), fenceMillis(terms), queueing.waits() ? "1" : "0",
+				Long.toString(queueing.entryMillis()), Long.toString(queueing.claimMillis()), queueing.channel() };
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.distlock.DistributedLockException;
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
@@ -118,12 +119,36 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	public RedisLockRegistry(LockConnection connection, RedisLockSettings settings,
 			Consumer<? super LockEvent> eventListener, LockObserver observer) {
-		Assert.notNull(connection, "'connection' must not be null");
-		Assert.notNull(settings, "'settings' must not be null");
+		this(new RedisLockCommands(notNull(connection, "connection"), notNull(settings, "settings")), settings,
+				eventListener, observer);
+	}
+
+	/**
+	 * Create a registry on a quorum of independent Redis nodes (Redlock), observed for
+	 * metrics: a lock is held once a majority of the nodes granted it within its lease,
+	 * with a fencing token greater than every token a majority issued for it before.
+	 * Locks and leases work as on one Redis; read/write locks and semaphores are not
+	 * offered and throw {@link UnsupportedOperationException}.
+	 * @param nodes the connections to the nodes, as {@link LockConnections} makes them,
+	 * one per node, each on a single Redis primary; closed with the registry
+	 * @param redlock how the quorum allows for clock drift
+	 * @param settings how to take and keep locks; no replicas to acknowledge
+	 * @param eventListener told of every lost lock and every renewal that failed with
+	 * time left, such as an {@code ApplicationEventPublisher}
+	 * @param observer told of every wait for a lock and of what became of every hold
+	 */
+	public RedisLockRegistry(List<LockConnection> nodes, RedlockSettings redlock, RedisLockSettings settings,
+			Consumer<? super LockEvent> eventListener, LockObserver observer) {
+		this(new RedlockCommands(notEmpty(nodes), notNull(redlock, "redlock"), forRedlock(settings)), settings,
+				eventListener, observer);
+	}
+
+	private RedisLockRegistry(RedisLockCommands commands, RedisLockSettings settings,
+			Consumer<? super LockEvent> eventListener, LockObserver observer) {
 		Assert.notNull(eventListener, "'eventListener' must not be null");
 		Assert.notNull(observer, "'observer' must not be null");
 		this.observer = observer;
-		this.commands = new RedisLockCommands(connection, settings);
+		this.commands = commands;
 		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
@@ -135,6 +160,46 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.ownedReads),
 				this.signals, this.locks, this.active);
 		this.extension = new HoldExtension(this.commands, this.active);
+	}
+
+	private static <T> T notNull(T argument, String name) {
+		Assert.notNull(argument, () -> "'" + name + "' must not be null");
+		return argument;
+	}
+
+	private static List<LockConnection> notEmpty(List<LockConnection> nodes) {
+		Assert.notEmpty(nodes, "'nodes' must not be empty");
+		return nodes;
+	}
+
+	private static RedisLockSettings forRedlock(RedisLockSettings settings) {
+		Assert.notNull(settings, "'settings' must not be null");
+		Assert.isTrue(settings.replicasToAck() == 0,
+				"A quorum of independent nodes (distlock.redlock.nodes) waits for no replicas: "
+						+ "remove distlock.redis.replicas-to-ack");
+		return settings;
+	}
+
+	/**
+	 * Throw when this registry locks on a quorum of independent nodes, which do not keep
+	 * shared holds.
+	 * @param what the primitive asked for
+	 */
+	private void requireSharedHolds(String what) {
+		if (this.commands instanceof RedlockCommands) {
+			throw notOnRedlock(what);
+		}
+	}
+
+	/**
+	 * Return the failure of a primitive that a quorum of independent nodes does not
+	 * offer.
+	 * @param what the primitive
+	 */
+	static UnsupportedOperationException notOnRedlock(String what) {
+		return new UnsupportedOperationException("Redlock (distlock.redlock.nodes) does not offer " + what
+				+ ": only locks and leases are taken on a quorum of nodes; use them, or remove distlock.redlock.nodes"
+				+ " to lock on one Redis");
 	}
 
 	/**
@@ -164,6 +229,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public FencedReadWriteLock readWriteLock(LockName name) {
+		requireSharedHolds("read/write locks");
 		return new RedisReadWriteLock(this, checked(name));
 	}
 
@@ -186,6 +252,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public DistributedSemaphore semaphore(LockName name, int permits) {
+		requireSharedHolds("semaphores");
 		LockId id = checked(name);
 		Assert.isTrue(permits >= 1,
 				() -> "Semaphore '" + name + "' must have at least 1 permit, but was given " + permits);
@@ -249,6 +316,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	@Override
 	public void ping() {
 		this.commands.await(this.commands.ping(), "answer PING");
+	}
+
+	@Override
+	public List<String> pingNodes() {
+		return this.commands.pingNodes().stream().map((reply) -> {
+			try {
+				this.commands.await(reply, "answer PING");
+				return "UP";
+			}
+			catch (DistributedLockException ex) {
+				return "DOWN: " + ex.getMessage();
+			}
+		}).toList();
 	}
 
 	/**

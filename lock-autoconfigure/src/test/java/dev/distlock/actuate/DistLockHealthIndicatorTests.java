@@ -1,17 +1,21 @@
 package dev.distlock.actuate;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.redis.QuorumNodes;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import dev.distlock.testsupport.LettuceClients;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -83,6 +87,30 @@ class DistLockHealthIndicatorTests {
 				(error) -> assertThat(error).asString().contains("Redis did not answer within PT2S"));
 		redis.server().resume();
 		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
+	}
+
+	@Test
+	void upOnAMajorityOfRedlockNodesWithEachNodesStateAndDownWithoutOne() throws Exception {
+		try (QuorumNodes nodes = new QuorumNodes(3);
+				TestLockRegistry quorum = TestLockRegistry.createOnQuorum(nodes.uris(),
+						RedisLockSettings.of("lock:", Duration.ofSeconds(1))
+							.withCommandTimeout(Duration.ofSeconds(1)))) {
+			DistLockHealthIndicator indicator = new DistLockHealthIndicator(quorum.registry());
+			assertThat(indicator.health().getDetails()).containsEntry("nodes", List.of("UP", "UP", "UP"));
+			nodes.node(0).kill();
+			Health health = indicator.health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).hasEntrySatisfying("nodes",
+					(states) -> assertThat(states).asInstanceOf(InstanceOfAssertFactories.list(String.class))
+						.satisfiesExactly((state) -> assertThat(state).startsWith("DOWN: "),
+								(state) -> assertThat(state).isEqualTo("UP"),
+								(state) -> assertThat(state).isEqualTo("UP")));
+			nodes.node(1).kill();
+			health = indicator.health();
+			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(health.getDetails()).hasEntrySatisfying("error",
+					(error) -> assertThat(error).asString().contains("distlock.redlock.nodes"));
+		}
 	}
 
 	private static void awaitQuietly(CountDownLatch latch) {

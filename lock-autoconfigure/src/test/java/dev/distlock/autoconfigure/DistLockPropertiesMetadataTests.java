@@ -24,8 +24,8 @@ class DistLockPropertiesMetadataTests {
 	private static final List<String> PROPERTIES = List.of("distlock.enabled", "distlock.store", "distlock.key-prefix",
 			"distlock.wait-time", "distlock.lease-time", "distlock.on-failure", "distlock.on-lost", "distlock.order",
 			"distlock.max-keys-per-call", "distlock.lock-delay", "distlock.fencing.retention", "distlock.leader.names",
-			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout", "distlock.jdbc.table-name",
-			"distlock.jdbc.initialize-schema");
+			"distlock.redis.replicas-to-ack", "distlock.redis.replica-ack-timeout", "distlock.redlock.nodes",
+			"distlock.redlock.drift-factor", "distlock.jdbc.table-name", "distlock.jdbc.initialize-schema");
 
 	private static final String REMOVED_CLIENT = "distlock.redis.client";
 
@@ -88,6 +88,8 @@ class DistLockPropertiesMetadataTests {
 		assertThat(property("distlock.jdbc.table-name")).containsEntry("defaultValue", "distlock_fence");
 		assertThat(property("distlock.jdbc.initialize-schema")).containsEntry("defaultValue", "embedded");
 		assertThat(property("distlock.leader.names")).containsEntry("defaultValue", List.of());
+		assertThat(property("distlock.redlock.nodes")).containsEntry("defaultValue", List.of());
+		assertThat(property("distlock.redlock.drift-factor")).containsEntry("defaultValue", 0.01);
 	}
 
 	@Test

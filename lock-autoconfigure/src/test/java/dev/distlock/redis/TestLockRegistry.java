@@ -66,6 +66,12 @@ public final class TestLockRegistry implements AutoCloseable {
 				observer);
 	}
 
+	private TestLockRegistry(List<RedisClient> clients, RedlockSettings redlock, RedisLockSettings settings) {
+		this.connection = () -> clients.forEach(LettuceClients::shutdown);
+		this.registry = new RedisLockRegistry(clients.stream().map(LockConnections::lettuce).toList(), redlock,
+				settings, recordAndTell(TestLockRegistry::ignore), LockObserver.NONE);
+	}
+
 	private TestLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
 			Consumer<LockEvent> listener) {
 		this.connection = () -> {
@@ -182,6 +188,23 @@ public final class TestLockRegistry implements AutoCloseable {
 	 */
 	public static TestLockRegistry create(String uri, Duration leaseTime) {
 		return create(uri, settings(leaseTime));
+	}
+
+	/**
+	 * Create a registry on a quorum of independent Redis nodes (Redlock) at {@code uris},
+	 * one Lettuce client each, with the given settings and the default drift factor; each
+	 * URI's timeout is set to the settings' command timeout.
+	 * @param uris the URIs of the nodes, such as {@code RedisServer.uri()}
+	 * @param settings the registry settings
+	 * @return the registry
+	 */
+	public static TestLockRegistry createOnQuorum(List<String> uris, RedisLockSettings settings) {
+		List<RedisClient> clients = uris.stream().map((uri) -> {
+			RedisURI redisUri = RedisURI.create(uri);
+			redisUri.setTimeout(settings.commandTimeout());
+			return RedisClient.create(redisUri);
+		}).toList();
+		return new TestLockRegistry(clients, new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), settings);
 	}
 
 	/**

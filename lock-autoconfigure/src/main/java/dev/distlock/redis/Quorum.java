@@ -1,0 +1,124 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.redis.renewal.LeaseTerms;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The arithmetic of a Redlock quorum of {@code n} independent Redis nodes: a majority is
+ * {@code n / 2 + 1} of them; a command's replies are gathered until they decide the
+ * outcome or every node answered, failed or timed out; a lock's key lives its lease plus
+ * the drift allowance on each node; a refused attempt is retried after a random delay.
+ */
+final class Quorum {
+
+	/** The longest random delay before retrying an attempt that split the nodes. */
+	static final long MAX_RETRY_DELAY_MILLIS = 50;
+
+	private final int nodes;
+
+	private final RedlockSettings settings;
+
+	private final Duration nodeTimeout;
+
+	/**
+	 * Create the arithmetic of a quorum.
+	 * @param nodes how many nodes there are
+	 * @param settings how to allow for drift
+	 * @param commandTimeout how long a caller waits for a command; a node is waited for a
+	 * tenth less, so that a quorum that cannot answer says so, naming its nodes, before
+	 * the caller stops waiting
+	 */
+	Quorum(int nodes, RedlockSettings settings, Duration commandTimeout) {
+		this.nodes = nodes;
+		this.settings = settings;
+		this.nodeTimeout = commandTimeout.minus(commandTimeout.dividedBy(10));
+	}
+
+	/**
+	 * Return how many nodes make a majority: {@code n / 2 + 1}.
+	 */
+	int majority() {
+		return this.nodes / 2 + 1;
+	}
+
+	/**
+	 * Return whether so many nodes refused or failed that no majority can agree any more.
+	 * @param against how many nodes refused or failed
+	 */
+	boolean isLost(int against) {
+		return against > this.nodes - majority();
+	}
+
+	/**
+	 * Return the terms a node is sent for a hold with the given terms: the lease plus its
+	 * drift allowance, so that the key outlives the time the holder counts on it.
+	 */
+	LeaseTerms onNodes(LeaseTerms terms) {
+		return new LeaseTerms(terms.leaseMillis() + this.settings.driftMillis(terms.leaseMillis()),
+				terms.delayMillis());
+	}
+
+	/**
+	 * Return whether a hold whose acquisition was sent at the given time is still valid
+	 * now: less than its lease has passed.
+	 */
+	boolean isValid(long sentNanos, long leaseMillis) {
+		return System.nanoTime() - sentNanos < TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+	}
+
+	/**
+	 * Return a random delay before an attempt that split the nodes is retried, so that
+	 * rivals that split them do not retry in step: minus 1 to
+	 * {@value #MAX_RETRY_DELAY_MILLIS} ms, as the acquire script's refusals are.
+	 */
+	static long retryReply() {
+		return -ThreadLocalRandom.current().nextLong(1, MAX_RETRY_DELAY_MILLIS + 1);
+	}
+
+	/**
+	 * Gather the replies of the nodes to one command, each waited for at most nine tenths
+	 * of the command timeout, until they decide the outcome or every node settled.
+	 * @param replies one reply per node, in the order of the nodes
+	 * @param decided whether the replies so far decide the outcome
+	 * @return the replies as they were when decided, or once all settled
+	 */
+	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided) {
+		CompletableFuture<Tally<T>> outcome = new CompletableFuture<>();
+		Tally<T> tally = Tally.of(replies.size());
+		for (int i = 0; i < replies.size(); i++) {
+			int node = i;
+			replies.get(i)
+				.orTimeout(this.nodeTimeout.toNanos(), TimeUnit.NANOSECONDS)
+				.whenComplete((@Nullable T answer, @Nullable Throwable failure) -> {
+					synchronized (tally) {
+						tally.record(node, answer, failure);
+						if (!outcome.isDone() && (tally.settled() == replies.size() || decided.test(tally))) {
+							outcome.complete(tally.copy());
+						}
+					}
+				});
+		}
+		return outcome;
+	}
+
+	/**
+	 * Return the failure of a command that fewer than a majority of the nodes answered.
+	 * @param tally the replies
+	 * @param what the command, for the message
+	 */
+	DistributedLockException unreachable(Tally<?> tally, String what) {
+		return new DistributedLockException(
+				"Only " + tally.answered() + " of " + this.nodes + " Redis nodes answered to " + what
+						+ ", fewer than the majority of " + majority() + " (distlock.redlock.nodes)",
+				tally.firstFailure());
+	}
+
+}

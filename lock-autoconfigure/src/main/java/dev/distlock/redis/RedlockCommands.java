@@ -1,0 +1,355 @@
+package dev.distlock.redis;
+
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.distlock.HoldKind;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.renewal.LeaseTerms;
+import dev.distlock.thread.DaemonThreads;
+
+/**
+ * Runs the lock scripts on a quorum of independent Redis nodes (Redlock), each through
+ * the single-node {@link RedisLockCommands} of its own connection, in parallel, and
+ * combines their replies: a lock is granted when a majority of the nodes granted it and
+ * raised their fencing keys to the greatest fencing token they issued, within the lease;
+ * otherwise it is released on every node but those that refused it, where the caller
+ * keeps its place in the queue. Releases and give-backs go to every node, also those that
+ * did not grant. A renewal renews a hold that a majority renewed.
+ *
+ * <p>
+ * A node's key lives the lease plus the drift allowance ({@link Quorum#onNodes}), while
+ * the holder counts the lease from before it sent the attempt. A node that has been up
+ * for less than the longer of that life and the settings' own takes nothing: it may have
+ * lost the holds it granted before a restart. Waiters queue on every node and hear the
+ * grants of every node; since the nodes' queues may grant the lock to different waiters,
+ * an attempt that split the nodes is retried after a random delay, one refused by a
+ * majority when the lock's key runs out on the first node that refused it, or at the
+ * latest at the next grant or re-check.
+ *
+ * <p>
+ * Every command of the single-node class is overridden; the class itself is built on a
+ * connection that refuses every command, so that a command without a quorum rule fails
+ * rather than run on one node.
+ */
+final class RedlockCommands extends RedisLockCommands {
+
+	private final List<QuorumNode> nodes;
+
+	private final ExecutorService connector = Executors
+		.newCachedThreadPool(DaemonThreads.named("distlock-redlock-connect"));
+
+	private final Quorum quorum;
+
+	private final LeaseTerms defaultTerms;
+
+	RedlockCommands(List<LockConnection> connections, RedlockSettings redlock, RedisLockSettings settings) {
+		super(refusing(), settings);
+		this.nodes = connections.stream()
+			.map((connection) -> new QuorumNode(new RedisLockCommands(connection, settings), this.connector))
+			.toList();
+		this.quorum = new Quorum(this.nodes.size(), redlock, settings.commandTimeout());
+		this.defaultTerms = new LeaseTerms(settings.leaseTime().toMillis(), settings.lockDelay().toMillis());
+	}
+
+	@Override
+	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
+		long sentNanos = System.nanoTime();
+		LeaseTerms sent = this.quorum.onNodes(terms);
+		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
+		return hold(id, token, sent, terms.leaseMillis(), sentNanos,
+				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)));
+	}
+
+	@Override
+	CompletableFuture<Grant> transfer(LockId id, String token, LeaseTerms terms, String nextToken, LeaseTerms nextTerms,
+			String waiterToken) {
+		long sentNanos = System.nanoTime();
+		LeaseTerms sent = this.quorum.onNodes(terms);
+		LeaseTerms nextSent = this.quorum.onNodes(nextTerms);
+		return hold(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos,
+				eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken)))
+			.thenApply((grant) -> {
+				if (grant.reply() <= 0) {
+					// Not handed over: free what the current holder still has
+					giveBack(id, token, terms);
+				}
+				return grant;
+			});
+	}
+
+	@Override
+	CompletableFuture<Grant> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms, Queueing queueing) {
+		throw RedisLockRegistry.notOnRedlock("shared holds");
+	}
+
+	@Override
+	CompletableFuture<Boolean> releaseShare(LockId id, HoldKind kind, String token, long delayMillis,
+			boolean leaseOver) {
+		throw RedisLockRegistry.notOnRedlock("shared holds");
+	}
+
+	@Override
+	void giveBack(LockId id, String token, LeaseTerms terms) {
+		LeaseTerms sent = this.quorum.onNodes(terms);
+		each((node) -> {
+			node.giveBack(id, token, sent);
+			return null;
+		});
+	}
+
+	@Override
+	void giveBack(LockId id, HoldKind kind, String token, LeaseTerms terms) {
+		throw RedisLockRegistry.notOnRedlock("shared holds");
+	}
+
+	@Override
+	CompletableFuture<Boolean> release(LockId id, String token, long keepMillis, long delayMillis, boolean leaseOver) {
+		return this.quorum.gather(eachReply((node) -> node.release(id, token, keepMillis, delayMillis, leaseOver)),
+				(tally) -> tally.count((held) -> held) >= this.quorum.majority()
+						|| this.quorum.isLost(tally.count((held) -> !held) + tally.failed()))
+			.thenApply((tally) -> {
+				if (tally.count((held) -> held) >= this.quorum.majority()) {
+					return true;
+				}
+				if (this.quorum.isLost(tally.failed())) {
+					throw this.quorum.unreachable(tally, "release lock '" + id.name + "'");
+				}
+				return false;
+			});
+	}
+
+	@Override
+	List<CompletableFuture<List<Long>>> renew(List<Renewal> batches) {
+		List<Renewal> sent = batches.stream()
+			.map((batch) -> new Renewal(batch.kind(), batch.ids(), batch.tokens(), this.quorum.onNodes(batch.terms())))
+			.toList();
+		List<CompletableFuture<List<CompletableFuture<List<Long>>>>> perNode = each((node) -> node.renew(sent));
+		List<CompletableFuture<List<Long>>> combined = new ArrayList<>(batches.size());
+		for (int b = 0; b < batches.size(); b++) {
+			int batch = b;
+			int holds = batches.get(b).ids().size();
+			combined.add(this.quorum
+				.gather(perNode.stream()
+					.map((replies) -> replies.thenCompose((sentBatches) -> sentBatches.get(batch)))
+					.toList(),
+						(tally) -> tally.answered() >= this.quorum.majority()
+								&& renewedOnMajority(tally, holds).stream().allMatch((renewed) -> renewed == 1L))
+				.thenApply((tally) -> {
+					if (tally.answered() < this.quorum.majority()) {
+						throw this.quorum.unreachable(tally, "renew " + holds + " held locks");
+					}
+					return renewedOnMajority(tally, holds);
+				}));
+		}
+		return combined;
+	}
+
+	/**
+	 * Return, per hold of a batch, 1 when a majority of the nodes renewed it, otherwise
+	 * 0.
+	 */
+	private List<Long> renewedOnMajority(Tally<List<Long>> tally, int holds) {
+		List<Long> renewed = new ArrayList<>(holds);
+		for (int i = 0; i < holds; i++) {
+			int hold = i;
+			renewed.add((tally.count((replies) -> replies.get(hold) == 1L) >= this.quorum.majority()) ? 1L : 0L);
+		}
+		return renewed;
+	}
+
+	/**
+	 * Tell how long a lock stays taken on a majority of the nodes: the longest time that
+	 * a majority of the answers reach, or -1 when no majority holds it.
+	 */
+	@Override
+	CompletableFuture<Long> lockState(LockId id) {
+		return this.quorum.gather(eachReply((node) -> node.lockState(id)), (tally) -> false).thenApply((tally) -> {
+			if (tally.answered() < this.quorum.majority()) {
+				throw this.quorum.unreachable(tally, "read the lease of lock '" + id.name + "'");
+			}
+			List<Long> answers = new ArrayList<>(tally.answers());
+			answers.sort((a, b) -> Long.compare(b, a));
+			return answers.get(this.quorum.majority() - 1);
+		});
+	}
+
+	/**
+	 * Force-release a lock on every node.
+	 * @return the greatest last fencing token the nodes knew, or -1 when nothing held the
+	 * lock on any node
+	 */
+	@Override
+	CompletableFuture<Long> forceRelease(LockId id) {
+		return this.quorum.gather(eachReply((node) -> node.forceRelease(id)), (tally) -> false).thenApply((tally) -> {
+			if (tally.answered() < this.quorum.majority()) {
+				throw this.quorum.unreachable(tally, "force-release lock '" + id.name + "'");
+			}
+			return tally.answers().stream().mapToLong(Long::longValue).max().orElse(-1);
+		});
+	}
+
+	/**
+	 * Send a {@code PING} to every node; answered once a majority answered.
+	 */
+	@Override
+	CompletableFuture<String> ping() {
+		return this.quorum
+			.gather(eachReply(RedisLockCommands::ping),
+					(tally) -> tally.answered() >= this.quorum.majority() || this.quorum.isLost(tally.failed()))
+			.thenApply((tally) -> {
+				if (tally.answered() < this.quorum.majority()) {
+					throw this.quorum.unreachable(tally, "answer PING");
+				}
+				return "PONG";
+			});
+	}
+
+	@Override
+	List<CompletableFuture<String>> pingNodes() {
+		return eachReply(RedisLockCommands::ping);
+	}
+
+	@Override
+	int batchOf(String key) {
+		return 0;
+	}
+
+	/**
+	 * Open a subscriber to grant messages on every node, each on a connection of its own.
+	 */
+	@Override
+	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
+		return new QuorumSubscriber(each((node) -> node.subscriber(onMessage)), this.quorum);
+	}
+
+	@Override
+	public void close() {
+		this.nodes.forEach(QuorumNode::close);
+		this.connector.shutdownNow();
+	}
+
+	/**
+	 * Decide an attempt from the nodes' grants: held when a majority granted it and then
+	 * raised their fencing keys to the greatest token they issued, both within the lease;
+	 * otherwise released on every node that did not refuse it.
+	 * @param token the token the attempt is made under
+	 * @param sent the terms the nodes were sent
+	 * @param leaseMillis the lease the holder counts
+	 * @param sentNanos when the attempt was sent
+	 * @param grants each node's grant
+	 * @return the grant: the fencing token when held, otherwise 0 or minus the
+	 * milliseconds before a retry is worth it
+	 */
+	private CompletableFuture<Grant> hold(LockId id, String token, LeaseTerms sent, long leaseMillis, long sentNanos,
+			List<CompletableFuture<Grant>> grants) {
+		List<CompletableFuture<Long>> replies = grants.stream().map((grant) -> grant.thenApply(Grant::reply)).toList();
+		return this.quorum
+			.gather(replies,
+					(tally) -> tally.count((reply) -> reply > 0) >= this.quorum.majority()
+							|| this.quorum.isLost(tally.count((reply) -> reply <= 0) + tally.failed()))
+			.thenCompose((tally) -> {
+				List<Integer> granted = tally.nodesWhere((reply) -> reply > 0);
+				if (granted.size() >= this.quorum.majority() && this.quorum.isValid(sentNanos, leaseMillis)) {
+					long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
+					return raiseFences(id, token, fencingToken, sent, leaseMillis, sentNanos, tally);
+				}
+				return CompletableFuture.completedFuture(refused(id, token, tally));
+			});
+	}
+
+	/**
+	 * Raise the fencing keys of the nodes that granted a hold to its fencing token: the
+	 * hold counts once a majority did so within the lease.
+	 * @param grants each node's grant, which decided that a majority granted the hold
+	 */
+	private CompletableFuture<Grant> raiseFences(LockId id, String token, long fencingToken, LeaseTerms sent,
+			long leaseMillis, long sentNanos, Tally<Long> grants) {
+		List<Integer> granted = grants.nodesWhere((reply) -> reply > 0);
+		List<CompletableFuture<Boolean>> raised = granted.stream()
+			.map((node) -> this.nodes.get(node)
+				.send((commands) -> commands.raiseFence(id, token, fencingToken, sent))
+				.thenCompose(Function.identity()))
+			.toList();
+		return this.quorum
+			.gather(raised,
+					(tally) -> tally.count((held) -> held) >= this.quorum.majority()
+							|| tally.count((held) -> !held) + tally.failed() > granted.size() - this.quorum.majority())
+			.thenApply((tally) -> {
+				if (tally.count((held) -> held) >= this.quorum.majority()
+						&& this.quorum.isValid(sentNanos, leaseMillis)) {
+					return new Grant(fencingToken, 0);
+				}
+				releaseUnlessRefused(id, token, grants);
+				return new Grant(Quorum.retryReply(), 0);
+			});
+	}
+
+	/**
+	 * Give back an attempt that no majority granted on every node, and tell the caller
+	 * when to retry: after a random delay when some nodes granted it, otherwise when the
+	 * lock's key runs out on the first node that refused it.
+	 */
+	private Grant refused(LockId id, String token, Tally<Long> tally) {
+		releaseUnlessRefused(id, token, tally);
+		if (this.quorum.isLost(tally.failed())) {
+			throw this.quorum.unreachable(tally, "acquire lock '" + id.name + "'");
+		}
+		long shortestTtl = tally.answers()
+			.stream()
+			.filter((reply) -> reply < 0)
+			.mapToLong((reply) -> -reply)
+			.min()
+			.orElse(0);
+		boolean split = tally.count((reply) -> reply > 0) > 0;
+		return new Grant((split || shortestTtl == 0) ? Quorum.retryReply() : -shortestTtl, 0);
+	}
+
+	/**
+	 * Free what an attempt that does not count took: release its token on every node but
+	 * those that refused it (and keep it in their queues), also where it is not known
+	 * whether the attempt got through.
+	 */
+	private void releaseUnlessRefused(LockId id, String token, Tally<Long> grants) {
+		List<Integer> refused = grants.nodesWhere((reply) -> reply <= 0);
+		for (int i = 0; i < this.nodes.size(); i++) {
+			if (!refused.contains(i)) {
+				this.nodes.get(i).send((node) -> node.release(id, token, 0, 0, false));
+			}
+		}
+	}
+
+	/**
+	 * Send a command to every node.
+	 * @return what the command returned on each node, in order
+	 */
+	private <T> List<CompletableFuture<T>> each(Function<RedisLockCommands, T> command) {
+		return this.nodes.stream().map((node) -> node.send(command)).toList();
+	}
+
+	/**
+	 * Send a command whose reply comes later to every node.
+	 * @return the reply of each node, in order
+	 */
+	private <T> List<CompletableFuture<T>> eachReply(Function<RedisLockCommands, CompletableFuture<T>> command) {
+		return each(command).stream().map((sent) -> sent.thenCompose(Function.identity())).toList();
+	}
+
+	/**
+	 * Return a connection that refuses every command.
+	 */
+	private static LockConnection refusing() {
+		return (LockConnection) Proxy.newProxyInstance(LockConnection.class.getClassLoader(),
+				new Class<?>[] { LockConnection.class }, (proxy, method, args) -> {
+					throw new UnsupportedOperationException(
+							"'" + method.getName() + "' has no quorum rule on Redlock's nodes");
+				});
+	}
+
+}

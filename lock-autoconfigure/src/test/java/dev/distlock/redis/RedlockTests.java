@@ -1,0 +1,362 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.DistributedLockException;
+import dev.distlock.FencedLock;
+import dev.distlock.Leadership;
+import dev.distlock.LockLease;
+import dev.distlock.LockLostEvent;
+import dev.distlock.fencing.RedisFence;
+import dev.distlock.fencing.StaleFencingTokenException;
+import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServer;
+import dev.distlock.testsupport.RedisTestClient;
+import dev.distlock.testsupport.TcpProxy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
+ * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
+ * the command timeout without a majority; a node restarted empty while a lock is held
+ * lets no second client in; a holder cut off past its validity loses its lock, is told
+ * so, and its fenced write is refused; fencing tokens increase across holders although no
+ * single node orders them; and clients on the two sides of a partition never both hold
+ * the lock.
+ */
+@Timeout(90)
+class RedlockTests {
+
+	private static final Duration LEASE = Duration.ofMillis(1500);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+	/** How long a node must have been up to grant a lock of {@link #LEASE}. */
+	private static final Duration RESTART_DELAY = LEASE
+		.plusMillis(new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR).driftMillis(LEASE.toMillis()));
+
+	private static final RedisLockSettings SETTINGS = TestLockRegistry.settings(LEASE)
+		.withCommandTimeout(COMMAND_TIMEOUT);
+
+	private final Closer closer = new Closer();
+
+	@AfterEach
+	void close() throws Exception {
+		this.closer.close();
+	}
+
+	@ParameterizedTest(name = "{0} nodes")
+	@ValueSource(ints = { 3, 5 })
+	void locksLeasesAndRenewalsWorkWithAMinorityOfTheNodesKilled(int count) throws Exception {
+		QuorumNodes nodes = nodes(count);
+		TestLockRegistry holder = registry(nodes.uris());
+		TestLockRegistry rival = registry(nodes.uris());
+		for (int i = 0; i < (count - 1) / 2; i++) {
+			nodes.node(i).kill();
+		}
+		long previous = 0;
+		for (int i = 0; i < 5; i++) {
+			long startNanos = System.nanoTime();
+			// The rival's refused attempt may still reach a node after the release: the
+			// holder's next attempt may find it there and retry
+			try (LockLease lease = holder.registry().acquire("ledger", COMMAND_TIMEOUT)) {
+				assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).as("not waiting for the killed nodes")
+					.isLessThan(COMMAND_TIMEOUT);
+				assertThat(lease.fencingToken()).isGreaterThan(previous);
+				assertThat(rival.registry().tryAcquire("ledger", Duration.ZERO)).isEmpty();
+				previous = lease.fencingToken();
+			}
+		}
+		FencedLock lock = holder.registry().obtain("report");
+		assertThat(lock.tryLock()).isTrue();
+		Thread.sleep(LEASE.multipliedBy(3).toMillis());
+		assertThat(lock.currentHold().isValid()).as("renewed for three leases").isTrue();
+		assertThat(rival.registry().tryAcquire("report", Duration.ZERO)).isEmpty();
+		assertThat(holder.lostEvents()).isEmpty();
+		lock.unlock();
+		assertThat(rival.registry().tryAcquire("report", Duration.ZERO)).isPresent();
+	}
+
+	@ParameterizedTest(name = "{0} nodes")
+	@ValueSource(ints = { 3, 5 })
+	void minorityOfPausedNodesDelaysNoAcquisitionAndCatchesUpWhenResumed(int count) throws Exception {
+		QuorumNodes nodes = nodes(count);
+		TestLockRegistry registry = registry(nodes.uris());
+		TestLockRegistry rival = registry(nodes.uris());
+		List<RedisServer> paused = new ArrayList<>();
+		for (int i = 0; i < (count - 1) / 2; i++) {
+			paused.add(nodes.node(i));
+		}
+		paused.forEach(RedisServer::pause);
+		long previous = 0;
+		for (int i = 0; i < 5; i++) {
+			long startNanos = System.nanoTime();
+			try (LockLease lease = registry.registry().acquire("ledger", Duration.ZERO)) {
+				assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).as("not waiting for the paused nodes")
+					.isLessThan(COMMAND_TIMEOUT);
+				assertThat(lease.fencingToken()).isGreaterThan(previous);
+				previous = lease.fencingToken();
+			}
+		}
+		paused.forEach(RedisServer::resume);
+		// What the paused nodes run late (grants, then their releases) leaves the lock
+		// free
+		long last = previous;
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			Optional<LockLease> lease = rival.registry().tryAcquire("ledger", Duration.ZERO);
+			assertThat(lease).isPresent();
+			assertThat(lease.get().fencingToken()).isGreaterThan(last);
+			lease.get().release();
+		});
+	}
+
+	@ParameterizedTest(name = "{0} nodes")
+	@ValueSource(ints = { 3, 5 })
+	void acquisitionFailsWithinTheCommandTimeoutWhenAMajorityOfTheNodesIsDown(int count) {
+		QuorumNodes nodes = nodes(count);
+		TestLockRegistry registry = registry(nodes.uris());
+		registry.registry().acquire("ledger", Duration.ZERO).release();
+		for (int i = 0; i < count / 2 + 1; i++) {
+			nodes.node(i).kill();
+		}
+		long startNanos = System.nanoTime();
+		assertThatExceptionOfType(DistributedLockException.class)
+			.isThrownBy(() -> registry.registry().tryAcquire("ledger", Duration.ofSeconds(10)))
+			.withMessageContaining("Redis nodes answered to acquire lock 'ledger', fewer than the majority of")
+			.withMessageContaining("(distlock.redlock.nodes)");
+		assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).as("within the command timeout, and a margin")
+			.isLessThan(COMMAND_TIMEOUT.plusMillis(500));
+	}
+
+	@Test
+	void nodeRestartedEmptyWhileALockIsHeldLetsNoSecondClientIn() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry holder = registry(nodes.uris());
+		TestLockRegistry rival = registry(nodes.uris());
+		nodes.node(2).kill();
+		LockLease lease = holder.registry().acquire("job", Duration.ZERO);
+		nodes.node(2).restart();
+		nodes.awaitUp(RESTART_DELAY);
+		assertThat(lease.isValid()).as("held on the first two nodes, renewed there").isTrue();
+		// Nodes 0 (restarted empty) and 2 (never granted it) would make a majority
+		long validUntilNanos = System.nanoTime() + lease.remainingLease().toNanos();
+		nodes.node(0).kill();
+		nodes.node(0).restart();
+		int attempts = 0;
+		while (System.nanoTime() - validUntilNanos < 0) {
+			Optional<LockLease> taken = rival.registry().tryAcquire("job", Duration.ZERO);
+			assertThat(taken).as("while the holder's lease may be valid").isEmpty();
+			attempts++;
+			Thread.sleep(20);
+		}
+		assertThat(attempts).isPositive();
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(
+					() -> assertThat(holder.lostEvents()).extracting(LockLostEvent::name).containsExactly("job"));
+		LockLease next = await().atMost(RESTART_DELAY.plusSeconds(5))
+			.until(() -> rival.registry().tryAcquire("job", Duration.ZERO), Optional::isPresent)
+			.orElseThrow();
+		assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+		next.release();
+	}
+
+	@ParameterizedTest(name = "{0} nodes")
+	@ValueSource(ints = { 3, 5 })
+	void holderCutOffPastItsValidityLosesIsToldAndItsFencedWriteIsRefused(int count) throws Exception {
+		QuorumNodes nodes = nodes(count);
+		List<TcpProxy> proxies = nodes.proxies();
+		TestLockRegistry holder = registry(QuorumNodes.urisOf(proxies));
+		TestLockRegistry rival = registry(nodes.uris());
+		RedisFence fence = fenceOn(this.closer.add(RedisServer.start()));
+		LockLease lease = holder.registry().acquire("ledger", Duration.ZERO);
+		fence.advance("ledger", lease.fencingToken());
+		proxies.forEach(TcpProxy::stall);
+		LockLease next = await().atMost(LEASE.multipliedBy(4))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> rival.registry().tryAcquire("ledger", Duration.ZERO), Optional::isPresent)
+			.orElseThrow();
+		assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+		fence.advance("ledger", next.fencingToken());
+		assertThat(lease.isValid()).as("its validity ended before the rival's grant").isFalse();
+		proxies.forEach(TcpProxy::heal);
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(
+					() -> assertThat(holder.lostEvents()).extracting(LockLostEvent::name).containsExactly("ledger"));
+		assertThatExceptionOfType(StaleFencingTokenException.class)
+			.isThrownBy(() -> fence.advance("ledger", lease.fencingToken()));
+		assertThat(rival.registry().isLocked("ledger")).isTrue();
+		next.release();
+	}
+
+	@Test
+	void fencingTokensIncreaseAcrossHoldersAlthoughNoSingleNodeOrdersThem() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry first = registry(nodes.uris());
+		TestLockRegistry second = registry(nodes.uris());
+		// A node that issued a token far ahead of the others, as one whose clock ran an
+		// hour fast would
+		long ahead = (System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1)) * 1000;
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
+			client.sync().set(LockKeys.fenceKey("lock:ledger"), Long.toString(ahead));
+		}
+		// Granted by nodes 0 and 1, while node 2 is paused
+		nodes.node(2).pause();
+		LockLease lease = first.registry().acquire("ledger", Duration.ZERO);
+		assertThat(lease.fencingToken()).isGreaterThan(ahead);
+		lease.release();
+		nodes.node(2).resume();
+		nodes.node(0).kill();
+		// Node 2 runs the first holder's late grant and release as it resumes
+		try (LockLease next = second.registry().acquire("ledger", Duration.ofSeconds(5))) {
+			assertThat(next.fencingToken()).as("issued by the other two nodes").isGreaterThan(lease.fencingToken());
+		}
+	}
+
+	@ParameterizedTest(name = "{0} nodes")
+	@ValueSource(ints = { 3, 5 })
+	void partitionSplittingTheNodesBetweenTwoClientsNeverGivesBothTheLock(int count) throws Exception {
+		QuorumNodes nodes = nodes(count);
+		List<TcpProxy> left = nodes.proxies();
+		List<TcpProxy> right = nodes.proxies();
+		TestLockRegistry leftClient = registry(QuorumNodes.urisOf(left));
+		TestLockRegistry rightClient = registry(QuorumNodes.urisOf(right));
+		// Each side reaches a majority; they share the middle node
+		for (int i = count / 2 + 1; i < count; i++) {
+			left.get(i).cutConnections();
+		}
+		for (int i = 0; i < count / 2; i++) {
+			right.get(i).cutConnections();
+		}
+		List<long[]> holds = new CopyOnWriteArrayList<>();
+		ExecutorService executor = Executors.newFixedThreadPool(2);
+		this.closer.add(executor::shutdownNow);
+		long endNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+		List<Future<?>> clients = new ArrayList<>();
+		for (TestLockRegistry client : List.of(leftClient, rightClient)) {
+			clients.add(executor.submit(() -> {
+				while (System.nanoTime() < endNanos) {
+					Optional<LockLease> lease = client.registry().tryAcquire("ledger", Duration.ofMillis(200));
+					if (lease.isPresent()) {
+						long acquiredNanos = System.nanoTime();
+						Thread.sleep(10);
+						holds.add(new long[] { acquiredNanos, System.nanoTime(), lease.get().fencingToken() });
+						lease.get().release();
+					}
+				}
+				return null;
+			}));
+		}
+		for (Future<?> client : clients) {
+			client.get(30, TimeUnit.SECONDS);
+		}
+		assertThat(holds).isNotEmpty();
+		List<long[]> ordered = new ArrayList<>(holds);
+		ordered.sort((a, b) -> Long.compare(a[0], b[0]));
+		for (int i = 1; i < ordered.size(); i++) {
+			assertThat(ordered.get(i)[0]).as("hold %d starts after hold %d ended", i, i - 1)
+				.isGreaterThan(ordered.get(i - 1)[1]);
+			assertThat(ordered.get(i)[2]).as("fencing token of hold %d", i).isGreaterThan(ordered.get(i - 1)[2]);
+		}
+	}
+
+	@Test
+	void threadsOfTwoProcessesTakeTurnsAndTheirTokensIncrease() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		List<TestLockRegistry> registries = List.of(registry(nodes.uris()), registry(nodes.uris()));
+		List<long[]> holds = new CopyOnWriteArrayList<>();
+		ExecutorService executor = Executors.newFixedThreadPool(4);
+		this.closer.add(executor::shutdownNow);
+		List<Future<?>> workers = new ArrayList<>();
+		for (int t = 0; t < 4; t++) {
+			TestLockRegistry registry = registries.get(t % 2);
+			workers.add(executor.submit(() -> {
+				FencedLock lock = registry.registry().obtain("counter");
+				for (int i = 0; i < 15; i++) {
+					assertThat(lock.tryLock(Duration.ofSeconds(20))).isTrue();
+					long acquiredNanos = System.nanoTime();
+					holds.add(new long[] { acquiredNanos, System.nanoTime(), lock.fencingToken() });
+					lock.unlock();
+				}
+				return null;
+			}));
+		}
+		for (Future<?> worker : workers) {
+			worker.get(60, TimeUnit.SECONDS);
+		}
+		List<long[]> ordered = new ArrayList<>(holds);
+		ordered.sort((a, b) -> Long.compare(a[0], b[0]));
+		assertThat(ordered).hasSize(60);
+		for (int i = 1; i < ordered.size(); i++) {
+			assertThat(ordered.get(i)[2]).as("fencing token of hold %d", i).isGreaterThan(ordered.get(i - 1)[2]);
+		}
+	}
+
+	@Test
+	void leadershipPassesToTheStandbyWhenTheLeaderStops() {
+		QuorumNodes nodes = nodes(3);
+		Leadership leader = registry(nodes.uris()).registry().leadership("scheduler");
+		Leadership standby = registry(nodes.uris()).registry().leadership("scheduler");
+		leader.start();
+		await().atMost(Duration.ofSeconds(5)).until(leader::isLeader);
+		standby.start();
+		assertThat(standby.isLeader()).isFalse();
+		long term = leader.fencingToken().orElseThrow();
+		leader.stop();
+		await().atMost(Duration.ofSeconds(5)).until(standby::isLeader);
+		assertThat(standby.fencingToken().orElseThrow()).isGreaterThan(term);
+		standby.stop();
+	}
+
+	@Test
+	void readWriteLocksAndSemaphoresAreNotOfferedOnAQuorum() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> registry.registry().readWriteLock("catalog"))
+			.withMessage("Redlock (distlock.redlock.nodes) does not offer read/write locks: only locks and leases are"
+					+ " taken on a quorum of nodes; use them, or remove distlock.redlock.nodes to lock on one Redis");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> registry.registry().semaphore("exports", 2))
+			.withMessageStartingWith("Redlock (distlock.redlock.nodes) does not offer semaphores");
+	}
+
+	private QuorumNodes nodes(int count) {
+		QuorumNodes nodes = this.closer.add(new QuorumNodes(count));
+		nodes.awaitUp(RESTART_DELAY);
+		return nodes;
+	}
+
+	private TestLockRegistry registry(List<String> uris) {
+		return this.closer.add(TestLockRegistry.createOnQuorum(uris, SETTINGS));
+	}
+
+	private RedisFence fenceOn(RedisServer server) {
+		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(server.host(), server.port()));
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
+		this.closer.add(connectionFactory::destroy);
+		return new RedisFence(new StringRedisTemplate(connectionFactory), "lock:");
+	}
+
+}
