@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
@@ -59,6 +60,12 @@ final class CheckHistory {
 	final Map<String, Long> freshInterrupts = new TreeMap<>();
 
 	/**
+	 * How far the lock Redis' clock was behind the machine's from each moment on
+	 * (microseconds), as its steps back ({@link ClockSteps}) left it.
+	 */
+	private final NavigableMap<Long, Long> clockBehind = new TreeMap<>();
+
+	/**
 	 * The acquisitions that had begun and not returned when their worker's history ended,
 	 * each as a {@link Wait} that ends where it starts.
 	 */
@@ -102,7 +109,8 @@ final class CheckHistory {
 					// which may be well before the event: a data loss in between excuses
 					long token = num(line, "token");
 					Hold term = new Hold(termId(incarnation, token), incarnation, line.get("name"), token,
-							WorkerOps.TERM, Math.min(at, token), at, 0);
+							WorkerOps.TERM, Math.min(at, token + clockBehindAt(at)), at, 0);
+					term.clockBehind = clockBehindAt(at);
 					term.confirmedUntil = at;
 					term.saidLeader = at;
 					this.holds.put(term.id, term);
@@ -128,6 +136,7 @@ final class CheckHistory {
 					Hold hold = new Hold(line.get("hold"), incarnation, line.get("name"), num(line, "token"),
 							line.get("api"), num(line, "start"), num(line, "end"), num(line, "lease"));
 					hold.thread = line.get("thread");
+					hold.clockBehind = clockBehindAt(hold.acquired);
 					hold.delayMillis = Long.parseLong(line.getOrDefault("delay", "0"));
 					this.holds.put(hold.id, hold);
 					if (line.containsKey("permits")) {
@@ -226,7 +235,8 @@ final class CheckHistory {
 	}
 
 	/**
-	 * Read the nemesis's history of faults.
+	 * Read the nemesis's history of faults, before the workers' histories, whose fencing
+	 * tokens its clock steps date.
 	 * @param file its history file
 	 */
 	void readFaults(Path file) {
@@ -237,11 +247,23 @@ final class CheckHistory {
 			else if (line.get("kind").equals("FROZEN")) {
 				this.freezes.add(new Freeze(line.get("incarnation"), num(line, "start"), num(line, "end")));
 			}
+			else if (line.get("kind").equals("CLOCK")) {
+				this.clockBehind.put(num(line, "at"), num(line, "behind"));
+			}
 			else {
 				this.faults.add(new Fault(line.get("fault"), num(line, "start"), num(line, "end"),
 						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
 			}
 		}
+	}
+
+	/**
+	 * Return how far the lock Redis' clock was behind the machine's at the given moment
+	 * (microseconds).
+	 */
+	private long clockBehindAt(long at) {
+		Map.Entry<Long, Long> step = this.clockBehind.floorEntry(at);
+		return (step != null) ? step.getValue() : 0;
 	}
 
 	/**
@@ -346,6 +368,12 @@ final class CheckHistory {
 		/** The thread that acquired it. */
 		String thread = "";
 
+		/**
+		 * How far the lock Redis' clock, which issued its token, was behind the machine's
+		 * when it was acquired (microseconds).
+		 */
+		long clockBehind;
+
 		/** Its lock delay in milliseconds; 0 for none. */
 		long delayMillis;
 
@@ -413,11 +441,12 @@ final class CheckHistory {
 		/**
 		 * Return when this hold was granted, within microseconds: the earlier of the
 		 * acquisition the worker recorded and its fencing token, which is the server's
-		 * clock when the token was issued, or just above.
+		 * clock when the token was issued, or just above, with the steps back of that
+		 * clock added.
 		 * @return the moment (microseconds)
 		 */
 		long grantedAt() {
-			return Math.min(this.acquired, this.token);
+			return Math.min(this.acquired, this.token + this.clockBehind);
 		}
 
 		/**

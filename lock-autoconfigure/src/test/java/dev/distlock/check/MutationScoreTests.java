@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RivalJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,12 +29,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Measures whether the randomized fault checker catches safety bugs: for each of the
  * {@link Mutants}, builds the engine with that one bug ({@link MutantBuild}) and runs the
  * checker ({@link CheckRun}) in a JVM of its own whose classpath starts with the mutated
- * engine, which its worker JVMs inherit, on every seed. Every mutant must be caught on
- * every seed: a run that reports a violation or fails; first the unmutated engine, run
- * the same way, must report none on every seed. Prints a table of the runs (mutant, seed,
- * caught, violation kinds, time); the mutated engine is built in
- * {@code target/mutants/<id>}, and the output and histories of each run are kept in
- * {@code target/mutants/<id>-histories}.
+ * engine, which its worker JVMs inherit, on every seed. The checker must be able to step
+ * Redis' clock ({@link ClockSteps}), so the harness fails at once without libfaketime.
+ * Every mutant must be caught on every seed: a run that reports a violation or fails;
+ * first the unmutated engine, run the same way, must report none on every seed. Prints a
+ * table of the runs (mutant, seed, caught, violation kinds, time); the mutated engine is
+ * built in {@code target/mutants/<id>}, and the output and histories of each run are kept
+ * in {@code target/mutants/<id>-histories}.
  * <p>
  * Run by the {@code mutation} profile only:
  * {@code ./mvnw -pl lock-autoconfigure -am verify -Pmutation}, with
@@ -64,6 +66,10 @@ class MutationScoreTests {
 
 	@Test
 	void checkerCatchesEveryMutant() throws Exception {
+		assertThat(RedisServer.canStepClock())
+			.as("the checker steps Redis' clock back (clock-step, for token-ignores-last), which needs libfaketime: "
+					+ "install the package libfaketime")
+			.isTrue();
 		Path module = Path.of("").toAbsolutePath();
 		List<Mutant> mutants = selected();
 		for (Mutant mutant : mutants) {

@@ -45,8 +45,10 @@ import org.jspecify.annotations.Nullable;
  * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
  * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
- * waits for, for longer than its lease and lock delay. A targeted fault that finds no
- * such worker is counted as {@code <kind>-missed} and not recorded.
+ * waits for, for longer than its lease and lock delay. {@code clock-step}
+ * ({@link ClockSteps}) steps the lock Redis' clock back while a worker holds a lock, now
+ * and then, where the server's clock can be stepped. A targeted fault that finds no such
+ * worker is counted as {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
 
@@ -88,13 +90,16 @@ final class Nemesis {
 
 	private final History faults;
 
+	private final ClockSteps clockSteps;
+
 	private final Map<String, Integer> injected = new TreeMap<>();
 
-	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
+	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults, ClockSteps clockSteps) {
 		this.random = new Random(seed);
 		this.fleet = fleet;
 		this.redis = redis;
 		this.faults = faults;
+		this.clockSteps = clockSteps;
 	}
 
 	/**
@@ -104,7 +109,7 @@ final class Nemesis {
 	void runFor(Duration duration) {
 		long deadline = System.nanoTime() + duration.toNanos();
 		while (System.nanoTime() - deadline < 0) {
-			String kind = KINDS[this.random.nextInt(KINDS.length)];
+			String kind = this.clockSteps.due() ? ClockSteps.KIND : KINDS[this.random.nextInt(KINDS.length)];
 			if (kind.startsWith("redis-") && !kind.equals("redis-pause") && this.random.nextInt(3) != 0) {
 				kind = "interrupt";
 			}
@@ -180,6 +185,8 @@ final class Nemesis {
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
 			case "delay-pause" ->
 				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
+			case ClockSteps.KIND -> (targeted(own(Status::holding),
+					(slot, locks, statuses) -> this.clockSteps.stepBack(), AIMED_ROUNDS) != null) ? "redis" : null;
 			default -> untargeted(kind);
 		};
 	}
