@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
@@ -24,6 +25,9 @@ import org.jspecify.annotations.Nullable;
  * the workers' own reports.
  */
 final class CheckHistory {
+
+	/** The faults on a worker's connections, which can lose or hold back its answers. */
+	private static final Set<String> NETWORK_FAULTS = Set.of("proxy-stall", "proxy-cut", "proxy-latency", "holder-cut");
 
 	/** The driver each incarnation talked to Redis through. */
 	final Map<String, String> drivers = new TreeMap<>();
@@ -170,6 +174,7 @@ final class CheckHistory {
 						hold.releaseStart = num(line, "start");
 						hold.releaseEnd = num(line, "end");
 						hold.releaseOutcome = line.get("outcome");
+						hold.releaseAnswerLost = networkFaultDuring(incarnation, hold.releaseStart, hold.releaseEnd);
 						boolean reportedLost = this.lostEvents.containsKey(lostKey(incarnation, hold.name, hold.token));
 						if (hold.releaseOutcome.equals("OK") && !hold.seenInvalid && !reportedLost) {
 							hold.confirmedUntil = Math.max(hold.confirmedUntil, hold.releaseStart);
@@ -255,6 +260,16 @@ final class CheckHistory {
 						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
 			}
 		}
+	}
+
+	/**
+	 * Return whether a fault on a worker's connections, which can lose or hold back
+	 * Redis' answers, hit it between the given times.
+	 */
+	private boolean networkFaultDuring(String incarnation, long from, long to) {
+		return this.faults.stream()
+			.anyMatch((fault) -> NETWORK_FAULTS.contains(fault.kind()) && incarnation.equals(fault.worker())
+					&& fault.start() <= to && fault.end() >= from);
 	}
 
 	/**
@@ -369,6 +384,13 @@ final class CheckHistory {
 		String thread = "";
 
 		/**
+		 * Whether a fault on its worker's connections hit it while it was released: a
+		 * release that reached Redis and freed the lock may have lost its answer, and
+		 * reported the hold lost when sent again.
+		 */
+		boolean releaseAnswerLost;
+
+		/**
 		 * How far the lock Redis' clock, which issued its token, was behind the machine's
 		 * when it was acquired (microseconds).
 		 */
@@ -457,11 +479,13 @@ final class CheckHistory {
 		 * reached Redis, which was after it was sent, and the holder counts its lease
 		 * from the sending; a release that finds the lease over leaves it to expire. A
 		 * hold of a killed worker without a recorded release counts only as believed: its
-		 * release may have reached Redis just before the kill.
+		 * release may have reached Redis just before the kill; so does one whose release
+		 * found it lost while a fault on its worker's connections may have lost the
+		 * answer of an earlier attempt that freed it.
 		 * @return the moment (microseconds)
 		 */
 		long occupiedUntil() {
-			boolean ranOut = this.releaseOutcome.equals("LOST");
+			boolean ranOut = this.releaseOutcome.equals("LOST") && !this.releaseAnswerLost;
 			return (ranOut && !isTerm()) ? this.confirmedUntil + this.delayMillis * 1000 : this.confirmedUntil;
 		}
 
