@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
 final class CheckHistory {
 
 	/** The faults on a worker's connections, which can lose or hold back its answers. */
-	private static final Set<String> NETWORK_FAULTS = Set.of("proxy-stall", "proxy-cut", "proxy-latency", "holder-cut");
+	private static final Set<String> NETWORK_FAULTS = Set.of("proxy-stall", "proxy-cut", "proxy-latency", "holder-cut",
+			"reply-lag");
 
 	/** The driver each incarnation talked to Redis through. */
 	final Map<String, String> drivers = new TreeMap<>();

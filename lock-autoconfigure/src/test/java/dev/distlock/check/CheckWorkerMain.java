@@ -62,7 +62,9 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * ({@link TermLossCallbacks}). Commands on standard input: {@code interrupt} (interrupts
  * one worker thread), {@code interrupt-waiter} (interrupts one worker thread that is
  * acquiring a lock, if any), {@code take <name>} (takes the named lock on a thread of its
- * own if it is free, {@link WorkerOps#take}), {@code status <n>} (prints
+ * own if it is free, {@link WorkerOps#take}), {@code keep <millis>} (keeps every hold its
+ * threads keep now that much longer, {@link KeptHolds#prolong}), {@code status <n>}
+ * (prints
  * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
  * holds them or campaigned for by its leadership as a standby, those it holds, and those
@@ -181,6 +183,7 @@ final class CheckWorkerMain {
 						waiting.get(random.nextInt(waiting.size())).interrupt();
 					}
 				}
+				case "keep" -> kept.prolong(Long.parseLong(command[1]));
 				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine, kept));
 				case "stop" -> {
 					stopping.set(true);

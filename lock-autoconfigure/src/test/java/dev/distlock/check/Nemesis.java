@@ -45,10 +45,12 @@ import org.jspecify.annotations.Nullable;
  * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
  * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
- * waits for, for longer than its lease and lock delay. {@code clock-step}
- * ({@link ClockSteps}) steps the lock Redis' clock back while a worker holds a lock, now
- * and then, where the server's clock can be stepped. A targeted fault that finds no such
- * worker is counted as {@code <kind>-missed} and not recorded.
+ * waits for, for longer than its lease and lock delay; {@code reply-lag} delays the
+ * replies to such a worker of a lock, then holds its commands while the replies flow on,
+ * until the rival holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock
+ * Redis' clock back while a worker holds a lock, now and then, where the server's clock
+ * can be stepped. A targeted fault that finds no such worker is counted as
+ * {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
 
@@ -56,7 +58,7 @@ final class Nemesis {
 			"interrupt", "jvm-pause", "jvm-pause", "redis-pause", "proxy-stall", "proxy-stall", "proxy-cut",
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
-			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut" };
+			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "reply-lag", "reply-lag" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -179,6 +181,8 @@ final class Nemesis {
 					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
+			case "reply-lag" -> targeted(Nemesis::lockKeptWithRival,
+					(slot, locks, statuses) -> lagRepliesThenStallRequests(slot, locks), AIMED_ROUNDS);
 			case "release-flush" ->
 				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
 			case "rival-flush" ->
@@ -206,6 +210,16 @@ final class Nemesis {
 		Set<String> names = new TreeSet<>(status.kept());
 		names.retainAll(others.stream().flatMap((other) -> other.waiting().stream()).toList());
 		return names;
+	}
+
+	/**
+	 * Aim at the locks ({@code c:}) a worker keeps a while longer and a worker of another
+	 * JVM waits for: those only one worker holds at a time.
+	 */
+	private static Set<String> lockKeptWithRival(int slot, Status status, List<Status> others) {
+		return keptWithRival(slot, status, others).stream()
+			.filter((name) -> name.startsWith("c:"))
+			.collect(Collectors.toSet());
 	}
 
 	/**
@@ -339,10 +353,18 @@ final class Nemesis {
 		frozen(slot, () -> {
 			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RIVAL_PAUSE_MILLIS);
 			pause(CheckWorkerMain.LEASE.toMillis() + FREEZE_MARGIN_MILLIS);
-			while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, kept)) {
-				pause(20);
-			}
+			awaitHeldElsewhere(slot, kept, deadline);
 		});
+	}
+
+	/**
+	 * Wait until another worker holds one of the named locks, or the deadline
+	 * ({@link System#nanoTime()}) passed.
+	 */
+	private void awaitHeldElsewhere(int slot, Set<String> names, long deadline) {
+		while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, names)) {
+			pause(20);
+		}
 	}
 
 	private boolean heldElsewhere(int slot, Set<String> names) {
@@ -394,6 +416,33 @@ final class Nemesis {
 	private void cutPastLease(int slot) {
 		int millis = (int) CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis() + 400;
 		heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), millis, millis + 1);
+	}
+
+	/**
+	 * Have a worker that keeps a lock a worker of another JVM waits for keep it past the
+	 * rest of this fault, and delay the replies to it by 600 to 900 ms, for a watchdog
+	 * period and more, so that its last renewal reached Redis that long before its reply
+	 * came; then hold its commands while the replies flow on, until the rival holds the
+	 * lock (at most its lease, lock delay, the lag and a margin), and the lag longer. Its
+	 * lease counts from the sending of that renewal, never from its reply, so it stops
+	 * believing in it before Redis lets the rival in.
+	 */
+	private void lagRepliesThenStallRequests(int slot, Set<String> kept) {
+		TcpProxy proxy = this.fleet.proxy(slot);
+		int lagMillis = 600 + this.random.nextInt(300);
+		long keyLife = CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis();
+		this.fleet.send(slot, "keep " + (keyLife + 2 * lagMillis));
+		try {
+			proxy.setReplyLatency(Duration.ofMillis(lagMillis));
+			pause(CheckWorkerMain.LEASE.toMillis() / 3 + 50 + this.random.nextInt(200));
+			proxy.stallRequests();
+			awaitHeldElsewhere(slot, kept,
+					System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(keyLife + lagMillis + FREEZE_MARGIN_MILLIS));
+			pause(lagMillis);
+		}
+		finally {
+			proxy.heal();
+		}
 	}
 
 	private void freeze(int slot, int millis) {
