@@ -20,20 +20,36 @@ import dev.distlock.testsupport.RedisServer;
  * far the clock is behind the machine's from then on, all steps so far), for the checks
  * that read a token as the time of its grant ({@link CheckHistory}). The fault lasts the
  * step and a watchdog period more: the keys written before it, which Redis keeps that
- * much longer, have by then been renewed under the stepped clock or expired, so that no
- * later freeze finds a lease that Redis kept past its end. It needs libfaketime
- * ({@link RedisServer#canStepClock()}); without it no step is due.
+ * much longer, have by then been renewed under the stepped clock, or, left to expire, do
+ * so before a later freeze past a lease ends, so that no thawed holder finds a lease that
+ * Redis kept past its end. No step is made within the longest step and a second after
+ * Redis lost its data (a restart or a flush): a token issued after both comes from the
+ * stepped clock alone, which may be below a token issued just before them, a compound
+ * fault the engine does not promise to survive (its tokens outlast each alone). It needs
+ * libfaketime ({@link RedisServer#canStepClock()}); without it no step is due.
  */
 final class ClockSteps {
 
 	/** The name of the fault. */
 	static final String KIND = "clock-step";
 
-	/** When the first step is due at the earliest, after the faults began. */
+	/**
+	 * When the first step is due at the earliest, after the run began: the workers' start
+	 * included, so often as soon as the faults begin.
+	 */
 	private static final long FIRST_MILLIS = 8_000;
 
 	/** How long after a step the next is due at the earliest. */
 	private static final long INTERVAL_MILLIS = 20_000;
+
+	/** The longest step back. */
+	private static final long MAX_STEP_MILLIS = 2_500;
+
+	/**
+	 * How long after Redis lost its data no step is made: longer than the longest step
+	 * and a margin.
+	 */
+	private static final long AFTER_DATA_LOSS_MILLIS = MAX_STEP_MILLIS + 1_000;
 
 	private final Random random;
 
@@ -44,6 +60,8 @@ final class ClockSteps {
 	private final boolean enabled;
 
 	private long dueNanos;
+
+	private long dataLostNanos = System.nanoTime() - millisToNanos(AFTER_DATA_LOSS_MILLIS);
 
 	/**
 	 * Steps the given Redis' clock, if it can be stepped.
@@ -65,7 +83,9 @@ final class ClockSteps {
 	 * @return whether the clock can be stepped and the time for a step came
 	 */
 	boolean due() {
-		if (!this.enabled || System.nanoTime() - this.dueNanos < 0) {
+		long now = System.nanoTime();
+		if (!this.enabled || now - this.dueNanos < 0
+				|| now - this.dataLostNanos < millisToNanos(AFTER_DATA_LOSS_MILLIS)) {
 			return false;
 		}
 		this.dueNanos = System.nanoTime() + millisToNanos(INTERVAL_MILLIS + this.random.nextInt(10_000));
@@ -73,11 +93,18 @@ final class ClockSteps {
 	}
 
 	/**
+	 * Tell that Redis just lost its data: no step is due for a while.
+	 */
+	void dataLost() {
+		this.dataLostNanos = System.nanoTime();
+	}
+
+	/**
 	 * Step the clock back, record it, and wait while the keys written before the step
 	 * outlive their leases.
 	 */
 	void stepBack() {
-		Duration step = Duration.ofMillis(1000 + this.random.nextInt(1500));
+		Duration step = Duration.ofMillis(1000 + this.random.nextInt((int) MAX_STEP_MILLIS - 1000));
 		Duration behind = this.redis.clockOffset().minus(step).negated();
 		this.faults.record("CLOCK", "at", History.now(), "behind", TimeUnit.NANOSECONDS.toMicros(behind.toNanos()));
 		this.redis.stepClock(step.negated());

@@ -135,6 +135,9 @@ final class Nemesis {
 			if (target != null) {
 				this.faults.record("FAULT", "fault", kind, "start", start, "end", History.now(), "dataLoss", dataLoss,
 						"target", target);
+				if (dataLoss) {
+					this.clockSteps.dataLost();
+				}
 			}
 			pause(this.random.nextInt(100));
 		}
