@@ -58,7 +58,8 @@ final class Nemesis {
 			"interrupt", "jvm-pause", "jvm-pause", "redis-pause", "proxy-stall", "proxy-stall", "proxy-cut",
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
-			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "reply-lag", "reply-lag" };
+			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "reply-lag", "reply-lag",
+			"reply-lag" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
