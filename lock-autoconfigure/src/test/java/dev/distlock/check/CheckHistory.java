@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
@@ -23,6 +25,10 @@ import org.jspecify.annotations.Nullable;
  * the workers' own reports.
  */
 final class CheckHistory {
+
+	/** The faults on a worker's connections, which can lose or hold back its answers. */
+	private static final Set<String> NETWORK_FAULTS = Set.of("proxy-stall", "proxy-cut", "proxy-latency", "holder-cut",
+			"reply-lag");
 
 	/** The driver each incarnation talked to Redis through. */
 	final Map<String, String> drivers = new TreeMap<>();
@@ -60,6 +66,12 @@ final class CheckHistory {
 	 * {@code early}.
 	 */
 	final Map<String, Long> freshInterrupts = new TreeMap<>();
+
+	/**
+	 * How far the lock Redis' clock was behind the machine's from each moment on
+	 * (microseconds), as its steps back ({@link ClockSteps}) left it.
+	 */
+	private final NavigableMap<Long, Long> clockBehind = new TreeMap<>();
 
 	/**
 	 * The acquisitions that had begun and not returned when their worker's history ended,
@@ -105,7 +117,8 @@ final class CheckHistory {
 					// which may be well before the event: a data loss in between excuses
 					long token = num(line, "token");
 					Hold term = new Hold(termId(incarnation, token), incarnation, line.get("name"), token,
-							WorkerOps.TERM, Math.min(at, token), at, 0);
+							WorkerOps.TERM, Math.min(at, token + clockBehindAt(at)), at, 0);
+					term.clockBehind = clockBehindAt(at);
 					// A grant told once its term had ended (its worker frozen, or its
 					// event thread late, past the lease) was never believed
 					if (!"false".equals(line.get("valid"))) {
@@ -137,6 +150,7 @@ final class CheckHistory {
 					Hold hold = new Hold(line.get("hold"), incarnation, line.get("name"), num(line, "token"),
 							line.get("api"), num(line, "start"), num(line, "end"), num(line, "lease"));
 					hold.thread = line.get("thread");
+					hold.clockBehind = clockBehindAt(hold.acquired);
 					hold.delayMillis = Long.parseLong(line.getOrDefault("delay", "0"));
 					this.holds.put(hold.id, hold);
 					if (line.containsKey("permits")) {
@@ -170,6 +184,7 @@ final class CheckHistory {
 						hold.releaseStart = num(line, "start");
 						hold.releaseEnd = num(line, "end");
 						hold.releaseOutcome = line.get("outcome");
+						hold.releaseAnswerLost = networkFaultDuring(incarnation, hold.releaseStart, hold.releaseEnd);
 						boolean reportedLost = this.lostEvents.containsKey(lostKey(incarnation, hold.name, hold.token));
 						if (hold.releaseOutcome.equals("OK") && !hold.seenInvalid && !reportedLost) {
 							hold.confirmedUntil = Math.max(hold.confirmedUntil, hold.releaseStart);
@@ -238,7 +253,8 @@ final class CheckHistory {
 	}
 
 	/**
-	 * Read the nemesis's history of faults.
+	 * Read the nemesis's history of faults, before the workers' histories, whose fencing
+	 * tokens its clock steps date.
 	 * @param file its history file
 	 */
 	void readFaults(Path file) {
@@ -249,11 +265,33 @@ final class CheckHistory {
 			else if (line.get("kind").equals("FROZEN")) {
 				this.freezes.add(new Freeze(line.get("incarnation"), num(line, "start"), num(line, "end")));
 			}
+			else if (line.get("kind").equals("CLOCK")) {
+				this.clockBehind.put(num(line, "at"), num(line, "behind"));
+			}
 			else {
 				this.faults.add(new Fault(line.get("fault"), num(line, "start"), num(line, "end"),
 						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
 			}
 		}
+	}
+
+	/**
+	 * Return whether a fault on a worker's connections, which can lose or hold back
+	 * Redis' answers, hit it between the given times.
+	 */
+	private boolean networkFaultDuring(String incarnation, long from, long to) {
+		return this.faults.stream()
+			.anyMatch((fault) -> NETWORK_FAULTS.contains(fault.kind()) && incarnation.equals(fault.worker())
+					&& fault.start() <= to && fault.end() >= from);
+	}
+
+	/**
+	 * Return how far the lock Redis' clock was behind the machine's at the given moment
+	 * (microseconds).
+	 */
+	private long clockBehindAt(long at) {
+		Map.Entry<Long, Long> step = this.clockBehind.floorEntry(at);
+		return (step != null) ? step.getValue() : 0;
 	}
 
 	/**
@@ -358,6 +396,19 @@ final class CheckHistory {
 		/** The thread that acquired it. */
 		String thread = "";
 
+		/**
+		 * Whether a fault on its worker's connections hit it while it was released: a
+		 * release that reached Redis and freed the lock may have lost its answer, and
+		 * reported the hold lost when sent again.
+		 */
+		boolean releaseAnswerLost;
+
+		/**
+		 * How far the lock Redis' clock, which issued its token, was behind the machine's
+		 * when it was acquired (microseconds).
+		 */
+		long clockBehind;
+
 		/** Its lock delay in milliseconds; 0 for none. */
 		long delayMillis;
 
@@ -425,11 +476,12 @@ final class CheckHistory {
 		/**
 		 * Return when this hold was granted, within microseconds: the earlier of the
 		 * acquisition the worker recorded and its fencing token, which is the server's
-		 * clock when the token was issued, or just above.
+		 * clock when the token was issued, or just above, with the steps back of that
+		 * clock added.
 		 * @return the moment (microseconds)
 		 */
 		long grantedAt() {
-			return Math.min(this.acquired, this.token);
+			return Math.min(this.acquired, this.token + this.clockBehind);
 		}
 
 		/**
@@ -440,11 +492,13 @@ final class CheckHistory {
 		 * reached Redis, which was after it was sent, and the holder counts its lease
 		 * from the sending; a release that finds the lease over leaves it to expire. A
 		 * hold of a killed worker without a recorded release counts only as believed: its
-		 * release may have reached Redis just before the kill.
+		 * release may have reached Redis just before the kill; so does one whose release
+		 * found it lost while a fault on its worker's connections may have lost the
+		 * answer of an earlier attempt that freed it.
 		 * @return the moment (microseconds)
 		 */
 		long occupiedUntil() {
-			boolean ranOut = this.releaseOutcome.equals("LOST");
+			boolean ranOut = this.releaseOutcome.equals("LOST") && !this.releaseAnswerLost;
 			return (ranOut && !isTerm()) ? this.confirmedUntil + this.delayMillis * 1000 : this.confirmedUntil;
 		}
 

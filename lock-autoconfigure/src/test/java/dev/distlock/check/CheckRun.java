@@ -69,17 +69,20 @@ final class CheckRun {
 	}
 
 	private static Result run(Closer closer, long seed, int seconds, Path directory) throws Exception {
-		RedisServer lockRedis = closer.add(RedisServer.start());
+		RedisServer lockRedis = closer
+			.add(RedisServer.canStepClock() ? RedisServer.startWithSteppableClock() : RedisServer.start());
 		RedisServer storeRedis = closer.add(RedisServer.start());
 		RedisTestClient store = closer.add(RedisTestClient.connect(storeRedis.uri(), Duration.ofSeconds(10)));
 		Path faultsFile = directory.resolve("faults.log");
 		History faults = closer.add(History.appendTo(faultsFile));
 		Violations violations = new Violations();
+		ClockSteps clockSteps = new ClockSteps(~seed, lockRedis, faults);
+		System.out.println("[check] seed=" + seed + " lock " + lockRedis + ", " + clockSteps.describe());
 		WorkerFleet fleet = new WorkerFleet(closer, lockRedis, storeRedis.uri(), directory, seed, WORKERS, THREADS);
 		System.out.println("[check] seed=" + seed + " drivers " + fleet.drivers());
 		fleet.awaitReady((failure) -> violations.add("worker-failed", failure));
 		FencedRegister register = new FencedRegister(store.sync());
-		Nemesis nemesis = new Nemesis(seed, fleet, lockRedis, faults);
+		Nemesis nemesis = new Nemesis(seed, fleet, lockRedis, faults, clockSteps);
 		nemesis.runFor(Duration.ofSeconds(seconds));
 		fleet.stopAll((failure) -> violations.add("worker-failed", failure));
 		try (RedisTestClient locks = RedisTestClient.connect(lockRedis.uri(), Duration.ofSeconds(10))) {

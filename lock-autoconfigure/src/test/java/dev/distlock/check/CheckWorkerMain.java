@@ -70,7 +70,8 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * thread of its own and releases them once their lease ran out,
  * {@link WorkerOps#leaseOutRelease}), {@code give-back-probe <id>} (has an attempt reach
  * Redis after its give-back, on a thread of its own, {@link GiveBackProbe}),
- * {@code status <n>} (prints
+ * {@code keep <millis>} (keeps every hold its threads keep now that much longer,
+ * {@link KeptHolds#prolong}), {@code status <n>} (prints
  * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
  * holds them or campaigned for by its leadership as a standby, those it holds, and those
@@ -199,6 +200,7 @@ final class CheckWorkerMain {
 						waiting.get(random.nextInt(waiting.size())).interrupt();
 					}
 				}
+				case "keep" -> kept.prolong(Long.parseLong(command[1]));
 				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine, kept));
 				case "stop" -> {
 					stopping.set(true);

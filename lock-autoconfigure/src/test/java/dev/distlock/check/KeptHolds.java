@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
 
@@ -33,13 +34,23 @@ final class KeptHolds {
 		Kept keeping = new Kept(name, millis / STEP_MILLIS);
 		this.kept.put(Thread.currentThread(), keeping);
 		try {
-			while (keeping.steps > 0 && !Thread.currentThread().isInterrupted()) {
+			while (keeping.steps.get() > 0 && !Thread.currentThread().isInterrupted()) {
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STEP_MILLIS));
-				keeping.steps--;
+				keeping.steps.decrementAndGet();
 			}
 		}
 		finally {
 			this.kept.remove(Thread.currentThread());
+		}
+	}
+
+	/**
+	 * Keep every hold kept now the given time of the JVM running longer.
+	 * @param millis how much longer
+	 */
+	void prolong(long millis) {
+		for (Kept keeping : this.kept.values()) {
+			keeping.steps.addAndGet(millis / STEP_MILLIS);
 		}
 	}
 
@@ -51,7 +62,7 @@ final class KeptHolds {
 	Set<String> kept(LongPredicate left) {
 		Set<String> names = new TreeSet<>();
 		for (Kept keeping : this.kept.values()) {
-			if (left.test(keeping.steps * STEP_MILLIS)) {
+			if (left.test(keeping.steps.get() * STEP_MILLIS)) {
 				names.add(keeping.name);
 			}
 		}
@@ -65,11 +76,11 @@ final class KeptHolds {
 
 		final String name;
 
-		volatile long steps;
+		final AtomicLong steps;
 
 		Kept(String name, long steps) {
 			this.name = name;
-			this.steps = steps;
+			this.steps = new AtomicLong(steps);
 		}
 
 	}

@@ -53,6 +53,35 @@ class LivenessChecksTests {
 	}
 
 	@Test
+	void clockStepOfRedisExcusesEveryWaiter() {
+		this.history.faults.add(new Fault(ClockSteps.KIND, 2 * SECOND, 3 * SECOND, false, "redis"));
+		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
+	}
+
+	@Test
+	void holdWithAFixedLeaseFreesItsLockOnceItsLeaseAndDelayRanOutFromItsToken() {
+		fixedLeaseHoldAcquiredAt1200MsWithTokenAt200Ms(0);
+		assertThat(releasedThenServedAfter(4).counts()).isEqualTo("{lock-unserved=1}");
+	}
+
+	@Test
+	void holdGrantedWhileRedisClockWasBehindCountsFromItsGrantNotItsToken() {
+		fixedLeaseHoldAcquiredAt1200MsWithTokenAt200Ms(SECOND);
+		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();
+	}
+
+	/**
+	 * Record a hold of {@code w2.1} with a fixed lease of a second, acquired at 1.2 s
+	 * with a token of 0.2 s, issued by a Redis whose clock was the given time behind, and
+	 * never released.
+	 */
+	private void fixedLeaseHoldAcquiredAt1200MsWithTokenAt200Ms(long clockBehind) {
+		Hold fixedLease = new Hold("w2.1-1", "w2.1", NAME, 200_000, "lock", 1_100_000, 1_200_000, 1000);
+		fixedLease.clockBehind = clockBehind;
+		this.history.holds.put(fixedLease.id, fixedLease);
+	}
+
+	@Test
 	void faultOnTheWaitingWorkerExcusesItsWait() {
 		this.history.faults.add(new Fault("waiter-pause", 2 * SECOND, 2 * SECOND + 200_000, false, "w1.1:" + NAME));
 		assertThat(releasedThenServedAfter(4).isEmpty()).isTrue();

@@ -6,8 +6,9 @@ import java.util.Locale;
 /**
  * Draws the result of a mutation run as an SVG that GitHub renders in
  * {@code docs/reliability.md}: the score, the checker's throughput on the unmutated
- * engine (faults and operations a minute), and one line per mutant, green when a seed
- * caught it (with the seed, the time and the violations), red when none did.
+ * engine (faults and operations a minute), and one line per mutant and seed, with the
+ * time and the violations of the run: the mutant green when every seed caught it, red
+ * when one missed it, and each seed's line green when it caught it, red when not.
  */
 final class MutationScoreFigure {
 
@@ -33,14 +34,15 @@ final class MutationScoreFigure {
 	 */
 	static String svg(List<MutantResult> mutants, Throughput throughput, String caption) {
 		long caught = mutants.stream().filter(MutantResult::caught).count();
+		int lines = mutants.stream().mapToInt((mutant) -> Math.max(1, mutant.seeds().size())).sum();
 		StringBuilder svg = new StringBuilder();
 		svg.append(String.format(Locale.ROOT,
 				"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
 						+ "font-size=\"12\">%n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n",
-				WIDTH, TOP + mutants.size() * ROW + 16));
+				WIDTH, TOP + lines * ROW + 16));
 		text(svg, 20, 24, 15, "bold", "distlock's randomized fault checker against deliberate safety bugs");
 		text(svg, 20, 42, 11, "normal", caption);
-		text(svg, 20, 72, 22, "bold", caught + " of " + mutants.size() + " caught");
+		text(svg, 20, 72, 22, "bold", caught + " of " + mutants.size() + " caught on every seed");
 		text(svg, 250, 66, 12, "normal",
 				String.format(Locale.ROOT, "%,.0f faults and %,.0f operations a minute on the unmutated engine",
 						throughput.faultsPerMinute(), throughput.operationsPerMinute()));
@@ -48,14 +50,24 @@ final class MutationScoreFigure {
 				+ " runs of the unmutated engine");
 		int y = TOP;
 		for (MutantResult mutant : mutants) {
-			String colour = mutant.caught() ? CAUGHT : MISSED;
-			svg.append(String.format(Locale.ROOT, "<rect x=\"20\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>%n",
-					y - 11, colour));
+			square(svg, 20, y, 14, mutant.caught() ? CAUGHT : MISSED);
 			text(svg, 42, y, 12, "normal", mutant.id());
-			text(svg, 300, y, 11, "normal", mutant.caught() ? mutant.outcome() : "missed: " + mutant.outcome(), colour);
-			y += ROW;
+			for (SeedResult seed : mutant.seeds()) {
+				String colour = seed.caught() ? CAUGHT : MISSED;
+				square(svg, 290, y, 10, colour);
+				text(svg, 306, y, 11, "normal", seed.outcome(), colour);
+				y += ROW;
+			}
+			if (mutant.seeds().isEmpty()) {
+				y += ROW;
+			}
 		}
 		return svg.append("</svg>\n").toString();
+	}
+
+	private static void square(StringBuilder svg, int x, int y, int size, String fill) {
+		svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>%n", x,
+				y - size + 3, size, size, fill));
 	}
 
 	private static void text(StringBuilder svg, int x, int y, int size, String weight, String text) {
@@ -76,11 +88,37 @@ final class MutationScoreFigure {
 	 * What the runs of one mutant came to.
 	 *
 	 * @param id the mutant's id
-	 * @param caught whether a seed caught it
-	 * @param outcome the seed that caught it, its time and its violations, or the seeds
-	 * that ran without catching it
+	 * @param seeds the run on each seed
 	 */
-	record MutantResult(String id, boolean caught, String outcome) {
+	record MutantResult(String id, List<SeedResult> seeds) {
+
+		/**
+		 * Return whether every seed caught the mutant.
+		 * @return whether it was caught on every seed
+		 */
+		boolean caught() {
+			return !this.seeds.isEmpty() && this.seeds.stream().allMatch(SeedResult::caught);
+		}
+
+	}
+
+	/**
+	 * The run of one mutant on one seed.
+	 *
+	 * @param seed the seed
+	 * @param caught whether the run reported a violation or failed
+	 * @param seconds how long the run took
+	 * @param kinds the violations by kind, or how the run failed
+	 */
+	record SeedResult(long seed, boolean caught, long seconds, String kinds) {
+
+		/**
+		 * Return the line the figure shows for the run.
+		 * @return the seed, the time and the violations, or that it missed
+		 */
+		String outcome() {
+			return "seed " + this.seed + ", " + this.seconds + " s: " + (this.caught ? this.kinds : "missed");
+		}
 
 	}
 

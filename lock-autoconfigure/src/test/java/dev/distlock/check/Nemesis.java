@@ -52,8 +52,12 @@ import org.jspecify.annotations.Nullable;
  * {@code give-back-probe} has a worker stall one pooled connection under an attempt until
  * after its give-back ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker
  * that holds every permit of a semaphore until their lease ran out, and lets its releases
- * through at once while a rival waits. A targeted fault that finds no such worker is
- * counted as {@code <kind>-missed} and not recorded.
+ * through at once while a rival waits. {@code reply-lag} delays the replies to a worker
+ * of a lock that a rival waits for, then holds its commands while the replies flow on,
+ * until the rival holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock
+ * Redis' clock back while a worker holds a lock, now and then, where the server's clock
+ * can be stepped. A targeted fault that finds no such worker is counted as
+ * {@code <kind>-missed} and not recorded.
  */
 final class Nemesis {
 
@@ -62,7 +66,7 @@ final class Nemesis {
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
 			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
-			"give-back-probe", "lease-out-release" };
+			"give-back-probe", "lease-out-release", "reply-lag", "reply-lag", "reply-lag" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -115,6 +119,8 @@ final class Nemesis {
 
 	private final History faults;
 
+	private final ClockSteps clockSteps;
+
 	private final Map<String, Integer> injected = new TreeMap<>();
 
 	/** How many releases the nemesis parked, for their ids. */
@@ -126,11 +132,12 @@ final class Nemesis {
 	/** How many permits' leases the nemesis let run out, for their ids. */
 	private int leaseOuts;
 
-	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
+	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults, ClockSteps clockSteps) {
 		this.random = new Random(seed);
 		this.fleet = fleet;
 		this.redis = redis;
 		this.faults = faults;
+		this.clockSteps = clockSteps;
 	}
 
 	/**
@@ -140,7 +147,7 @@ final class Nemesis {
 	void runFor(Duration duration) {
 		long deadline = System.nanoTime() + duration.toNanos();
 		while (System.nanoTime() - deadline < 0) {
-			String kind = KINDS[this.random.nextInt(KINDS.length)];
+			String kind = this.clockSteps.due() ? ClockSteps.KIND : KINDS[this.random.nextInt(KINDS.length)];
 			if (kind.startsWith("redis-") && !kind.equals("redis-pause") && this.random.nextInt(3) != 0) {
 				kind = "interrupt";
 			}
@@ -164,6 +171,9 @@ final class Nemesis {
 			if (target != null) {
 				this.faults.record("FAULT", "fault", kind, "start", start, "end", History.now(), "dataLoss", dataLoss,
 						"target", target);
+				if (dataLoss) {
+					this.clockSteps.dataLost();
+				}
 			}
 			pause(this.random.nextInt(100));
 		}
@@ -210,6 +220,8 @@ final class Nemesis {
 					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
+			case "reply-lag" -> targeted(Nemesis::lockKeptWithRival,
+					(slot, locks, statuses) -> lagRepliesThenStallRequests(slot, locks), AIMED_ROUNDS);
 			case "release-flush" ->
 				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
 			case "rival-flush" ->
@@ -219,6 +231,8 @@ final class Nemesis {
 				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
 			case "delay-pause" ->
 				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
+			case ClockSteps.KIND -> (targeted(own(Status::holding),
+					(slot, locks, statuses) -> this.clockSteps.stepBack(), AIMED_ROUNDS) != null) ? "redis" : null;
 			default -> untargeted(kind);
 		};
 	}
@@ -238,6 +252,16 @@ final class Nemesis {
 		Set<String> names = new TreeSet<>(status.kept());
 		names.retainAll(others.stream().flatMap((other) -> other.waiting().stream()).toList());
 		return names;
+	}
+
+	/**
+	 * Aim at the locks ({@code c:}) a worker keeps a while longer and a worker of another
+	 * JVM waits for: those only one worker holds at a time.
+	 */
+	private static Set<String> lockKeptWithRival(int slot, Status status, List<Status> others) {
+		return keptWithRival(slot, status, others).stream()
+			.filter((name) -> name.startsWith("c:"))
+			.collect(Collectors.toSet());
 	}
 
 	/**
@@ -372,10 +396,18 @@ final class Nemesis {
 		frozen(slot, () -> {
 			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RIVAL_PAUSE_MILLIS);
 			pause(CheckWorkerMain.LEASE.toMillis() + FREEZE_MARGIN_MILLIS);
-			while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, kept)) {
-				pause(20);
-			}
+			awaitHeldElsewhere(slot, kept, deadline);
 		});
+	}
+
+	/**
+	 * Wait until another worker holds one of the named locks, or the deadline
+	 * ({@link System#nanoTime()}) passed.
+	 */
+	private void awaitHeldElsewhere(int slot, Set<String> names, long deadline) {
+		while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, names)) {
+			pause(20);
+		}
 	}
 
 	private boolean heldElsewhere(int slot, Set<String> names) {
@@ -542,6 +574,33 @@ final class Nemesis {
 	private void cutPastLease(int slot) {
 		int millis = (int) CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis() + 400;
 		heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), millis, millis + 1);
+	}
+
+	/**
+	 * Have a worker that keeps a lock a worker of another JVM waits for keep it past the
+	 * rest of this fault, and delay the replies to it by 600 to 900 ms, for a watchdog
+	 * period and more, so that its last renewal reached Redis that long before its reply
+	 * came; then hold its commands while the replies flow on, until the rival holds the
+	 * lock (at most its lease, lock delay, the lag and a margin), and the lag longer. Its
+	 * lease counts from the sending of that renewal, never from its reply, so it stops
+	 * believing in it before Redis lets the rival in.
+	 */
+	private void lagRepliesThenStallRequests(int slot, Set<String> kept) {
+		TcpProxy proxy = this.fleet.proxy(slot);
+		int lagMillis = 600 + this.random.nextInt(300);
+		long keyLife = CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis();
+		this.fleet.send(slot, "keep " + (keyLife + 2 * lagMillis));
+		try {
+			proxy.setReplyLatency(Duration.ofMillis(lagMillis));
+			pause(CheckWorkerMain.LEASE.toMillis() / 3 + 50 + this.random.nextInt(200));
+			proxy.stallRequests();
+			awaitHeldElsewhere(slot, kept,
+					System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(keyLife + lagMillis + FREEZE_MARGIN_MILLIS));
+			pause(lagMillis);
+		}
+		finally {
+			proxy.heal();
+		}
 	}
 
 	private void freeze(int slot, int millis) {

@@ -95,6 +95,15 @@ class SafetyChecksTests {
 	}
 
 	@Test
+	void lockGrantedWithinTheLockDelayOfAHoldReportedLostByAReleaseThatLostItsAnswerIsNoViolation() {
+		Hold releasedUnderACut = hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 2);
+		ranOutWithADelay(releasedUnderACut);
+		releasedUnderACut.releaseAnswerLost = true;
+		hold("w1.1", WorkerOps.LOCK, "c:r0", 2, 3);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
 	void permitGrantedWithinTheLockDelayOfAPermitWhoseLeaseRanOutIsAViolation() {
 		this.history.permits.put(SEMAPHORE, 1);
 		ranOutWithADelay(hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 2));

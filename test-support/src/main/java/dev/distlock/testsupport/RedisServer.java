@@ -44,19 +44,22 @@ public final class RedisServer implements AutoCloseable {
 
 	private final Path workDir;
 
+	private final @Nullable SteppableClock clock;
+
 	private int port;
 
 	private int launches;
 
 	private @Nullable ManagedProcess process;
 
-	private RedisServer(RedisServerBinary binary, List<String> extraArgs, @Nullable String sentinelConfig,
-			Path workDir) {
+	private RedisServer(RedisServerBinary binary, List<String> extraArgs, @Nullable String sentinelConfig, Path workDir,
+			@Nullable SteppableClock clock) {
 		this.binary = binary;
 		this.extraArgs = extraArgs;
 		this.password = passwordIn(extraArgs);
 		this.sentinelConfig = sentinelConfig;
 		this.workDir = workDir;
+		this.clock = clock;
 	}
 
 	/**
@@ -68,7 +71,32 @@ public final class RedisServer implements AutoCloseable {
 	 * output
 	 */
 	public static RedisServer start(String... extraArgs) {
-		return start(List.of(extraArgs), null);
+		return start(List.of(extraArgs), null, false);
+	}
+
+	/**
+	 * Starts a server whose wall clock {@link #stepClock(Duration) can be stepped}, on a
+	 * free port, and waits until it answers {@code PING}. The server is the
+	 * {@code redis-server} bundled in the {@code com.github.codemonstur:embedded-redis}
+	 * test dependency, run with libfaketime (the package {@code libfaketime}), which does
+	 * not load into every build of the server.
+	 * @param extraArgs further {@code redis-server} arguments
+	 * @return the running server
+	 * @throws IllegalStateException if libfaketime is not installed, or the server does
+	 * not come up
+	 * @see #canStepClock()
+	 */
+	public static RedisServer startWithSteppableClock(String... extraArgs) {
+		return start(List.of(extraArgs), null, true);
+	}
+
+	/**
+	 * Tells whether this machine can run a server whose clock can be stepped: whether
+	 * libfaketime is installed.
+	 * @return {@code true} if {@link #startWithSteppableClock} can start one
+	 */
+	public static boolean canStepClock() {
+		return SteppableClock.isAvailable();
 	}
 
 	/**
@@ -83,12 +111,22 @@ public final class RedisServer implements AutoCloseable {
 		String config = String.join("\n", "sentinel monitor " + masterName + " " + HOST + " " + primary.port() + " 2",
 				"sentinel down-after-milliseconds " + masterName + " 1000",
 				"sentinel failover-timeout " + masterName + " 5000", "");
-		return start(List.of(), config);
+		return start(List.of(), config, false);
 	}
 
-	private static RedisServer start(List<String> extraArgs, @Nullable String sentinelConfig) {
+	private static RedisServer start(List<String> extraArgs, @Nullable String sentinelConfig, boolean steppableClock) {
 		Path workDir = TempFiles.newWorkDirectory("redis-server");
-		RedisServer server = new RedisServer(RedisServerBinary.get(), extraArgs, sentinelConfig, workDir);
+		RedisServer server;
+		try {
+			server = steppableClock
+					? new RedisServer(RedisServerBinary.embedded(), extraArgs, null, workDir,
+							SteppableClock.in(workDir))
+					: new RedisServer(RedisServerBinary.get(), extraArgs, sentinelConfig, workDir, null);
+		}
+		catch (RuntimeException ex) {
+			TempFiles.deleteRecursively(workDir);
+			throw ex;
+		}
 		try {
 			FreePorts.launchServer("redis-server", server::launch);
 			return server;
@@ -192,6 +230,40 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
+	 * Steps the server's wall clock, and so its {@code TIME} and when its keys expire, by
+	 * the given time at once, back when negative, from wherever earlier steps left it;
+	 * its monotonic clock stays real. The clock stays stepped across restarts.
+	 * @param step how far to step, such as {@code Duration.ofSeconds(-5)} to step back
+	 * @throws IllegalStateException if the server was not started by
+	 * {@link #startWithSteppableClock}
+	 */
+	public void stepClock(Duration step) {
+		if (this.clock == null) {
+			throw new IllegalStateException(
+					"The clock of " + this + " cannot be stepped: start the server with startWithSteppableClock");
+		}
+		this.clock.step(step);
+	}
+
+	/**
+	 * Tells whether the server's clock can be stepped: whether it was started by
+	 * {@link #startWithSteppableClock}.
+	 * @return {@code true} if {@link #stepClock(Duration)} steps its clock
+	 */
+	public boolean hasSteppableClock() {
+		return this.clock != null;
+	}
+
+	/**
+	 * Returns how far the server's wall clock was stepped from real time, behind when
+	 * negative.
+	 * @return the sum of the steps, zero when the clock was never stepped
+	 */
+	public Duration clockOffset() {
+		return (this.clock != null) ? this.clock.offset() : Duration.ZERO;
+	}
+
+	/**
 	 * Deletes every key of every database with {@code FLUSHALL}.
 	 */
 	public synchronized void flushAll() {
@@ -248,6 +320,9 @@ public final class RedisServer implements AutoCloseable {
 		command.addAll(this.extraArgs);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(Redirect.to(logFile().toFile()));
+		if (this.clock != null) {
+			builder.environment().putAll(this.clock.environment());
+		}
 		this.process = ManagedProcess.start("redis-server on port " + port, builder, this.workDir);
 		return awaitPing(this.process);
 	}

@@ -25,6 +25,8 @@ public final class RedisServerBinary {
 
 	private static @Nullable RedisServerBinary resolved;
 
+	private static @Nullable RedisServerBinary embedded;
+
 	private final Path path;
 
 	private final String version;
@@ -43,6 +45,19 @@ public final class RedisServerBinary {
 			resolved = locate();
 		}
 		return resolved;
+	}
+
+	/**
+	 * Returns the {@code redis-server} bundled in the
+	 * {@code com.github.codemonstur:embedded-redis} test dependency, whatever else this
+	 * JVM uses, extracting it on first use.
+	 * @return the binary
+	 */
+	static synchronized RedisServerBinary embedded() {
+		if (embedded == null) {
+			embedded = inspect(EmbeddedRedisBinary.extract(), "embedded-redis test dependency");
+		}
+		return embedded;
 	}
 
 	/**
@@ -73,7 +88,7 @@ public final class RedisServerBinary {
 		}
 		return Executables.onPath("redis-server")
 			.map((path) -> inspect(path, "PATH"))
-			.orElseGet(() -> inspect(EmbeddedRedisBinary.extract(), "embedded-redis test dependency"));
+			.orElseGet(RedisServerBinary::embedded);
 	}
 
 	private static RedisServerBinary inspect(Path path, String origin) {

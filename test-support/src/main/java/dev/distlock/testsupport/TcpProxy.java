@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * try (TcpProxy proxy = TcpProxy.start(redis.port())) {
  *     // point the client at proxy.port()
  *     proxy.setLatency(Duration.ofMillis(400));
+ *     proxy.setReplyLatency(Duration.ofMillis(300));
  *     proxy.stall();
+ *     proxy.stallRequests();
  *     proxy.stallOpenConnections();
  *     proxy.cutConnections();
  *     proxy.heal();
@@ -64,7 +66,11 @@ public final class TcpProxy implements AutoCloseable {
 
 	private long latencyNanos;
 
+	private long replyLatencyNanos;
+
 	private boolean stalled;
+
+	private boolean requestsStalled;
 
 	private boolean cut;
 
@@ -122,12 +128,37 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Delays every chunk of bytes from the server to the client, and only those, by the
+	 * given time after it arrived at the proxy, on top of {@link #setLatency(Duration)}:
+	 * commands reach the server at once and their replies come late. Applies to every
+	 * chunk not forwarded yet.
+	 * @param latency the delay of the replies; zero for none
+	 */
+	public void setReplyLatency(Duration latency) {
+		synchronized (this.lock) {
+			this.replyLatencyNanos = latency.toNanos();
+			this.lock.notifyAll();
+		}
+	}
+
+	/**
 	 * Stops forwarding bytes in both directions, keeping the connections open: the peers
 	 * see a silent network. Bytes that arrive meanwhile are held until {@link #heal()}.
 	 */
 	public void stall() {
 		synchronized (this.lock) {
 			this.stalled = true;
+		}
+	}
+
+	/**
+	 * Stops forwarding bytes from the client to the server, keeping the connections open,
+	 * while the server's replies flow on: the commands sent before reach their answers,
+	 * the ones sent later are held until {@link #heal()}.
+	 */
+	public void stallRequests() {
+		synchronized (this.lock) {
+			this.requestsStalled = true;
 		}
 	}
 
@@ -164,7 +195,9 @@ public final class TcpProxy implements AutoCloseable {
 	public void heal() {
 		synchronized (this.lock) {
 			this.latencyNanos = 0;
+			this.replyLatencyNanos = 0;
 			this.stalled = false;
+			this.requestsStalled = false;
 			this.cut = false;
 			for (Link link : this.links) {
 				link.stalled = false;
@@ -291,8 +324,8 @@ public final class TcpProxy implements AutoCloseable {
 			this.client = client;
 			this.server = server;
 			String name = "tcp-proxy-" + port() + "-" + client.getPort();
-			this.upstream = new Pipe(name + "-up", client, server, this);
-			this.downstream = new Pipe(name + "-down", server, client, this);
+			this.upstream = new Pipe(name + "-up", client, server, this, false);
+			this.downstream = new Pipe(name + "-down", server, client, this, true);
 		}
 
 		void start() {
@@ -324,6 +357,9 @@ public final class TcpProxy implements AutoCloseable {
 
 		private final Link link;
 
+		/** Whether this pipe carries the server's replies to the client. */
+		private final boolean replies;
+
 		private final LinkedBlockingQueue<Chunk> chunks = new LinkedBlockingQueue<>();
 
 		private final Thread reader;
@@ -332,10 +368,11 @@ public final class TcpProxy implements AutoCloseable {
 
 		private volatile boolean stopped;
 
-		Pipe(String name, Socket from, Socket to, Link link) {
+		Pipe(String name, Socket from, Socket to, Link link, boolean replies) {
 			this.from = from;
 			this.to = to;
 			this.link = link;
+			this.replies = replies;
 			this.reader = daemon(name + "-read", this::read);
 			this.writer = daemon(name + "-write", this::write);
 			TcpProxy.this.threads.add(this.reader);
@@ -403,9 +440,11 @@ public final class TcpProxy implements AutoCloseable {
 		private boolean awaitDue(Chunk chunk) throws InterruptedException {
 			synchronized (TcpProxy.this.lock) {
 				while (!this.stopped && !TcpProxy.this.closed) {
-					boolean stalled = TcpProxy.this.stalled || this.link.stalled;
+					boolean stalled = TcpProxy.this.stalled || this.link.stalled
+							|| (!this.replies && TcpProxy.this.requestsStalled);
+					long latency = TcpProxy.this.latencyNanos + (this.replies ? TcpProxy.this.replyLatencyNanos : 0);
 					long wait = stalled ? TimeUnit.MILLISECONDS.toNanos(100)
-							: chunk.arrivedNanos + TcpProxy.this.latencyNanos - System.nanoTime();
+							: chunk.arrivedNanos + latency - System.nanoTime();
 					if (!stalled && wait <= 0) {
 						return true;
 					}

@@ -1,6 +1,7 @@
 package dev.distlock.testsupport;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -43,6 +44,38 @@ class TcpProxyTests {
 			long start = System.nanoTime();
 			client.sync().ping();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+		}
+	}
+
+	@Test
+	void replyLatencyDelaysTheRepliesAloneAndHealEndsIt() throws Exception {
+		try (LaggingLink link = LaggingLink.start()) {
+			long start = System.nanoTime();
+			CompletableFuture<String> set = link.setWithRepliesLate("sent", Duration.ofMillis(1500));
+			assertThat(set.get(5, TimeUnit.SECONDS)).isEqualTo("OK");
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+			link.proxy().heal();
+			start = System.nanoTime();
+			link.client().sync().ping();
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+		}
+	}
+
+	@Test
+	void stallOfTheRequestsLetsTheRepliesOfEarlierCommandsThroughAndHoldsLaterCommandsUntilHeal() throws Exception {
+		try (LaggingLink link = LaggingLink.start()) {
+			CompletableFuture<String> earlier = link.setWithRepliesLate("earlier", Duration.ofMillis(1000));
+			link.proxy().stallRequests();
+			assertThat(earlier.get(5, TimeUnit.SECONDS)).isEqualTo("OK");
+			CompletableFuture<String> later = CompletableFuture
+				.supplyAsync(() -> link.client().sync().set("later", "1"));
+			Thread.sleep(300);
+			assertThat(link.direct().sync().exists("later"))
+				.as("a command sent after the stall has not reached the server")
+				.isZero();
+			link.proxy().heal();
+			assertThat(later.get(5, TimeUnit.SECONDS)).isEqualTo("OK");
+			assertThat(link.direct().sync().get("later")).isEqualTo("1");
 		}
 	}
 
@@ -118,6 +151,50 @@ class TcpProxyTests {
 			.stream()
 			.filter((thread) -> thread.getName().startsWith(prefix))
 			.count();
+	}
+
+	/**
+	 * A server, a proxy in front of it, a client through the proxy and one straight to
+	 * the server.
+	 *
+	 * @param server the server
+	 * @param proxy the proxy
+	 * @param client the client through the proxy
+	 * @param direct the client straight to the server
+	 */
+	private record LaggingLink(RedisServer server, TcpProxy proxy, RedisTestClient client,
+			RedisTestClient direct) implements AutoCloseable {
+
+		static LaggingLink start() {
+			RedisServer server = RedisServer.start();
+			TcpProxy proxy = TcpProxy.start(server.port());
+			return new LaggingLink(server, proxy, RedisTestClient.connect(proxy.uri(), Duration.ofSeconds(5)),
+					RedisTestClient.connect(server.uri(), COMMAND_TIMEOUT));
+		}
+
+		/**
+		 * Delay the replies through the proxy by the given time, set a key through it on
+		 * another thread, and wait until the server has it, well before the reply comes.
+		 */
+		CompletableFuture<String> setWithRepliesLate(String key, Duration lag) {
+			this.client.sync().ping();
+			this.proxy.setReplyLatency(lag);
+			CompletableFuture<String> set = CompletableFuture.supplyAsync(() -> this.client.sync().set(key, "1"));
+			await().atMost(lag.multipliedBy(9).dividedBy(10))
+				.untilAsserted(
+						() -> assertThat(this.direct.sync().get(key)).as("the command reached the server at once")
+							.isEqualTo("1"));
+			return set;
+		}
+
+		@Override
+		public void close() {
+			this.direct.close();
+			this.client.close();
+			this.proxy.close();
+			this.server.close();
+		}
+
 	}
 
 }
