@@ -222,11 +222,14 @@ final class RedlockCommands extends RedisLockCommands {
 	}
 
 	/**
-	 * Open a subscriber to grant messages on every node, each on a connection of its own.
+	 * Open a subscriber to grant messages on every node, each on a connection of its own,
+	 * opened from a thread of the quorum's own.
 	 */
 	@Override
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
-		return new QuorumSubscriber(each((node) -> node.subscriber(onMessage)), this.quorum);
+		return new QuorumSubscriber(
+				this.nodes.stream().map((node) -> node.open((commands) -> commands.subscriber(onMessage))).toList(),
+				this.quorum);
 	}
 
 	@Override

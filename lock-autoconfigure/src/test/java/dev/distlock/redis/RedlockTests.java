@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,6 +19,7 @@ import dev.distlock.LockLostEvent;
 import dev.distlock.fencing.RedisFence;
 import dev.distlock.fencing.StaleFencingTokenException;
 import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
@@ -38,11 +40,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
- * the command timeout without a majority; a node restarted empty while a lock is held
- * lets no second client in; a holder cut off past its validity loses its lock, is told
- * so, and its fenced write is refused; fencing tokens increase across holders although no
- * single node orders them; and clients on the two sides of a partition never both hold
- * the lock.
+ * the command timeout without a majority; a paused node holds up no caller and ties up no
+ * thread per command while its connections open; a node restarted empty while a lock is
+ * held lets no second client in; a holder cut off past its validity loses its lock, is
+ * told so, and its fenced write is refused; fencing tokens increase across holders
+ * although no single node orders them; and clients on the two sides of a partition never
+ * both hold the lock.
  */
 @Timeout(90)
 class RedlockTests {
@@ -128,6 +131,44 @@ class RedlockTests {
 			assertThat(lease.get().fencingToken()).isGreaterThan(last);
 			lease.get().release();
 		});
+	}
+
+	@Test
+	void nodePausedAfterItsFirstCommandDelaysNoWaiterThatSubscribesLater() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		TestLockRegistry rival = registry(nodes.uris());
+		// Opens every node's command connection, and no subscription: it does not wait
+		registry.registry().tryAcquire("report", Duration.ZERO).orElseThrow().release();
+		LockLease held = rival.registry().acquire("ledger", Duration.ZERO);
+		nodes.node(0).pause();
+		long startNanos = System.nanoTime();
+		assertThat(registry.registry().tryAcquire("ledger", Duration.ofMillis(200))).isEmpty();
+		assertThat(Duration.ofNanos(System.nanoTime() - startNanos))
+			.as("subscribing to grants without waiting for the paused node")
+			.isLessThan(COMMAND_TIMEOUT);
+		held.release();
+		nodes.node(0).resume();
+	}
+
+	@Test
+	void nodePausedBeforeTheFirstCommandTiesUpNoThreadPerCommand() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		nodes.node(0).pause();
+		Set<String> before = LiveThreads.now();
+		TestLockRegistry registry = registry(nodes.uris());
+		for (int i = 0; i < 20; i++) {
+			registry.registry().tryAcquire("ledger", Duration.ZERO).orElseThrow().release();
+		}
+		Set<String> threads = LiveThreads.now();
+		threads.removeAll(before);
+		assertThat(threads).filteredOn((thread) -> thread.startsWith("distlock-redlock-connect#"))
+			.as("at most one opening per node at a time")
+			.hasSizeLessThanOrEqualTo(3);
+		nodes.node(0).resume();
+		try (LockLease lease = registry.registry().acquire("ledger", COMMAND_TIMEOUT)) {
+			assertThat(lease.fencingToken()).isPositive();
+		}
 	}
 
 	@ParameterizedTest(name = "{0} nodes")
