@@ -121,4 +121,18 @@ final class Quorum {
 				tally.firstFailure());
 	}
 
+	/**
+	 * Return the failure of a command that a majority of the nodes answered, but that
+	 * neither a majority agreed to nor so many refused that no majority can: the nodes
+	 * that failed decide it.
+	 * @param tally the replies
+	 * @param what the command, for the message
+	 */
+	DistributedLockException undecided(Tally<?> tally, String what) {
+		return new DistributedLockException(
+				"Neither a majority of " + majority() + " of " + this.nodes + " Redis nodes agreed to " + what
+						+ " nor enough refused: " + tally.failed() + " did not answer (distlock.redlock.nodes)",
+				tally.firstFailure());
+	}
+
 }

@@ -21,7 +21,9 @@ import dev.distlock.thread.DaemonThreads;
  * raised their fencing keys to the greatest fencing token they issued, within the lease;
  * otherwise it is released on every node but those that refused it, where the caller
  * keeps its place in the queue. Releases and give-backs go to every node, also those that
- * did not grant. A renewal renews a hold that a majority renewed.
+ * did not grant. A renewal renews a hold that a majority renewed; a release or renewal
+ * finds a hold lost only when so many nodes refused it that no majority can hold it, and
+ * fails, as a command Redis did not answer, when the nodes that did not answer decide.
  *
  * <p>
  * A node's key lives the lease plus the drift allowance ({@link Quorum#onNodes}), while
@@ -121,6 +123,10 @@ final class RedlockCommands extends RedisLockCommands {
 				if (this.quorum.isLost(tally.failed())) {
 					throw this.quorum.unreachable(tally, "release lock '" + id.name + "'");
 				}
+				if (!this.quorum.isLost(tally.count((held) -> !held))) {
+					// Still held on a majority, as far as the nodes that answered tell
+					throw this.quorum.undecided(tally, "release lock '" + id.name + "'");
+				}
 				return false;
 			});
 	}
@@ -135,20 +141,39 @@ final class RedlockCommands extends RedisLockCommands {
 		for (int b = 0; b < batches.size(); b++) {
 			int batch = b;
 			int holds = batches.get(b).ids().size();
-			combined.add(this.quorum
-				.gather(perNode.stream()
-					.map((replies) -> replies.thenCompose((sentBatches) -> sentBatches.get(batch)))
-					.toList(),
-						(tally) -> tally.answered() >= this.quorum.majority()
-								&& renewedOnMajority(tally, holds).stream().allMatch((renewed) -> renewed == 1L))
-				.thenApply((tally) -> {
-					if (tally.answered() < this.quorum.majority()) {
-						throw this.quorum.unreachable(tally, "renew " + holds + " held locks");
-					}
-					return renewedOnMajority(tally, holds);
-				}));
+			combined.add(
+					this.quorum
+						.gather(perNode.stream()
+							.map((replies) -> replies.thenCompose((sentBatches) -> sentBatches.get(batch)))
+							.toList(), (tally) -> isDecided(tally, holds))
+						.thenApply((tally) -> {
+							if (tally.answered() < this.quorum.majority()) {
+								throw this.quorum.unreachable(tally, "renew " + holds + " held locks");
+							}
+							if (!isDecided(tally, holds)) {
+								throw this.quorum.undecided(tally, "renew " + holds + " held locks");
+							}
+							return renewedOnMajority(tally, holds);
+						}));
 		}
 		return combined;
+	}
+
+	/**
+	 * Return whether the renewal of every hold of a batch is decided: renewed by a
+	 * majority of the nodes, or refused by so many that no majority can renew it. A hold
+	 * that neither is may still be held on a majority, some of whose nodes did not
+	 * answer: its renewal failed, and is tried again, as on one Redis.
+	 */
+	private boolean isDecided(Tally<List<Long>> tally, int holds) {
+		for (int i = 0; i < holds; i++) {
+			int hold = i;
+			int renewed = tally.count((replies) -> replies.get(hold) == 1L);
+			if (renewed < this.quorum.majority() && !this.quorum.isLost(tally.answered() - renewed)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

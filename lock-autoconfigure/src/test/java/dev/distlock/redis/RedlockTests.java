@@ -41,11 +41,12 @@ import static org.awaitility.Awaitility.await;
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
  * the command timeout without a majority; a paused node holds up no caller and ties up no
- * thread per command while its connections open; a node restarted empty while a lock is
- * held lets no second client in; a holder cut off past its validity loses its lock, is
- * told so, and its fenced write is refused; fencing tokens increase across holders
- * although no single node orders them; and clients on the two sides of a partition never
- * both hold the lock.
+ * thread per command while its connections open; a renewal or release that nodes that did
+ * not answer leave undecided fails without the hold being reported lost; a node restarted
+ * empty while a lock is held lets no second client in; a holder cut off past its validity
+ * loses its lock, is told so, and its fenced write is refused; fencing tokens increase
+ * across holders although no single node orders them; and clients on the two sides of a
+ * partition never both hold the lock.
  */
 @Timeout(90)
 class RedlockTests {
@@ -219,6 +220,47 @@ class RedlockTests {
 			.orElseThrow();
 		assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
 		next.release();
+	}
+
+	@Test
+	void holdWhoseRenewalOneOfItsTwoNodesMissesOnceIsRenewedAfterwardsAndNotLost() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		Duration lease = Duration.ofSeconds(3);
+		nodes.awaitUp(lease.plusMillis(new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR).driftMillis(3000)));
+		TestLockRegistry registry = this.closer.add(TestLockRegistry.createOnQuorum(nodes.uris(),
+				TestLockRegistry.settings(lease).withCommandTimeout(Duration.ofMillis(500))));
+		FencedLock lock = registry.registry().obtain("report");
+		assertThat(lock.tryLock()).isTrue();
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		await().atMost(lease).until(() -> !registry.renewalFailures().isEmpty() || !registry.lostEvents().isEmpty());
+		nodes.node(1).resume();
+		// Two more renewals, decided by nodes 0 and 1
+		Thread.sleep(lease.multipliedBy(2).dividedBy(3).toMillis() + 200);
+		assertThat(registry.lostEvents()).as("renewed by neither a majority nor refused by one").isEmpty();
+		assertThat(registry.renewalFailures()).hasSize(1);
+		assertThat(lock.currentHold().isValid()).isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void releaseThatOneOfTheHoldsTwoNodesMissesFailsWithoutReportingTheHoldLost() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		LockLease lease = registry.registry().acquire("report", Duration.ZERO);
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(lease::release)
+			.withMessageEndingWith("Neither a majority of 2 of 3 Redis nodes agreed to release lock 'report' nor enough"
+					+ " refused: 1 did not answer (distlock.redlock.nodes)");
+		nodes.node(1).resume();
+		assertThat(registry.lostEvents()).isEmpty();
 	}
 
 	@ParameterizedTest(name = "{0} nodes")
