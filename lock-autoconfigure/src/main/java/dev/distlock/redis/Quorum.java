@@ -129,10 +129,9 @@ final class Quorum {
 	 * @param what the command, for the message
 	 */
 	DistributedLockException undecided(Tally<?> tally, String what) {
-		return new DistributedLockException(
-				"Neither a majority of " + majority() + " of " + this.nodes + " Redis nodes agreed to " + what
-						+ " nor enough refused: " + tally.failed() + " did not answer (distlock.redlock.nodes)",
-				tally.firstFailure());
+		return new DistributedLockException("Only " + tally.answered() + " of " + this.nodes
+				+ " Redis nodes answered to " + what + ", too few to decide it without the " + tally.failed()
+				+ " that did not (distlock.redlock.nodes)", tally.firstFailure());
 	}
 
 }

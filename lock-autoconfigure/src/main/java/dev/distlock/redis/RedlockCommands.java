@@ -191,17 +191,25 @@ final class RedlockCommands extends RedisLockCommands {
 
 	/**
 	 * Tell how long a lock stays taken on a majority of the nodes: the longest time that
-	 * a majority of the answers reach, or -1 when no majority holds it.
+	 * a majority of the answers reach, or -1 when so many nodes do not have it that no
+	 * majority can; failed when the nodes that did not answer decide.
 	 */
 	@Override
 	CompletableFuture<Long> lockState(LockId id) {
 		return this.quorum.gather(eachReply((node) -> node.lockState(id)), (tally) -> false).thenApply((tally) -> {
+			String what = "read the lease of lock '" + id.name + "'";
 			if (tally.answered() < this.quorum.majority()) {
-				throw this.quorum.unreachable(tally, "read the lease of lock '" + id.name + "'");
+				throw this.quorum.unreachable(tally, what);
 			}
-			List<Long> answers = new ArrayList<>(tally.answers());
-			answers.sort((a, b) -> Long.compare(b, a));
-			return answers.get(this.quorum.majority() - 1);
+			List<Long> taken = new ArrayList<>(tally.answers().stream().filter((millis) -> millis >= 0).toList());
+			if (taken.size() >= this.quorum.majority()) {
+				taken.sort((a, b) -> Long.compare(b, a));
+				return taken.get(this.quorum.majority() - 1);
+			}
+			if (!this.quorum.isLost(tally.count((millis) -> millis < 0))) {
+				throw this.quorum.undecided(tally, what);
+			}
+			return -1L;
 		});
 	}
 

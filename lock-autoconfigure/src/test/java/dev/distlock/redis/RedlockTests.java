@@ -42,11 +42,11 @@ import static org.awaitility.Awaitility.await;
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
  * the command timeout without a majority; a paused node holds up no caller and ties up no
  * thread per command while its connections open; a renewal or release that nodes that did
- * not answer leave undecided fails without the hold being reported lost; a node restarted
- * empty while a lock is held lets no second client in; a holder cut off past its validity
- * loses its lock, is told so, and its fenced write is refused; fencing tokens increase
- * across holders although no single node orders them; and clients on the two sides of a
- * partition never both hold the lock.
+ * not answer leave undecided fails without the hold being reported lost, and a lock they
+ * may hold is never told free; a node restarted empty while a lock is held lets no second
+ * client in; a holder cut off past its validity loses its lock, is told so, and its
+ * fenced write is refused; fencing tokens increase across holders although no single node
+ * orders them; and clients on the two sides of a partition never both hold the lock.
  */
 @Timeout(90)
 class RedlockTests {
@@ -257,10 +257,30 @@ class RedlockTests {
 		}
 		nodes.node(1).pause();
 		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(lease::release)
-			.withMessageEndingWith("Neither a majority of 2 of 3 Redis nodes agreed to release lock 'report' nor enough"
-					+ " refused: 1 did not answer (distlock.redlock.nodes)");
+			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to release lock 'report', too few to decide it"
+					+ " without the 1 that did not (distlock.redlock.nodes)");
 		nodes.node(1).resume();
 		assertThat(registry.lostEvents()).isEmpty();
+	}
+
+	@Test
+	void lockHeldOnTwoNodesOneOfThemPausedIsNeverToldFree() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		TestLockRegistry rival = registry(nodes.uris());
+		LockLease lease = registry.registry().acquire("report", Duration.ZERO);
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> rival.registry().isLocked("report"))
+			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to read the lease of lock 'report', too few to"
+					+ " decide it without the 1 that did not (distlock.redlock.nodes)");
+		nodes.node(1).resume();
+		assertThat(rival.registry().isLocked("report")).isTrue();
+		lease.release();
+		assertThat(rival.registry().isLocked("report")).isFalse();
 	}
 
 	@ParameterizedTest(name = "{0} nodes")
