@@ -66,7 +66,8 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
 		return hold(id, token, sent, terms.leaseMillis(), sentNanos,
-				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)));
+				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)),
+				(tally) -> refused(id, token, tally));
 	}
 
 	@Override
@@ -76,7 +77,8 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		LeaseTerms nextSent = this.quorum.onNodes(nextTerms);
 		return hold(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos,
-				eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken)))
+				eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken)),
+				(tally) -> refusedHandOver(id, nextToken, tally))
 			.thenApply((grant) -> {
 				if (grant.reply() <= 0) {
 					// Not handed over: free what the current holder still has
@@ -280,11 +282,12 @@ final class RedlockCommands extends RedisLockCommands {
 	 * @param leaseMillis the lease the holder counts
 	 * @param sentNanos when the attempt was sent
 	 * @param grants each node's grant
+	 * @param refusal what becomes of an attempt that does not count, given the grants
 	 * @return the grant: the fencing token when held, otherwise 0 or minus the
 	 * milliseconds before a retry is worth it
 	 */
 	private CompletableFuture<Grant> hold(LockId id, String token, LeaseTerms sent, long leaseMillis, long sentNanos,
-			List<CompletableFuture<Grant>> grants) {
+			List<CompletableFuture<Grant>> grants, Function<Tally<Long>, Grant> refusal) {
 		List<CompletableFuture<Long>> replies = grants.stream().map((grant) -> grant.thenApply(Grant::reply)).toList();
 		return this.quorum
 			.gather(replies,
@@ -296,7 +299,7 @@ final class RedlockCommands extends RedisLockCommands {
 					long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
 					return raiseFences(id, token, fencingToken, sent, leaseMillis, sentNanos, tally);
 				}
-				return CompletableFuture.completedFuture(refused(id, token, tally));
+				return CompletableFuture.completedFuture(refusal.apply(tally));
 			});
 	}
 
@@ -345,6 +348,21 @@ final class RedlockCommands extends RedisLockCommands {
 			.orElse(0);
 		boolean split = tally.count((reply) -> reply > 0) > 0;
 		return new Grant((split || shortestTtl == 0) ? Quorum.retryReply() : -shortestTtl, 0);
+	}
+
+	/**
+	 * Give back a hand-over that no majority granted, as a refused attempt, unless the
+	 * nodes that did not answer decide whether the current holder still held the lock:
+	 * then fail, as a hand-over that Redis did not answer does, rather than report the
+	 * hold lost.
+	 */
+	private Grant refusedHandOver(LockId id, String nextToken, Tally<Long> tally) {
+		if (tally.count((reply) -> reply > 0) < this.quorum.majority()
+				&& !this.quorum.isLost(tally.count((reply) -> reply <= 0)) && !this.quorum.isLost(tally.failed())) {
+			releaseUnlessRefused(id, nextToken, tally);
+			throw this.quorum.undecided(tally, "hand lock '" + id.name + "' over");
+		}
+		return refused(id, nextToken, tally);
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,6 +24,7 @@ import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
+import dev.distlock.testsupport.TestThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,12 +43,13 @@ import static org.awaitility.Awaitility.await;
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
  * the command timeout without a majority; a paused node holds up no caller and ties up no
- * thread per command while its connections open; a renewal or release that nodes that did
- * not answer leave undecided fails without the hold being reported lost, and a lock they
- * may hold is never told free; a node restarted empty while a lock is held lets no second
- * client in; a holder cut off past its validity loses its lock, is told so, and its
- * fenced write is refused; fencing tokens increase across holders although no single node
- * orders them; and clients on the two sides of a partition never both hold the lock.
+ * thread per command while its connections open; a renewal, release or hand-over that
+ * nodes that did not answer leave undecided fails without the hold being reported lost,
+ * and a lock they may hold is never told free; a node restarted empty while a lock is
+ * held lets no second client in; a holder cut off past its validity loses its lock, is
+ * told so, and its fenced write is refused; fencing tokens increase across holders
+ * although no single node orders them; and clients on the two sides of a partition never
+ * both hold the lock.
  */
 @Timeout(90)
 class RedlockTests {
@@ -261,6 +264,33 @@ class RedlockTests {
 					+ " without the 1 that did not (distlock.redlock.nodes)");
 		nodes.node(1).resume();
 		assertThat(registry.lostEvents()).isEmpty();
+	}
+
+	@Test
+	void handOverThatOneOfTheHoldsTwoNodesMissesFailsWithoutReportingTheHoldLost() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		FencedLock lock = registry.registry().obtain("report");
+		TestThread holder = this.closer.add(TestThread.start("holder"));
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		holder.run(lock::lock).get(5, TimeUnit.SECONDS);
+		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
+		waiter.awaitIn("dev.distlock.redis.ReleaseSignals$Subscription.await", Duration.ofSeconds(5));
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		assertThat(holder.run(lock::unlock)).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.isExactlyInstanceOf(DistributedLockException.class)
+			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to hand lock 'report' over, too few to decide"
+					+ " it without the 1 that did not (distlock.redlock.nodes)");
+		nodes.node(1).resume();
+		assertThat(waiting.get(10, TimeUnit.SECONDS)).as("acquired in Redis").isTrue();
+		assertThat(registry.lostEvents()).isEmpty();
+		waiter.run(lock::unlock).get(5, TimeUnit.SECONDS);
 	}
 
 	@Test
