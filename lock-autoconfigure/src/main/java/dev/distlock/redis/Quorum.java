@@ -121,4 +121,17 @@ final class Quorum {
 				tally.firstFailure());
 	}
 
+	/**
+	 * Return the failure of a command that a majority of the nodes answered, but that
+	 * neither a majority agreed to nor so many refused that no majority can: the nodes
+	 * that failed decide it.
+	 * @param tally the replies
+	 * @param what the command, for the message
+	 */
+	DistributedLockException undecided(Tally<?> tally, String what) {
+		return new DistributedLockException("Only " + tally.answered() + " of " + this.nodes
+				+ " Redis nodes answered to " + what + ", too few to decide it without the " + tally.failed()
+				+ " that did not (distlock.redlock.nodes)", tally.firstFailure());
+	}
+
 }

@@ -4,12 +4,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One node of a Redlock quorum: its single-node commands, sent on the caller's thread
- * once its connection is open. Until then every command is sent from a thread of the
- * quorum's own, since opening the connection blocks for as long as the node takes to
- * refuse or answer (a paused or unreachable node up to the connect timeout), and the
- * caller must hear the other nodes meanwhile.
+ * once its connection is open. Opening a connection blocks for as long as the node takes
+ * to refuse or answer (a paused or unreachable node up to the connect timeout), and the
+ * caller must hear the other nodes meanwhile: the command connection is opened from a
+ * thread of the quorum's own, one attempt at a time, and the commands sent meanwhile wait
+ * for it in the order they were sent (they fail with it when it fails); a subscriber's
+ * connection, opened later, is opened from such a thread too.
  */
 final class QuorumNode {
 
@@ -18,6 +22,12 @@ final class QuorumNode {
 	private final Executor connector;
 
 	private volatile boolean connected;
+
+	/** The last attempt to open the command connection; {@code null} before the first. */
+	private @Nullable CompletableFuture<?> opening;
+
+	/** The last command that waits, or waited, for the opening. */
+	private CompletableFuture<?> queued = CompletableFuture.completedFuture(null);
 
 	QuorumNode(RedisLockCommands commands, Executor connector) {
 		this.commands = commands;
@@ -31,19 +41,49 @@ final class QuorumNode {
 	 */
 	<T> CompletableFuture<T> send(Function<RedisLockCommands, T> command) {
 		if (!this.connected) {
-			return CompletableFuture.supplyAsync(() -> sendNow(command), this.connector);
+			CompletableFuture<T> queuedCommand = queueUntilOpen(command);
+			if (queuedCommand != null) {
+				return queuedCommand;
+			}
 		}
 		try {
-			return CompletableFuture.completedFuture(sendNow(command));
+			return CompletableFuture.completedFuture(command.apply(this.commands));
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
 	}
 
-	private <T> T sendNow(Function<RedisLockCommands, T> command) {
-		T sent = command.apply(this.commands);
-		this.connected = true;
+	/**
+	 * Open a connection to the node from a thread of the quorum's own.
+	 * @param opening opens the connection on the node's commands and returns it
+	 * @return the connection; failed if opening it threw
+	 */
+	<T> CompletableFuture<T> open(Function<RedisLockCommands, T> opening) {
+		return CompletableFuture.supplyAsync(() -> opening.apply(this.commands), this.connector);
+	}
+
+	/**
+	 * Queue a command behind the opening of the command connection, opening it again when
+	 * the last attempt failed, unless it is open and no command waits for it.
+	 * @return the queued command's reply, or {@code null} when it is to be sent now
+	 */
+	private synchronized <T> @Nullable CompletableFuture<T> queueUntilOpen(Function<RedisLockCommands, T> command) {
+		CompletableFuture<?> opened = this.opening;
+		if (opened != null && opened.isDone() && !opened.isCompletedExceptionally() && this.queued.isDone()) {
+			this.connected = true;
+			return null;
+		}
+		if (opened == null || opened.isCompletedExceptionally()) {
+			// Sending a PING opens the connection
+			opened = open(RedisLockCommands::ping);
+			this.opening = opened;
+		}
+		CompletableFuture<?> open = opened;
+		CompletableFuture<T> sent = this.queued.handle((reply, failure) -> open)
+			.thenCompose(Function.identity())
+			.thenApply((connection) -> command.apply(this.commands));
+		this.queued = sent;
 		return sent;
 	}
 

@@ -21,7 +21,9 @@ import dev.distlock.thread.DaemonThreads;
  * raised their fencing keys to the greatest fencing token they issued, within the lease;
  * otherwise it is released on every node but those that refused it, where the caller
  * keeps its place in the queue. Releases and give-backs go to every node, also those that
- * did not grant. A renewal renews a hold that a majority renewed.
+ * did not grant. A renewal renews a hold that a majority renewed; a release or renewal
+ * finds a hold lost only when so many nodes refused it that no majority can hold it, and
+ * fails, as a command Redis did not answer, when the nodes that did not answer decide.
  *
  * <p>
  * A node's key lives the lease plus the drift allowance ({@link Quorum#onNodes}), while
@@ -64,7 +66,8 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
 		return hold(id, token, sent, terms.leaseMillis(), sentNanos,
-				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)));
+				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)),
+				(tally) -> refused(id, token, tally));
 	}
 
 	@Override
@@ -74,7 +77,8 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		LeaseTerms nextSent = this.quorum.onNodes(nextTerms);
 		return hold(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos,
-				eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken)))
+				eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken)),
+				(tally) -> refusedHandOver(id, nextToken, tally))
 			.thenApply((grant) -> {
 				if (grant.reply() <= 0) {
 					// Not handed over: free what the current holder still has
@@ -121,6 +125,10 @@ final class RedlockCommands extends RedisLockCommands {
 				if (this.quorum.isLost(tally.failed())) {
 					throw this.quorum.unreachable(tally, "release lock '" + id.name + "'");
 				}
+				if (!this.quorum.isLost(tally.count((held) -> !held))) {
+					// Still held on a majority, as far as the nodes that answered tell
+					throw this.quorum.undecided(tally, "release lock '" + id.name + "'");
+				}
 				return false;
 			});
 	}
@@ -135,20 +143,39 @@ final class RedlockCommands extends RedisLockCommands {
 		for (int b = 0; b < batches.size(); b++) {
 			int batch = b;
 			int holds = batches.get(b).ids().size();
-			combined.add(this.quorum
-				.gather(perNode.stream()
-					.map((replies) -> replies.thenCompose((sentBatches) -> sentBatches.get(batch)))
-					.toList(),
-						(tally) -> tally.answered() >= this.quorum.majority()
-								&& renewedOnMajority(tally, holds).stream().allMatch((renewed) -> renewed == 1L))
-				.thenApply((tally) -> {
-					if (tally.answered() < this.quorum.majority()) {
-						throw this.quorum.unreachable(tally, "renew " + holds + " held locks");
-					}
-					return renewedOnMajority(tally, holds);
-				}));
+			combined.add(
+					this.quorum
+						.gather(perNode.stream()
+							.map((replies) -> replies.thenCompose((sentBatches) -> sentBatches.get(batch)))
+							.toList(), (tally) -> isDecided(tally, holds))
+						.thenApply((tally) -> {
+							if (tally.answered() < this.quorum.majority()) {
+								throw this.quorum.unreachable(tally, "renew " + holds + " held locks");
+							}
+							if (!isDecided(tally, holds)) {
+								throw this.quorum.undecided(tally, "renew " + holds + " held locks");
+							}
+							return renewedOnMajority(tally, holds);
+						}));
 		}
 		return combined;
+	}
+
+	/**
+	 * Return whether the renewal of every hold of a batch is decided: renewed by a
+	 * majority of the nodes, or refused by so many that no majority can renew it. A hold
+	 * that neither is may still be held on a majority, some of whose nodes did not
+	 * answer: its renewal failed, and is tried again, as on one Redis.
+	 */
+	private boolean isDecided(Tally<List<Long>> tally, int holds) {
+		for (int i = 0; i < holds; i++) {
+			int hold = i;
+			int renewed = tally.count((replies) -> replies.get(hold) == 1L);
+			if (renewed < this.quorum.majority() && !this.quorum.isLost(tally.answered() - renewed)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -166,17 +193,25 @@ final class RedlockCommands extends RedisLockCommands {
 
 	/**
 	 * Tell how long a lock stays taken on a majority of the nodes: the longest time that
-	 * a majority of the answers reach, or -1 when no majority holds it.
+	 * a majority of the answers reach, or -1 when so many nodes do not have it that no
+	 * majority can; failed when the nodes that did not answer decide.
 	 */
 	@Override
 	CompletableFuture<Long> lockState(LockId id) {
 		return this.quorum.gather(eachReply((node) -> node.lockState(id)), (tally) -> false).thenApply((tally) -> {
+			String what = "read the lease of lock '" + id.name + "'";
 			if (tally.answered() < this.quorum.majority()) {
-				throw this.quorum.unreachable(tally, "read the lease of lock '" + id.name + "'");
+				throw this.quorum.unreachable(tally, what);
 			}
-			List<Long> answers = new ArrayList<>(tally.answers());
-			answers.sort((a, b) -> Long.compare(b, a));
-			return answers.get(this.quorum.majority() - 1);
+			List<Long> taken = new ArrayList<>(tally.answers().stream().filter((millis) -> millis >= 0).toList());
+			if (taken.size() >= this.quorum.majority()) {
+				taken.sort((a, b) -> Long.compare(b, a));
+				return taken.get(this.quorum.majority() - 1);
+			}
+			if (!this.quorum.isLost(tally.count((millis) -> millis < 0))) {
+				throw this.quorum.undecided(tally, what);
+			}
+			return -1L;
 		});
 	}
 
@@ -222,11 +257,14 @@ final class RedlockCommands extends RedisLockCommands {
 	}
 
 	/**
-	 * Open a subscriber to grant messages on every node, each on a connection of its own.
+	 * Open a subscriber to grant messages on every node, each on a connection of its own,
+	 * opened from a thread of the quorum's own.
 	 */
 	@Override
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
-		return new QuorumSubscriber(each((node) -> node.subscriber(onMessage)), this.quorum);
+		return new QuorumSubscriber(
+				this.nodes.stream().map((node) -> node.open((commands) -> commands.subscriber(onMessage))).toList(),
+				this.quorum);
 	}
 
 	@Override
@@ -244,11 +282,12 @@ final class RedlockCommands extends RedisLockCommands {
 	 * @param leaseMillis the lease the holder counts
 	 * @param sentNanos when the attempt was sent
 	 * @param grants each node's grant
+	 * @param refusal what becomes of an attempt that does not count, given the grants
 	 * @return the grant: the fencing token when held, otherwise 0 or minus the
 	 * milliseconds before a retry is worth it
 	 */
 	private CompletableFuture<Grant> hold(LockId id, String token, LeaseTerms sent, long leaseMillis, long sentNanos,
-			List<CompletableFuture<Grant>> grants) {
+			List<CompletableFuture<Grant>> grants, Function<Tally<Long>, Grant> refusal) {
 		List<CompletableFuture<Long>> replies = grants.stream().map((grant) -> grant.thenApply(Grant::reply)).toList();
 		return this.quorum
 			.gather(replies,
@@ -260,7 +299,7 @@ final class RedlockCommands extends RedisLockCommands {
 					long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
 					return raiseFences(id, token, fencingToken, sent, leaseMillis, sentNanos, tally);
 				}
-				return CompletableFuture.completedFuture(refused(id, token, tally));
+				return CompletableFuture.completedFuture(refusal.apply(tally));
 			});
 	}
 
@@ -309,6 +348,21 @@ final class RedlockCommands extends RedisLockCommands {
 			.orElse(0);
 		boolean split = tally.count((reply) -> reply > 0) > 0;
 		return new Grant((split || shortestTtl == 0) ? Quorum.retryReply() : -shortestTtl, 0);
+	}
+
+	/**
+	 * Give back a hand-over that no majority granted, as a refused attempt, unless the
+	 * nodes that did not answer decide whether the current holder still held the lock:
+	 * then fail, as a hand-over that Redis did not answer does, rather than report the
+	 * hold lost.
+	 */
+	private Grant refusedHandOver(LockId id, String nextToken, Tally<Long> tally) {
+		if (tally.count((reply) -> reply > 0) < this.quorum.majority()
+				&& !this.quorum.isLost(tally.count((reply) -> reply <= 0)) && !this.quorum.isLost(tally.failed())) {
+			releaseUnlessRefused(id, nextToken, tally);
+			throw this.quorum.undecided(tally, "hand lock '" + id.name + "' over");
+		}
+		return refused(id, nextToken, tally);
 	}
 
 	/**

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,9 +20,11 @@ import dev.distlock.LockLostEvent;
 import dev.distlock.fencing.RedisFence;
 import dev.distlock.fencing.StaleFencingTokenException;
 import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
+import dev.distlock.testsupport.TestThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,11 +42,14 @@ import static org.awaitility.Awaitility.await;
 /**
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
- * the command timeout without a majority; a node restarted empty while a lock is held
- * lets no second client in; a holder cut off past its validity loses its lock, is told
- * so, and its fenced write is refused; fencing tokens increase across holders although no
- * single node orders them; and clients on the two sides of a partition never both hold
- * the lock.
+ * the command timeout without a majority; a paused node holds up no caller and ties up no
+ * thread per command while its connections open; a renewal, release or hand-over that
+ * nodes that did not answer leave undecided fails without the hold being reported lost,
+ * and a lock they may hold is never told free; a node restarted empty while a lock is
+ * held lets no second client in; a holder cut off past its validity loses its lock, is
+ * told so, and its fenced write is refused; fencing tokens increase across holders
+ * although no single node orders them; and clients on the two sides of a partition never
+ * both hold the lock.
  */
 @Timeout(90)
 class RedlockTests {
@@ -130,6 +137,44 @@ class RedlockTests {
 		});
 	}
 
+	@Test
+	void nodePausedAfterItsFirstCommandDelaysNoWaiterThatSubscribesLater() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		TestLockRegistry rival = registry(nodes.uris());
+		// Opens every node's command connection, and no subscription: it does not wait
+		registry.registry().tryAcquire("report", Duration.ZERO).orElseThrow().release();
+		LockLease held = rival.registry().acquire("ledger", Duration.ZERO);
+		nodes.node(0).pause();
+		long startNanos = System.nanoTime();
+		assertThat(registry.registry().tryAcquire("ledger", Duration.ofMillis(200))).isEmpty();
+		assertThat(Duration.ofNanos(System.nanoTime() - startNanos))
+			.as("subscribing to grants without waiting for the paused node")
+			.isLessThan(COMMAND_TIMEOUT);
+		held.release();
+		nodes.node(0).resume();
+	}
+
+	@Test
+	void nodePausedBeforeTheFirstCommandTiesUpNoThreadPerCommand() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		nodes.node(0).pause();
+		Set<String> before = LiveThreads.now();
+		TestLockRegistry registry = registry(nodes.uris());
+		for (int i = 0; i < 20; i++) {
+			registry.registry().tryAcquire("ledger", Duration.ZERO).orElseThrow().release();
+		}
+		Set<String> threads = LiveThreads.now();
+		threads.removeAll(before);
+		assertThat(threads).filteredOn((thread) -> thread.startsWith("distlock-redlock-connect#"))
+			.as("at most one opening per node at a time")
+			.hasSizeLessThanOrEqualTo(3);
+		nodes.node(0).resume();
+		try (LockLease lease = registry.registry().acquire("ledger", COMMAND_TIMEOUT)) {
+			assertThat(lease.fencingToken()).isPositive();
+		}
+	}
+
 	@ParameterizedTest(name = "{0} nodes")
 	@ValueSource(ints = { 3, 5 })
 	void acquisitionFailsWithinTheCommandTimeoutWhenAMajorityOfTheNodesIsDown(int count) {
@@ -178,6 +223,94 @@ class RedlockTests {
 			.orElseThrow();
 		assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
 		next.release();
+	}
+
+	@Test
+	void holdWhoseRenewalOneOfItsTwoNodesMissesOnceIsRenewedAfterwardsAndNotLost() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		Duration lease = Duration.ofSeconds(3);
+		nodes.awaitUp(lease.plusMillis(new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR).driftMillis(3000)));
+		TestLockRegistry registry = this.closer.add(TestLockRegistry.createOnQuorum(nodes.uris(),
+				TestLockRegistry.settings(lease).withCommandTimeout(Duration.ofMillis(500))));
+		FencedLock lock = registry.registry().obtain("report");
+		assertThat(lock.tryLock()).isTrue();
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		await().atMost(lease).until(() -> !registry.renewalFailures().isEmpty() || !registry.lostEvents().isEmpty());
+		nodes.node(1).resume();
+		// Two more renewals, decided by nodes 0 and 1
+		Thread.sleep(lease.multipliedBy(2).dividedBy(3).toMillis() + 200);
+		assertThat(registry.lostEvents()).as("renewed by neither a majority nor refused by one").isEmpty();
+		assertThat(registry.renewalFailures()).hasSize(1);
+		assertThat(lock.currentHold().isValid()).isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void releaseThatOneOfTheHoldsTwoNodesMissesFailsWithoutReportingTheHoldLost() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		LockLease lease = registry.registry().acquire("report", Duration.ZERO);
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(lease::release)
+			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to release lock 'report', too few to decide it"
+					+ " without the 1 that did not (distlock.redlock.nodes)");
+		nodes.node(1).resume();
+		assertThat(registry.lostEvents()).isEmpty();
+	}
+
+	@Test
+	void handOverThatOneOfTheHoldsTwoNodesMissesFailsWithoutReportingTheHoldLost() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		FencedLock lock = registry.registry().obtain("report");
+		TestThread holder = this.closer.add(TestThread.start("holder"));
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		holder.run(lock::lock).get(5, TimeUnit.SECONDS);
+		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
+		waiter.awaitIn("dev.distlock.redis.ReleaseSignals$Subscription.await", Duration.ofSeconds(5));
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		assertThat(holder.run(lock::unlock)).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.isExactlyInstanceOf(DistributedLockException.class)
+			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to hand lock 'report' over, too few to decide"
+					+ " it without the 1 that did not (distlock.redlock.nodes)");
+		nodes.node(1).resume();
+		assertThat(waiting.get(10, TimeUnit.SECONDS)).as("acquired in Redis").isTrue();
+		assertThat(registry.lostEvents()).isEmpty();
+		waiter.run(lock::unlock).get(5, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void lockHeldOnTwoNodesOneOfThemPausedIsNeverToldFree() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		TestLockRegistry rival = registry(nodes.uris());
+		LockLease lease = registry.registry().acquire("report", Duration.ZERO);
+		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			client.sync().del("lock:report");
+		}
+		nodes.node(1).pause();
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> rival.registry().isLocked("report"))
+			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to read the lease of lock 'report', too few to"
+					+ " decide it without the 1 that did not (distlock.redlock.nodes)");
+		nodes.node(1).resume();
+		assertThat(rival.registry().isLocked("report")).isTrue();
+		lease.release();
+		assertThat(rival.registry().isLocked("report")).isFalse();
 	}
 
 	@ParameterizedTest(name = "{0} nodes")
