@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,8 +18,8 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.distlock.check.WorkerFleet.Status;
+import dev.distlock.redis.QuorumNodes;
 import dev.distlock.testsupport.RedisServer;
-import dev.distlock.testsupport.TcpProxy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,6 +55,10 @@ import org.jspecify.annotations.Nullable;
  * that holds every permit of a semaphore until their lease ran out, and lets its releases
  * through at once while a rival waits. A targeted fault that finds no such worker is
  * counted as {@code <kind>-missed} and not recorded.
+ * <p>
+ * On a Redlock quorum, the faults on the lock Redis are {@link NodeFaults} on one node at
+ * a time, and only the faults on workers that locks, leases and leaderships meet are
+ * drawn.
  */
 final class Nemesis {
 
@@ -63,6 +68,19 @@ final class Nemesis {
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
 			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
 			"give-back-probe", "lease-out-release" };
+
+	/**
+	 * The kinds of faults on workers that lock on a Redlock quorum: those on the workers
+	 * that locks, leases and leaderships meet (no read/write locks or semaphores, and no
+	 * flush, which one node that keeps running cannot tell), and twice each fault of
+	 * {@link NodeFaults}.
+	 */
+	private static final String[] QUORUM_KINDS = { "interrupt", "interrupt", "interrupt", "interrupt", "interrupt",
+			"interrupt", "jvm-pause", "jvm-pause", "proxy-stall", "proxy-stall", "proxy-cut", "proxy-cut",
+			"proxy-latency", "jvm-kill", "waiter-kill", "waiter-pause", "waiter-pause", "holder-pause",
+			"waiter-interrupt", "waiter-interrupt", "rival-pause", "delay-pause", "delay-pause", "holder-cut",
+			"node-kill", "node-kill", "node-pause", "node-pause", "node-restart", "node-restart", "node-partition",
+			"node-partition" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -109,9 +127,15 @@ final class Nemesis {
 
 	private final Random random;
 
+	private final String[] kinds;
+
 	private final WorkerFleet fleet;
 
-	private final RedisServer redis;
+	/** The lock Redis, for workers that lock on one. */
+	private final @Nullable RedisServer redis;
+
+	/** The faults on the nodes, for workers that lock on a Redlock quorum. */
+	private final @Nullable NodeFaults nodes;
 
 	private final History faults;
 
@@ -126,10 +150,37 @@ final class Nemesis {
 	/** How many permits' leases the nemesis let run out, for their ids. */
 	private int leaseOuts;
 
+	/**
+	 * Create the nemesis of workers that lock on one Redis.
+	 * @param seed the seed of the schedule
+	 * @param fleet the workers
+	 * @param redis the lock Redis
+	 * @param faults the faults history
+	 */
 	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults) {
 		this.random = new Random(seed);
+		this.kinds = KINDS;
 		this.fleet = fleet;
 		this.redis = redis;
+		this.nodes = null;
+		this.faults = faults;
+	}
+
+	/**
+	 * Create the nemesis of workers that lock on a Redlock quorum: the faults on workers
+	 * that apply to locks, leases and leaderships, and {@link NodeFaults} on one node at
+	 * a time.
+	 * @param seed the seed of the schedule
+	 * @param fleet the workers
+	 * @param nodes the quorum
+	 * @param faults the faults history
+	 */
+	Nemesis(long seed, WorkerFleet fleet, QuorumNodes nodes, History faults) {
+		this.random = new Random(seed);
+		this.kinds = QUORUM_KINDS;
+		this.fleet = fleet;
+		this.redis = null;
+		this.nodes = new NodeFaults(nodes, fleet, this.random);
 		this.faults = faults;
 	}
 
@@ -140,7 +191,7 @@ final class Nemesis {
 	void runFor(Duration duration) {
 		long deadline = System.nanoTime() + duration.toNanos();
 		while (System.nanoTime() - deadline < 0) {
-			String kind = KINDS[this.random.nextInt(KINDS.length)];
+			String kind = this.kinds[this.random.nextInt(this.kinds.length)];
 			if (kind.startsWith("redis-") && !kind.equals("redis-pause") && this.random.nextInt(3) != 0) {
 				kind = "interrupt";
 			}
@@ -203,7 +254,7 @@ final class Nemesis {
 				targeted(own(Status::waiting), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
 			case "holder-pause" ->
 				targeted(own(Status::holding), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
-			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> this.redis.flushAll());
+			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> redis().flushAll());
 			case "waiter-interrupt" ->
 				targeted(own(Status::waiting), (slot, locks, statuses) -> this.fleet.send(slot, "interrupt-waiter"));
 			case "rival-pause" -> targeted(Nemesis::keptWithRival,
@@ -211,7 +262,7 @@ final class Nemesis {
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
 			case "release-flush" ->
-				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
+				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> redis().flushAll(), AIMED_ROUNDS);
 			case "rival-flush" ->
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
@@ -219,6 +270,8 @@ final class Nemesis {
 				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
 			case "delay-pause" ->
 				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
+			case "node-kill", "node-pause", "node-restart", "node-partition" ->
+				Objects.requireNonNull(this.nodes, "a node fault drawn on one Redis").inject(kind);
 			default -> untargeted(kind);
 		};
 	}
@@ -286,25 +339,26 @@ final class Nemesis {
 			case "jvm-pause" -> freeze(slot, 300 + this.random.nextInt(2200));
 			case "jvm-kill" -> killAndRespawn(slot);
 			case "redis-pause" -> {
-				this.redis.pause();
+				redis().pause();
 				try {
 					pause(100 + this.random.nextInt(1400));
 				}
 				finally {
-					this.redis.resume();
+					redis().resume();
 				}
 			}
 			case "redis-restart" -> {
-				this.redis.restart();
+				redis().restart();
 			}
 			case "redis-flush" -> {
-				this.redis.flushAll();
+				redis().flushAll();
 			}
 			case "give-back-probe" -> probeGiveBack(slot);
-			case "proxy-stall" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).stall(), 100, 1500);
-			case "proxy-cut" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), 20, 300);
-			case "proxy-latency" -> heal(this.fleet.proxy(slot),
-					() -> this.fleet.proxy(slot).setLatency(Duration.ofMillis(20 + this.random.nextInt(280))), 200,
+			case "proxy-stall" -> heal(this.fleet.network(slot), () -> this.fleet.network(slot).stall(), 100, 1500);
+			case "proxy-cut" ->
+				heal(this.fleet.network(slot), () -> this.fleet.network(slot).cutConnections(), 20, 300);
+			case "proxy-latency" -> heal(this.fleet.network(slot),
+					() -> this.fleet.network(slot).setLatency(Duration.ofMillis(20 + this.random.nextInt(280))), 200,
 					800);
 			default -> throw new IllegalArgumentException(kind);
 		}
@@ -343,6 +397,10 @@ final class Nemesis {
 			pause(50);
 		}
 		return null;
+	}
+
+	private RedisServer redis() {
+		return Objects.requireNonNull(this.redis, "a fault on one Redis drawn on a quorum");
 	}
 
 	private void killAndRespawn(int slot) {
@@ -408,7 +466,7 @@ final class Nemesis {
 	private void flushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
 		int taker = taker(slot, name, statuses);
-		this.redis.flushAll();
+		redis().flushAll();
 		this.fleet.send(taker, "take " + name);
 	}
 
@@ -478,7 +536,7 @@ final class Nemesis {
 		}
 		try {
 			long start = History.now();
-			this.redis.flushAll();
+			redis().flushAll();
 			this.faults.record("FAULT", "fault", "redis-flush", "start", start, "end", History.now(), "dataLoss", true,
 					"target", "redis");
 			this.fleet.send(taker(slot, name, statuses), "take " + name);
@@ -508,17 +566,17 @@ final class Nemesis {
 		if (!this.fleet.awaitLine(slot, "HOLDING " + id, LEASE_OUT_BOUND)) {
 			return;
 		}
-		TcpProxy proxy = this.fleet.proxy(slot);
+		WorkerNetwork network = this.fleet.network(slot);
 		long start = History.now();
 		try {
-			proxy.setLatency(Duration.ofMillis(LEASE_OUT_LATENCY_MILLIS));
+			network.setLatency(Duration.ofMillis(LEASE_OUT_LATENCY_MILLIS));
 			pause(CheckWorkerMain.LEASE.toMillis() - LEASE_OUT_LATENCY_MILLIS);
-			proxy.stall();
+			network.stall();
 			this.fleet.send(taker(slot, name, statuses), "take " + name);
 			this.fleet.awaitLine(slot, "RELEASING " + id, LEASE_OUT_BOUND);
 		}
 		finally {
-			proxy.heal();
+			network.heal();
 			this.faults.record("FAULT", "fault", "proxy-stall", "start", start, "end", History.now(), "dataLoss", false,
 					"target", this.fleet.incarnation(slot));
 		}
@@ -541,7 +599,7 @@ final class Nemesis {
 	 */
 	private void cutPastLease(int slot) {
 		int millis = (int) CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis() + 400;
-		heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), millis, millis + 1);
+		heal(this.fleet.network(slot), () -> this.fleet.network(slot).cutConnections(), millis, millis + 1);
 	}
 
 	private void freeze(int slot, int millis) {
@@ -565,13 +623,13 @@ final class Nemesis {
 		}
 	}
 
-	private void heal(TcpProxy proxy, Runnable fault, int minMillis, int maxMillis) {
+	private void heal(WorkerNetwork network, Runnable fault, int minMillis, int maxMillis) {
 		try {
 			fault.run();
 			pause(minMillis + this.random.nextInt(maxMillis - minMillis));
 		}
 		finally {
-			proxy.heal();
+			network.heal();
 		}
 	}
 
