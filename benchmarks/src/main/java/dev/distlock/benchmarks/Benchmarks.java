@@ -14,6 +14,7 @@ import static dev.distlock.benchmarks.Contenders.DISTLOCK_ANNOTATED;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_PERMIT;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_READ;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_REDLOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
 import static dev.distlock.benchmarks.Contenders.RAW;
@@ -42,6 +43,12 @@ public final class Benchmarks {
 	 */
 	private static final List<String> SHARED = List.of(DISTLOCK_READ, DISTLOCK_PERMIT);
 
+	/**
+	 * The locks on a Redlock quorum, measured in the uncontended and distinct-key
+	 * scenarios only, against the single-node floor.
+	 */
+	private static final List<String> QUORUM = List.of(DISTLOCK_REDLOCK);
+
 	private Benchmarks() {
 	}
 
@@ -69,7 +76,8 @@ public final class Benchmarks {
 						config.leaseTime())) {
 			CommandStats stats = new CommandStats(admin.sync());
 			List<Contender> uncontended = contenders.get(concat(List.of(RAW, RAW_JEDIS), LOCKS));
-			List<Contender> uncontendedShared = contenders.get(concat(concat(List.of(RAW, RAW_JEDIS), LOCKS), SHARED));
+			List<Contender> uncontendedShared = contenders
+				.get(concat(concat(concat(List.of(RAW, RAW_JEDIS), LOCKS), SHARED), QUORUM));
 			List<Contender> contended = contenders.get(concat(List.of(SPINNER), LOCKS));
 			for (ThroughputScenario scenario : List.of(new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false),
 					new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false))) {

@@ -39,6 +39,9 @@ public final class Contenders implements AutoCloseable {
 	/** distlock {@code semaphore(name, 4).acquire()}/{@code release()}. */
 	public static final String DISTLOCK_PERMIT = "distlock-permit";
 
+	/** distlock {@code obtain(name).lock()} on a Redlock quorum of three local nodes. */
+	public static final String DISTLOCK_REDLOCK = "distlock-redlock";
+
 	/** distlock {@code @DistributedLock}. */
 	public static final String DISTLOCK_ANNOTATED = "distlock-annotated";
 
@@ -62,8 +65,8 @@ public final class Contenders implements AutoCloseable {
 
 	/** Every id, in report order. */
 	public static final List<String> ALL = List.of(RAW, RAW_JEDIS, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE,
-			DISTLOCK_READ, DISTLOCK_PERMIT, DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_FIXED,
-			REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
+			DISTLOCK_READ, DISTLOCK_PERMIT, DISTLOCK_REDLOCK, DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_JEDIS,
+			REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
 
 	private final Map<String, Contender> byId = new LinkedHashMap<>();
 
@@ -116,6 +119,8 @@ public final class Contenders implements AutoCloseable {
 					DistlockLockContender.Mode.READ);
 			case DISTLOCK_PERMIT -> DistlockLockContender.onLettuce("distlock semaphore(4).acquire()/release()", uri,
 					leaseTime, DistlockLockContender.Mode.PERMIT);
+			case DISTLOCK_REDLOCK ->
+				DistlockLockContender.onQuorum("distlock obtain().lock() on a 3-node Redlock", uri, leaseTime);
 			case DISTLOCK_ANNOTATED -> new AnnotatedContender(uri, leaseTime);
 			case DISTLOCK_SPRING_DATA_JEDIS -> distlockOnSpringData(SpringDataDriver.JEDIS, host, port, leaseTime);
 			case REDISSON_FIXED -> new RedissonContender("Redisson lock(30s)", uri, leaseTime, fixedLease);

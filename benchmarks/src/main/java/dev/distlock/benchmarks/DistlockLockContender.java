@@ -1,24 +1,30 @@
 package dev.distlock.benchmarks;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockObserver;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisLockSettings;
+import dev.distlock.redis.RedlockSettings;
 import dev.distlock.redis.connection.LockConnections;
+import dev.distlock.testsupport.RedisServer;
 import io.lettuce.core.RedisClient;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * distlock's {@code LockRegistry} on its own Lettuce client or through Spring Data Redis:
- * the thread-owned {@code obtain(name).lock()} / {@code unlock()}, the owner-free
- * {@code acquire} / {@code release}, the read side of a read/write lock, or a permit of a
- * semaphore.
+ * distlock's {@code LockRegistry} on its own Lettuce client, through Spring Data Redis,
+ * or on a Redlock quorum of three nodes: the thread-owned {@code obtain(name).lock()} /
+ * {@code unlock()}, the owner-free {@code acquire} / {@code release}, the read side of a
+ * read/write lock, or a permit of a semaphore.
  *
  * @since 0.1.0
  */
@@ -80,6 +86,45 @@ public final class DistlockLockContender implements Contender {
 		return new DistlockLockContender(name, Mode.LOCK,
 				new RedisLockRegistry(LockConnections.of(factory), settings(leaseTime), NO_EVENTS, LockObserver.NONE),
 				() -> SpringDataDriver.destroy(factory));
+	}
+
+	/**
+	 * Connect the contender to a Redlock quorum of three nodes, each on Lettuce's own
+	 * client: the given Redis and two {@code redis-server} processes it starts and stops
+	 * itself. Returns once the quorum grants a lock, when every node has been up for a
+	 * lease.
+	 * @param name the name in the report
+	 * @param redisUri where the first node listens
+	 * @param leaseTime the lease in watchdog mode
+	 * @return the contender
+	 */
+	public static DistlockLockContender onQuorum(String name, String redisUri, Duration leaseTime) {
+		List<RedisServer> started = List.of(RedisServer.start(), RedisServer.start());
+		List<RedisClient> clients = Stream.concat(Stream.of(redisUri), started.stream().map(RedisServer::uri))
+			.map(RedisClient::create)
+			.toList();
+		RedisLockRegistry registry = new RedisLockRegistry(clients.stream().map(LockConnections::lettuce).toList(),
+				new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), settings(leaseTime), NO_EVENTS,
+				LockObserver.NONE);
+		DistlockLockContender contender = new DistlockLockContender(name, Mode.LOCK, registry, () -> {
+			clients.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
+			started.forEach(RedisServer::close);
+		});
+		contender.awaitGrant(leaseTime.multipliedBy(2).plusSeconds(10));
+		return contender;
+	}
+
+	/**
+	 * Wait until a lock is granted, within the given time.
+	 */
+	private void awaitGrant(Duration bound) {
+		long deadline = System.nanoTime() + bound.toNanos();
+		Optional<LockLease> lease = this.registry.tryAcquire("quorum-up", Duration.ZERO);
+		while (lease.isEmpty() && System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+			lease = this.registry.tryAcquire("quorum-up", Duration.ZERO);
+		}
+		lease.orElseThrow(() -> new IllegalStateException("No Redlock grant within " + bound)).release();
 	}
 
 	private static RedisLockSettings settings(Duration leaseTime) {

@@ -9,6 +9,7 @@ import static dev.distlock.benchmarks.Contenders.DISTLOCK_ANNOTATED;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_PERMIT;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_READ;
+import static dev.distlock.benchmarks.Contenders.DISTLOCK_REDLOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
 import static dev.distlock.benchmarks.Contenders.RAW;
@@ -41,11 +42,11 @@ final class RatioGoals {
 					new RatioGoal(DISTLOCK_ANNOTATED, DISTLOCK_LOCK, 0.95),
 					new RatioGoal(DISTLOCK_READ, RAW, RatioGoal.NONE), new RatioGoal(DISTLOCK_READ, DISTLOCK_LOCK, 0.9),
 					new RatioGoal(DISTLOCK_PERMIT, RAW, RatioGoal.NONE),
-					new RatioGoal(DISTLOCK_PERMIT, DISTLOCK_LEASE, 0.9)),
+					new RatioGoal(DISTLOCK_PERMIT, DISTLOCK_LEASE, 0.9), new RatioGoal(DISTLOCK_REDLOCK, RAW, 0.8)),
 			Goals.DISTINCT,
 			with(SPRING_DATA, new RatioGoal(DISTLOCK_LOCK, RAW, 0.95), new RatioGoal(DISTLOCK_LEASE, RAW, 0.95),
 					new RatioGoal(DISTLOCK_ANNOTATED, RAW, 0.95), new RatioGoal(DISTLOCK_READ, RAW, RatioGoal.NONE),
-					new RatioGoal(DISTLOCK_PERMIT, RAW, RatioGoal.NONE)));
+					new RatioGoal(DISTLOCK_PERMIT, RAW, RatioGoal.NONE), new RatioGoal(DISTLOCK_REDLOCK, RAW, 0.6)));
 
 	private RatioGoals() {
 	}

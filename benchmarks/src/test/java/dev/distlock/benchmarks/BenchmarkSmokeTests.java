@@ -65,6 +65,11 @@ class BenchmarkSmokeTests {
 			.singleElement()
 			.extracting(Row::note, InstanceOfAssertFactories.STRING)
 			.contains("of Spring Integration spin on Jedis, goal >= 1.00x: ", "of raw floor on Jedis");
+		assertThat(rows).filteredOn((row) -> row.contender().equals("distlock obtain().lock() on a 3-node Redlock"))
+			.allSatisfy((row) -> assertThat(row.note()).as(row.scenario())
+				.contains("of raw floor (SET NX PX + EVALSHA), goal >= "))
+			.extracting(Row::scenario)
+			.containsExactly(Goals.UNCONTENDED, Goals.DISTINCT);
 		assertThat(rows).filteredOn((row) -> row.scenario().contains("held locks"))
 			.extracting(Row::contender)
 			.containsExactly("distlock acquire()/release()", "distlock obtain().lock() on Spring Data Redis (Jedis)",

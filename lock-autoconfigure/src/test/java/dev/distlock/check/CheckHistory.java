@@ -330,6 +330,20 @@ final class CheckHistory {
 	}
 
 	/**
+	 * Tell whether a fault on a node of a Redlock quorum, or the commands it held up
+	 * running late, overlapped the given times: from its start until
+	 * {@link NodeFaults#AFTERMATH} after it healed.
+	 * @param from the start, in microseconds
+	 * @param to the end, in microseconds
+	 * @return whether such a fault overlapped the interval
+	 */
+	boolean nodeFaultNear(long from, long to) {
+		return this.faults.stream()
+			.anyMatch((fault) -> fault.kind.startsWith(NodeFaults.PREFIX) && fault.start <= to
+					&& fault.end + NodeFaults.AFTERMATH.toNanos() / 1000 >= from);
+	}
+
+	/**
 	 * Return how many data losses began before the given time.
 	 * @param time the time, in microseconds
 	 * @return the count

@@ -42,13 +42,27 @@ class CheckRandomFaultScheduleTests {
 
 	@Test
 	void randomFaultScheduleKeepsEveryPromise() throws Exception {
+		assertRunKeepsEveryPromise(1, DEFAULT_SECONDS, "seed-");
+	}
+
+	/**
+	 * Run the checker on the seed {@code -Ddistlock.check.seed} names, or a random one,
+	 * for {@code -Ddistlock.check.seconds} or the given seconds, and assert that it found
+	 * no violation.
+	 * @param nodes how many lock nodes: 1 for one Redis, more for a Redlock quorum
+	 * @param defaultSeconds how long the nemesis injects faults unless told
+	 * @param prefix the start of the name of the directory under {@code target/check}
+	 * that keeps the histories, followed by the seed
+	 * @throws Exception if the run could not be set up
+	 */
+	static void assertRunKeepsEveryPromise(int nodes, int defaultSeconds, String prefix) throws Exception {
 		long seed = Long.getLong("distlock.check.seed", ThreadLocalRandom.current().nextLong());
-		int seconds = Integer.getInteger("distlock.check.seconds", DEFAULT_SECONDS);
-		Path directory = Path.of("target", "check", "seed-" + seed);
-		CheckRun.Result result = CheckRun.run(seed, seconds, directory);
+		int seconds = Integer.getInteger("distlock.check.seconds", defaultSeconds);
+		Path directory = Path.of("target", "check", prefix + seed);
+		CheckRun.Result result = CheckRun.run(seed, seconds, directory, nodes);
 		assertThat(result.violations().count())
-			.as("violations of seed %d on drivers %s (histories in %s):%n%s", seed, result.drivers(), directory,
-					result.violations().report())
+			.as("violations of seed %d on %d lock nodes, drivers %s (histories in %s):%n%s", seed, nodes,
+					result.drivers(), directory, result.violations().report())
 			.isZero();
 	}
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -55,19 +56,20 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * {@code <lock-redis-uri> <store-redis-uri> <history-file> <incarnation> <seed> <threads> <driver>}.
  * Builds a Spring context whose {@code @DistributedLock} methods ({@link CheckedService})
  * lock through a {@link RecordingLockRegistry} on a registry that talks to Redis through
- * the given {@link TestDriver} (with a lock delay when the seed is odd), records the
- * driver as {@code DRIVER}, prints {@code READY} and runs {@link WorkerOps} threads and a
- * {@link LeaderOps} thread at once, recording the terms of its leadership as
- * {@code GRANTED} and {@code REVOKED}, whose end a listener calls back into
- * ({@link TermLossCallbacks}). Commands on standard input: {@code interrupt} (interrupts
- * one worker thread), {@code interrupt-waiter} (interrupts one worker thread that is
- * acquiring a lock, if any), {@code take <name>} (takes the named lock if it is free, or
- * a permit of the named semaphore, on a thread of its own, {@link WorkerOps#take}),
- * {@code park-release <id> <name>} (takes the named lock on a thread of its own, has
- * another thread wait for it and parks its release, {@link WorkerOps#parkedRelease}),
- * {@code release-parked <id>} (lets that release go, {@link ParkedReleases}),
- * {@code lease-out-release <id> <name>} (takes every permit of the named semaphore on a
- * thread of its own and releases them once their lease ran out,
+ * the given {@link TestDriver} (with a lock delay when the seed is odd), or, when the
+ * lock Redis URI is several separated by commas, on a Redlock quorum of those nodes (with
+ * a lock delay, and only the calls Redlock offers), records the driver as {@code DRIVER},
+ * prints {@code READY} and runs {@link WorkerOps} threads and a {@link LeaderOps} thread
+ * at once, recording the terms of its leadership as {@code GRANTED} and {@code REVOKED},
+ * whose end a listener calls back into ({@link TermLossCallbacks}). Commands on standard
+ * input: {@code interrupt} (interrupts one worker thread), {@code interrupt-waiter}
+ * (interrupts one worker thread that is acquiring a lock, if any), {@code take <name>}
+ * (takes the named lock if it is free, or a permit of the named semaphore, on a thread of
+ * its own, {@link WorkerOps#take}), {@code park-release <id> <name>} (takes the named
+ * lock on a thread of its own, has another thread wait for it and parks its release,
+ * {@link WorkerOps#parkedRelease}), {@code release-parked <id>} (lets that release go,
+ * {@link ParkedReleases}), {@code lease-out-release <id> <name>} (takes every permit of
+ * the named semaphore on a thread of its own and releases them once their lease ran out,
  * {@link WorkerOps#leaseOutRelease}), {@code give-back-probe <id>} (has an attempt reach
  * Redis after its give-back, on a thread of its own, {@link GiveBackProbe}),
  * {@code keep <millis>} (keeps every hold its threads keep now that much longer,
@@ -129,16 +131,23 @@ final class CheckWorkerMain {
 
 	private static void run(String lockUri, String storeUri, Path historyFile, String incarnation, long seed,
 			int threads, TestDriver driver) throws Exception {
+		// The JDK's one timer thread of CompletableFuture timeouts, which a Redlock
+		// registry starts and nothing can stop, belongs to the JVM, not to the registry
+		new CompletableFuture<Void>().orTimeout(1, TimeUnit.MILLISECONDS);
 		Set<String> baseline = LiveThreads.now();
 		History history = History.appendTo(historyFile);
 		history.record("DRIVER", "driver", driver);
+		List<String> nodes = List.of(lockUri.split(","));
+		boolean quorum = nodes.size() > 1;
 		RedisLockSettings settings = RedisLockSettings.of("lock:", LEASE)
 			.withCommandTimeout(COMMAND_TIMEOUT)
-			.withLockDelay(lockDelay(seed));
+			.withLockDelay(lockDelay(seed, quorum));
 		AtomicBoolean stopping = new AtomicBoolean();
 		TermLossCallbacks callbacks = new TermLossCallbacks(history, ~seed, stopping::get);
 		Consumer<LockEvent> events = recordEvents(history).andThen(callbacks);
-		TestLockRegistry lockRegistry = TestLockRegistry.create(driver, lockUri, settings, events);
+		TestLockRegistry lockRegistry = quorum ? TestLockRegistry.createOnQuorum(nodes, settings, events)
+				: TestLockRegistry.create(driver, lockUri, settings, events);
+		List<String> apis = quorum ? WorkerOps.QUORUM_APIS : WorkerOps.APIS;
 		ValiditySampler sampler = new ValiditySampler(seed + 1);
 		FreshRegistries freshRegistries = new FreshRegistries(driver, lockUri, settings, events, history, incarnation,
 				sampler);
@@ -152,7 +161,7 @@ final class CheckWorkerMain {
 		CriticalSection critical = new CriticalSection(new FencedRegister(store.sync()), fence, history);
 		KeptHolds kept = new KeptHolds();
 		ExecutorService async = Executors.newFixedThreadPool(threads);
-		ConfigurableApplicationContext context = context(lockUri, recorder, critical, async, history);
+		ConfigurableApplicationContext context = context(nodes.get(0), recorder, critical, async, history);
 		CheckedService service = context.getBean(CheckedService.class);
 		Random random = new Random(seed);
 		List<Thread> workers = new ArrayList<>();
@@ -161,7 +170,7 @@ final class CheckWorkerMain {
 		GiveBackProbe probe = new GiveBackProbe(lockUri, settings, history);
 		for (int t = 0; t < threads; t++) {
 			WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
-					random.nextLong(), stopping::get);
+					random.nextLong(), apis, stopping::get);
 			Thread worker = new Thread(ops, "check-worker-" + t);
 			workers.add(worker);
 		}
@@ -180,7 +189,7 @@ final class CheckWorkerMain {
 				case "take", "park-release", "lease-out-release", "give-back-probe" -> {
 					if (!stopping.get()) {
 						WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
-								random.nextLong(), stopping::get);
+								random.nextLong(), apis, stopping::get);
 						String[] args = command[1].split(" ");
 						Runnable call = switch (command[0]) {
 							case "take" -> () -> ops.take(args[0]);
@@ -250,12 +259,16 @@ final class CheckWorkerMain {
 
 	/**
 	 * Return the lock delay of the workers of the given seed: {@link #LOCK_DELAY} when it
-	 * is odd, otherwise none.
+	 * is odd, otherwise none; on a Redlock quorum always {@link #LOCK_DELAY}, since a
+	 * node that restarted counts again once the lease and lock delay of the caller's
+	 * settings passed, which keeps holds apart only when every client of a lock uses the
+	 * same ones.
 	 * @param seed the worker's seed
+	 * @param quorum whether the worker locks on a Redlock quorum
 	 * @return the lock delay
 	 */
-	static Duration lockDelay(long seed) {
-		return ((seed & 1) == 0) ? Duration.ZERO : LOCK_DELAY;
+	static Duration lockDelay(long seed, boolean quorum) {
+		return (quorum || (seed & 1) != 0) ? LOCK_DELAY : Duration.ZERO;
 	}
 
 	/**

@@ -18,12 +18,26 @@ import java.nio.file.Path;
  * @param original the exact text the edit replaces, found once in the file
  * @param replacement the text put in its place
  * @param promise the promise the edit breaks, for people to read
+ * @param nodes how many lock nodes the checker runs on to catch it: 1 for one Redis, more
+ * for a Redlock quorum
  */
-record Mutant(String id, String file, String original, String replacement, String promise) {
+record Mutant(String id, String file, String original, String replacement, String promise, int nodes) {
 
 	private static final String RESOURCES = "src/main/resources/";
 
 	private static final String SOURCES = "src/main/java/";
+
+	/**
+	 * Create a mutant that the checker catches on one Redis.
+	 * @param id a short name
+	 * @param file the edited file, relative to the module
+	 * @param original the exact text the edit replaces
+	 * @param replacement the text put in its place
+	 * @param promise the promise the edit breaks
+	 */
+	Mutant(String id, String file, String original, String replacement, String promise) {
+		this(id, file, original, replacement, promise, 1);
+	}
 
 	/**
 	 * Return whether the edited file is a Java source, to be compiled, rather than a

@@ -6,7 +6,8 @@ import java.util.List;
  * The deliberate safety bugs that {@link MutationScoreTests} puts into the engine one at
  * a time, each of which the randomized fault checker should catch: at least one in every
  * Lua script that decides whether a hold is valid, and in the Java paths that decide it
- * (renewal, hand-over, fencing, leadership).
+ * (renewal, hand-over, fencing, leadership), and in the quorum rule of Redlock, which the
+ * checker catches on a quorum of {@value #REDLOCK_NODES} nodes.
  */
 final class Mutants {
 
@@ -15,6 +16,9 @@ final class Mutants {
 	private static final String ENGINE = "src/main/java/dev/distlock/redis/";
 
 	private static final String LEADER = "src/main/java/dev/distlock/leader/";
+
+	/** The nodes of the quorum the checker runs the Redlock mutants on. */
+	private static final int REDLOCK_NODES = 3;
 
 	/** Every mutant, in the order of the table the harness prints. */
 	static final List<Mutant> ALL = List.of(
@@ -79,7 +83,11 @@ final class Mutants {
 					"a holder counts its lease from when it sent the renewal, never longer than Redis keeps it"),
 			new Mutant("term-outlives-lease", LEADER + "LeadershipTerm.java",
 					"return this.endReason == null && this.lease.isValid();", "return this.endReason == null;",
-					"a leader stops believing it leads once its lease ran out"));
+					"a leader stops believing it leads once its lease ran out"),
+			new Mutant("quorum-of-a-minority", ENGINE + "Quorum.java", "return this.nodes / 2 + 1;",
+					"return this.nodes / 2;",
+					"a hold on a Redlock quorum counts only once a majority of the nodes" + " granted it",
+					REDLOCK_NODES));
 
 	private Mutants() {
 	}

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,10 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * engine, which its worker JVMs inherit, on every seed. The checker must be able to step
  * Redis' clock ({@link ClockSteps}), so the harness fails at once without libfaketime.
  * Every mutant must be caught on every seed: a run that reports a violation or fails;
- * first the unmutated engine, run the same way, must report none on every seed. Prints a
- * table of the runs (mutant, seed, caught, violation kinds, time); the mutated engine is
- * built in {@code target/mutants/<id>}, and the output and histories of each run are kept
- * in {@code target/mutants/<id>-histories}.
+ * first the unmutated engine, run the same way (on one Redis, and on a Redlock quorum
+ * when a selected mutant is caught there, {@link Mutant#nodes()}), must report none on
+ * every seed. Prints a table of the runs (mutant, seed, caught, violation kinds, time);
+ * the mutated engine is built in {@code target/mutants/<id>}, and the output and
+ * histories of each run are kept in {@code target/mutants/<id>-histories}.
  * <p>
  * Run by the {@code mutation} profile only:
  * {@code ./mvnw -pl lock-autoconfigure -am verify -Pmutation}, with
@@ -78,8 +80,11 @@ class MutationScoreTests {
 		}
 		List<Run> runs = new ArrayList<>();
 		Path control = MutantBuild.emptied(ROOT.resolve(CONTROL));
-		for (long seed : this.seeds) {
-			runs.add(check(CONTROL, control, seed));
+		for (int nodes : mutants.isEmpty() ? Set.of(1)
+				: mutants.stream().map(Mutant::nodes).collect(Collectors.toCollection(TreeSet::new))) {
+			for (long seed : this.seeds) {
+				runs.add(check(controlId(nodes), control, seed, nodes));
+			}
 		}
 		List<Run> controlCaught = runs.stream().filter(Run::caught).toList();
 		assertThat(controlCaught).as("violations on the unmutated engine:%n%s", table(runs)).isEmpty();
@@ -88,7 +93,7 @@ class MutationScoreTests {
 			Path directory = MutantBuild.build(mutant, module, ROOT);
 			List<Long> missedOn = new ArrayList<>();
 			for (long seed : this.seeds) {
-				Run run = check(mutant.id(), directory, seed);
+				Run run = check(mutant.id(), directory, seed, mutant.nodes());
 				runs.add(run);
 				if (!run.caught()) {
 					missedOn.add(seed);
@@ -144,10 +149,18 @@ class MutationScoreTests {
 	}
 
 	/**
-	 * Run the checker in a JVM of its own with the given directory first on its
-	 * classpath.
+	 * Return the id of the runs of the unmutated engine on the given number of lock
+	 * nodes: {@value #CONTROL} on one Redis, {@code control-<n>-nodes} on a quorum.
 	 */
-	private Run check(String id, Path directory, long seed) throws IOException {
+	private static String controlId(int nodes) {
+		return (nodes == 1) ? CONTROL : CONTROL + "-" + nodes + "-nodes";
+	}
+
+	/**
+	 * Run the checker in a JVM of its own with the given directory first on its
+	 * classpath, on the given number of lock nodes.
+	 */
+	private Run check(String id, Path directory, long seed, int nodes) throws IOException {
 		String classpath = directory.toAbsolutePath() + File.pathSeparator + System.getProperty("java.class.path");
 		Path histories = directory.resolveSibling(id + "-histories").resolve("seed-" + seed);
 		long started = System.nanoTime();
@@ -156,7 +169,7 @@ class MutationScoreTests {
 		List<String> lines;
 		try (RivalJvm checker = RivalJvm.builder(CheckRun.class)
 			.jvmOptions("-cp", classpath)
-			.args(Long.toString(seed), Integer.toString(this.seconds), histories.toString())
+			.args(Long.toString(seed), Integer.toString(this.seconds), histories.toString(), Integer.toString(nodes))
 			.start()) {
 			try {
 				int exit = checker.awaitExit(Duration.ofSeconds(this.seconds).plus(RUN_OVERHEAD));

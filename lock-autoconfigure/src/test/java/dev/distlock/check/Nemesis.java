@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,8 +18,8 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.distlock.check.WorkerFleet.Status;
+import dev.distlock.redis.QuorumNodes;
 import dev.distlock.testsupport.RedisServer;
-import dev.distlock.testsupport.TcpProxy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,6 +59,10 @@ import org.jspecify.annotations.Nullable;
  * Redis' clock back while a worker holds a lock, now and then, where the server's clock
  * can be stepped. A targeted fault that finds no such worker is counted as
  * {@code <kind>-missed} and not recorded.
+ * <p>
+ * On a Redlock quorum, the faults on the lock Redis are {@link NodeFaults} on one node at
+ * a time, and only the faults on workers that locks, leases and leaderships meet are
+ * drawn; the nodes' clocks are not stepped.
  */
 final class Nemesis {
 
@@ -67,6 +72,19 @@ final class Nemesis {
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
 			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
 			"give-back-probe", "lease-out-release", "reply-lag", "reply-lag", "reply-lag" };
+
+	/**
+	 * The kinds of faults on workers that lock on a Redlock quorum: those on the workers
+	 * that locks, leases and leaderships meet (no read/write locks or semaphores, and no
+	 * flush, which one node that keeps running cannot tell), and twice each fault of
+	 * {@link NodeFaults}.
+	 */
+	private static final String[] QUORUM_KINDS = { "interrupt", "interrupt", "interrupt", "interrupt", "interrupt",
+			"interrupt", "jvm-pause", "jvm-pause", "proxy-stall", "proxy-stall", "proxy-cut", "proxy-cut",
+			"proxy-latency", "jvm-kill", "waiter-kill", "waiter-pause", "waiter-pause", "holder-pause",
+			"waiter-interrupt", "waiter-interrupt", "rival-pause", "delay-pause", "delay-pause", "holder-cut",
+			"node-kill", "node-kill", "node-pause", "node-pause", "node-restart", "node-restart", "node-partition",
+			"node-partition" };
 
 	/**
 	 * How long a {@code rival-pause} keeps its holder frozen at most while no rival takes
@@ -113,13 +131,20 @@ final class Nemesis {
 
 	private final Random random;
 
+	private final String[] kinds;
+
 	private final WorkerFleet fleet;
 
-	private final RedisServer redis;
+	/** The lock Redis, for workers that lock on one. */
+	private final @Nullable RedisServer redis;
+
+	/** The faults on the nodes, for workers that lock on a Redlock quorum. */
+	private final @Nullable NodeFaults nodes;
 
 	private final History faults;
 
-	private final ClockSteps clockSteps;
+	/** The steps of the lock Redis' clock, for workers that lock on one. */
+	private final @Nullable ClockSteps clockSteps;
 
 	private final Map<String, Integer> injected = new TreeMap<>();
 
@@ -132,12 +157,41 @@ final class Nemesis {
 	/** How many permits' leases the nemesis let run out, for their ids. */
 	private int leaseOuts;
 
+	/**
+	 * Create the nemesis of workers that lock on one Redis.
+	 * @param seed the seed of the schedule
+	 * @param fleet the workers
+	 * @param redis the lock Redis
+	 * @param faults the faults history
+	 * @param clockSteps the steps of the lock Redis' clock
+	 */
 	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults, ClockSteps clockSteps) {
 		this.random = new Random(seed);
+		this.kinds = KINDS;
 		this.fleet = fleet;
 		this.redis = redis;
+		this.nodes = null;
 		this.faults = faults;
 		this.clockSteps = clockSteps;
+	}
+
+	/**
+	 * Create the nemesis of workers that lock on a Redlock quorum: the faults on workers
+	 * that apply to locks, leases and leaderships, and {@link NodeFaults} on one node at
+	 * a time.
+	 * @param seed the seed of the schedule
+	 * @param fleet the workers
+	 * @param nodes the quorum
+	 * @param faults the faults history
+	 */
+	Nemesis(long seed, WorkerFleet fleet, QuorumNodes nodes, History faults) {
+		this.random = new Random(seed);
+		this.kinds = QUORUM_KINDS;
+		this.fleet = fleet;
+		this.redis = null;
+		this.nodes = new NodeFaults(nodes, fleet, this.random);
+		this.faults = faults;
+		this.clockSteps = null;
 	}
 
 	/**
@@ -147,7 +201,8 @@ final class Nemesis {
 	void runFor(Duration duration) {
 		long deadline = System.nanoTime() + duration.toNanos();
 		while (System.nanoTime() - deadline < 0) {
-			String kind = this.clockSteps.due() ? ClockSteps.KIND : KINDS[this.random.nextInt(KINDS.length)];
+			String kind = (this.clockSteps != null && this.clockSteps.due()) ? ClockSteps.KIND
+					: this.kinds[this.random.nextInt(this.kinds.length)];
 			if (kind.startsWith("redis-") && !kind.equals("redis-pause") && this.random.nextInt(3) != 0) {
 				kind = "interrupt";
 			}
@@ -171,7 +226,7 @@ final class Nemesis {
 			if (target != null) {
 				this.faults.record("FAULT", "fault", kind, "start", start, "end", History.now(), "dataLoss", dataLoss,
 						"target", target);
-				if (dataLoss) {
+				if (dataLoss && this.clockSteps != null) {
 					this.clockSteps.dataLost();
 				}
 			}
@@ -213,7 +268,7 @@ final class Nemesis {
 				targeted(own(Status::waiting), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
 			case "holder-pause" ->
 				targeted(own(Status::holding), (slot, locks, statuses) -> freezeAroundClaimTime(slot));
-			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> this.redis.flushAll());
+			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> redis().flushAll());
 			case "waiter-interrupt" ->
 				targeted(own(Status::waiting), (slot, locks, statuses) -> this.fleet.send(slot, "interrupt-waiter"));
 			case "rival-pause" -> targeted(Nemesis::keptWithRival,
@@ -223,7 +278,7 @@ final class Nemesis {
 			case "reply-lag" -> targeted(Nemesis::lockKeptWithRival,
 					(slot, locks, statuses) -> lagRepliesThenStallRequests(slot, locks), AIMED_ROUNDS);
 			case "release-flush" ->
-				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> this.redis.flushAll(), AIMED_ROUNDS);
+				targeted(own(Nemesis::queuedAndEnding), (slot, locks, statuses) -> redis().flushAll(), AIMED_ROUNDS);
 			case "rival-flush" ->
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
@@ -232,7 +287,10 @@ final class Nemesis {
 			case "delay-pause" ->
 				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
 			case ClockSteps.KIND -> (targeted(own(Status::holding),
-					(slot, locks, statuses) -> this.clockSteps.stepBack(), AIMED_ROUNDS) != null) ? "redis" : null;
+					(slot, locks, statuses) -> Objects.requireNonNull(this.clockSteps).stepBack(),
+					AIMED_ROUNDS) != null) ? "redis" : null;
+			case "node-kill", "node-pause", "node-restart", "node-partition" ->
+				Objects.requireNonNull(this.nodes, "a node fault drawn on one Redis").inject(kind);
 			default -> untargeted(kind);
 		};
 	}
@@ -310,25 +368,26 @@ final class Nemesis {
 			case "jvm-pause" -> freeze(slot, 300 + this.random.nextInt(2200));
 			case "jvm-kill" -> killAndRespawn(slot);
 			case "redis-pause" -> {
-				this.redis.pause();
+				redis().pause();
 				try {
 					pause(100 + this.random.nextInt(1400));
 				}
 				finally {
-					this.redis.resume();
+					redis().resume();
 				}
 			}
 			case "redis-restart" -> {
-				this.redis.restart();
+				redis().restart();
 			}
 			case "redis-flush" -> {
-				this.redis.flushAll();
+				redis().flushAll();
 			}
 			case "give-back-probe" -> probeGiveBack(slot);
-			case "proxy-stall" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).stall(), 100, 1500);
-			case "proxy-cut" -> heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), 20, 300);
-			case "proxy-latency" -> heal(this.fleet.proxy(slot),
-					() -> this.fleet.proxy(slot).setLatency(Duration.ofMillis(20 + this.random.nextInt(280))), 200,
+			case "proxy-stall" -> heal(this.fleet.network(slot), () -> this.fleet.network(slot).stall(), 100, 1500);
+			case "proxy-cut" ->
+				heal(this.fleet.network(slot), () -> this.fleet.network(slot).cutConnections(), 20, 300);
+			case "proxy-latency" -> heal(this.fleet.network(slot),
+					() -> this.fleet.network(slot).setLatency(Duration.ofMillis(20 + this.random.nextInt(280))), 200,
 					800);
 			default -> throw new IllegalArgumentException(kind);
 		}
@@ -367,6 +426,10 @@ final class Nemesis {
 			pause(50);
 		}
 		return null;
+	}
+
+	private RedisServer redis() {
+		return Objects.requireNonNull(this.redis, "a fault on one Redis drawn on a quorum");
 	}
 
 	private void killAndRespawn(int slot) {
@@ -440,7 +503,7 @@ final class Nemesis {
 	private void flushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
 		int taker = taker(slot, name, statuses);
-		this.redis.flushAll();
+		redis().flushAll();
 		this.fleet.send(taker, "take " + name);
 	}
 
@@ -510,7 +573,7 @@ final class Nemesis {
 		}
 		try {
 			long start = History.now();
-			this.redis.flushAll();
+			redis().flushAll();
 			this.faults.record("FAULT", "fault", "redis-flush", "start", start, "end", History.now(), "dataLoss", true,
 					"target", "redis");
 			this.fleet.send(taker(slot, name, statuses), "take " + name);
@@ -540,17 +603,17 @@ final class Nemesis {
 		if (!this.fleet.awaitLine(slot, "HOLDING " + id, LEASE_OUT_BOUND)) {
 			return;
 		}
-		TcpProxy proxy = this.fleet.proxy(slot);
+		WorkerNetwork network = this.fleet.network(slot);
 		long start = History.now();
 		try {
-			proxy.setLatency(Duration.ofMillis(LEASE_OUT_LATENCY_MILLIS));
+			network.setLatency(Duration.ofMillis(LEASE_OUT_LATENCY_MILLIS));
 			pause(CheckWorkerMain.LEASE.toMillis() - LEASE_OUT_LATENCY_MILLIS);
-			proxy.stall();
+			network.stall();
 			this.fleet.send(taker(slot, name, statuses), "take " + name);
 			this.fleet.awaitLine(slot, "RELEASING " + id, LEASE_OUT_BOUND);
 		}
 		finally {
-			proxy.heal();
+			network.heal();
 			this.faults.record("FAULT", "fault", "proxy-stall", "start", start, "end", History.now(), "dataLoss", false,
 					"target", this.fleet.incarnation(slot));
 		}
@@ -573,7 +636,7 @@ final class Nemesis {
 	 */
 	private void cutPastLease(int slot) {
 		int millis = (int) CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis() + 400;
-		heal(this.fleet.proxy(slot), () -> this.fleet.proxy(slot).cutConnections(), millis, millis + 1);
+		heal(this.fleet.network(slot), () -> this.fleet.network(slot).cutConnections(), millis, millis + 1);
 	}
 
 	/**
@@ -586,20 +649,20 @@ final class Nemesis {
 	 * believing in it before Redis lets the rival in.
 	 */
 	private void lagRepliesThenStallRequests(int slot, Set<String> kept) {
-		TcpProxy proxy = this.fleet.proxy(slot);
+		WorkerNetwork network = this.fleet.network(slot);
 		int lagMillis = 600 + this.random.nextInt(300);
 		long keyLife = CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis();
 		this.fleet.send(slot, "keep " + (keyLife + 2 * lagMillis));
 		try {
-			proxy.setReplyLatency(Duration.ofMillis(lagMillis));
+			network.setReplyLatency(Duration.ofMillis(lagMillis));
 			pause(CheckWorkerMain.LEASE.toMillis() / 3 + 50 + this.random.nextInt(200));
-			proxy.stallRequests();
+			network.stallRequests();
 			awaitHeldElsewhere(slot, kept,
 					System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(keyLife + lagMillis + FREEZE_MARGIN_MILLIS));
 			pause(lagMillis);
 		}
 		finally {
-			proxy.heal();
+			network.heal();
 		}
 	}
 
@@ -624,13 +687,13 @@ final class Nemesis {
 		}
 	}
 
-	private void heal(TcpProxy proxy, Runnable fault, int minMillis, int maxMillis) {
+	private void heal(WorkerNetwork network, Runnable fault, int minMillis, int maxMillis) {
 		try {
 			fault.run();
 			pause(minMillis + this.random.nextInt(maxMillis - minMillis));
 		}
 		finally {
-			proxy.heal();
+			network.heal();
 		}
 	}
 

@@ -38,7 +38,11 @@ import dev.distlock.check.CheckHistory.Read;
  * meanwhile. The fence ({@code RedisFence}) of each name never accepts a write whose
  * token is lower than that of a write it accepted before. A hold whose lease ran out
  * without a release keeps its place for its lock delay after the last moment it was
- * believed valid: no other holder may be granted it meanwhile.
+ * believed valid: no other holder may be granted it meanwhile. On a Redlock quorum, a
+ * release also finds a hold lost whose lease still ran, when a node of its majority
+ * restarted empty, or was paused or cut off until its copy expired, and it then frees the
+ * nodes that still hold it at once: a fault on a node, until its late commands surely ran
+ * ({@link CheckHistory#nodeFaultNear}), excuses the lock delay, never an overlap.
  */
 final class SafetyChecks {
 
@@ -117,7 +121,8 @@ final class SafetyChecks {
 				}
 			}
 			else if (earlier.confirmedUntil <= later.acquired + TOLERANCE
-					&& later.acquired + TOLERANCE < earlier.occupiedUntil()) {
+					&& later.acquired + TOLERANCE < earlier.occupiedUntil()
+					&& !this.history.nodeFaultNear(earlier.grantedAt(), later.acquired)) {
 				this.violations.add("delay-broken",
 						"acquired " + (earlier.occupiedUntil() - later.acquired)
 								+ " us before the lock delay of a hold whose lease ran out ended: " + earlier + " and "

@@ -104,6 +104,18 @@ class SafetyChecksTests {
 	}
 
 	@Test
+	void lockGrantedWithinTheLockDelayOfAHoldLostNearAFaultOnAQuorumNodeIsExcusedButAnOverlapIsNot() {
+		this.history.faults.add(new Fault("node-restart", SECOND + 500_000, 2 * SECOND, false, "node1"));
+		ranOutWithADelay(hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 2));
+		hold("w1.1", WorkerOps.LOCK, "c:r0", 2, 3);
+		assertThat(check().isEmpty()).isTrue();
+		this.history.holds.clear();
+		hold("w0.1", WorkerOps.LOCK, "c:r0", 1, 4);
+		heldAfterWaitingSince(SECOND, "w1.1", "c:r0", 3, 5);
+		assertThat(check().counts()).isEqualTo("{overlap=1}");
+	}
+
+	@Test
 	void permitGrantedWithinTheLockDelayOfAPermitWhoseLeaseRanOutIsAViolation() {
 		this.history.permits.put(SEMAPHORE, 1);
 		ranOutWithADelay(hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 2));

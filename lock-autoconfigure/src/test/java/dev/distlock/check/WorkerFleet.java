@@ -17,10 +17,12 @@ import dev.distlock.testsupport.RivalJvm;
 import dev.distlock.testsupport.TcpProxy;
 
 /**
- * The worker JVMs ({@link CheckWorkerMain}), each in a slot with its own {@link TcpProxy}
- * in front of the lock Redis, so that faults can hit one worker's network. Each slot
- * talks to Redis through its own {@link TestDriver}, the drivers taken in turn from one
- * the seed picks, so that workers on every driver exclude each other. A killed worker is
+ * The worker JVMs ({@link CheckWorkerMain}), each in a slot with its own
+ * {@link WorkerNetwork} (a {@link TcpProxy} in front of each lock node), so that faults
+ * can hit one worker's network. On one Redis, each slot talks to it through its own
+ * {@link TestDriver}, the drivers taken in turn from one the seed picks, so that workers
+ * on every driver exclude each other; on a Redlock quorum, every slot locks on all the
+ * nodes through Lettuce's own client, the only driver Redlock has. A killed worker is
  * replaced by a new incarnation on the same driver, with its own history file.
  */
 final class WorkerFleet {
@@ -41,22 +43,26 @@ final class WorkerFleet {
 
 	private final int threads;
 
+	/** Whether the workers lock on a Redlock quorum rather than one Redis. */
+	private final boolean quorum;
+
 	private final List<Slot> slots = new ArrayList<>();
 
 	private final Map<String, Path> histories = new LinkedHashMap<>();
 
 	private long statusRequests;
 
-	WorkerFleet(Closer closer, RedisServer lockRedis, String storeUri, Path directory, long seed, int workers,
+	WorkerFleet(Closer closer, List<RedisServer> lockNodes, String storeUri, Path directory, long seed, int workers,
 			int threads) {
 		this.closer = closer;
 		this.storeUri = storeUri;
 		this.directory = directory;
 		this.seed = seed;
 		this.threads = threads;
-		TestDriver[] drivers = TestDriver.values();
+		this.quorum = lockNodes.size() > 1;
+		TestDriver[] drivers = this.quorum ? new TestDriver[] { TestDriver.LETTUCE } : TestDriver.values();
 		for (int i = 0; i < workers; i++) {
-			Slot slot = new Slot(i, closer.add(TcpProxy.start(lockRedis.port())),
+			Slot slot = new Slot(i, new WorkerNetwork(closer, lockNodes),
 					drivers[(int) Math.floorMod(seed + i, (long) drivers.length)]);
 			this.slots.add(slot);
 			spawn(slot);
@@ -67,8 +73,8 @@ final class WorkerFleet {
 		return this.slots.size();
 	}
 
-	TcpProxy proxy(int slot) {
-		return this.slots.get(slot).proxy;
+	WorkerNetwork network(int slot) {
+		return this.slots.get(slot).network;
 	}
 
 	RivalJvm jvm(int slot) {
@@ -95,7 +101,7 @@ final class WorkerFleet {
 	 * @return whether its holds are kept from others for a while after their lease
 	 */
 	boolean hasLockDelay(int slot) {
-		return !CheckWorkerMain.lockDelay(workerSeed(this.slots.get(slot))).isZero();
+		return !CheckWorkerMain.lockDelay(workerSeed(this.slots.get(slot)), this.quorum).isZero();
 	}
 
 	/**
@@ -226,7 +232,7 @@ final class WorkerFleet {
 		this.histories.put(slot.incarnation, history);
 		slot.jvm = this.closer.add(RivalJvm.builder(CheckWorkerMain.class)
 			.jvmOptions("-Xmx192m", "-XX:TieredStopAtLevel=1")
-			.args(slot.proxy.uri(), this.storeUri, history.toString(), slot.incarnation,
+			.args(slot.network.uris(), this.storeUri, history.toString(), slot.incarnation,
 					Long.toString(workerSeed(slot)), Integer.toString(this.threads), slot.driver.name())
 			.start());
 	}
@@ -269,13 +275,13 @@ final class WorkerFleet {
 	}
 
 	/**
-	 * One worker's place: its proxy, its driver and its current JVM.
+	 * One worker's place: its network, its driver and its current JVM.
 	 */
 	private static final class Slot {
 
 		final int index;
 
-		final TcpProxy proxy;
+		final WorkerNetwork network;
 
 		final TestDriver driver;
 
@@ -288,9 +294,9 @@ final class WorkerFleet {
 		/** Whether the current incarnation printed {@code READY}. */
 		boolean ready;
 
-		Slot(int index, TcpProxy proxy, TestDriver driver) {
+		Slot(int index, WorkerNetwork network, TestDriver driver) {
 			this.index = index;
-			this.proxy = proxy;
+			this.network = network;
 			this.driver = driver;
 		}
 

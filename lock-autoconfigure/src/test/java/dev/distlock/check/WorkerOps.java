@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -73,6 +74,21 @@ final class WorkerOps implements Runnable {
 
 	/** Keys of the locks; lock names are {@code c:<key>}. */
 	static final List<String> KEYS = List.of("r0", "r1", "r2", "r3");
+
+	/** The calls a worker thread picks from, some more often than others. */
+	static final List<String> APIS = List.of("lock", "lock", "lease", "lease", "longHold", "longHold", "nearExpiry",
+			"sync", "fixedLease", "minHold", "transactional", "multi", "future", "mono", "monoCancel", "permit",
+			"permit", "read", "read", "write", "downgrade", "readerBurst", "permitBurst", "freshRegistry", "lateWrite");
+
+	/**
+	 * The calls of a worker that locks on a Redlock quorum: those of locks and leases,
+	 * without read/write locks and semaphores, which Redlock does not offer, and without
+	 * fresh registries, which are built on one Redis.
+	 */
+	static final List<String> QUORUM_APIS = APIS.stream()
+		.filter((api) -> !Set.of("permit", "read", "write", "downgrade", "readerBurst", "permitBurst", "freshRegistry")
+			.contains(api))
+		.toList();
 
 	/** The name of the read/write lock. */
 	static final String READ_WRITE = "rw:0";
@@ -176,10 +192,13 @@ final class WorkerOps implements Runnable {
 
 	private final Random random;
 
+	private final List<String> apis;
+
 	private final BooleanSupplier stopping;
 
 	WorkerOps(RecordingLockRegistry registry, FreshRegistries freshRegistries, CheckedService service,
-			CriticalSection critical, KeptHolds kept, History history, long seed, BooleanSupplier stopping) {
+			CriticalSection critical, KeptHolds kept, History history, long seed, List<String> apis,
+			BooleanSupplier stopping) {
 		this.registry = registry;
 		this.freshRegistries = freshRegistries;
 		this.service = service;
@@ -187,6 +206,7 @@ final class WorkerOps implements Runnable {
 		this.kept = kept;
 		this.history = history;
 		this.random = new Random(seed);
+		this.apis = apis;
 		this.stopping = stopping;
 	}
 
@@ -330,10 +350,7 @@ final class WorkerOps implements Runnable {
 	}
 
 	private String pickApi() {
-		String[] apis = { "lock", "lock", "lease", "lease", "longHold", "longHold", "nearExpiry", "sync", "fixedLease",
-				"minHold", "transactional", "multi", "future", "mono", "monoCancel", "permit", "permit", "read", "read",
-				"write", "downgrade", "readerBurst", "permitBurst", "freshRegistry", "lateWrite" };
-		return apis[this.random.nextInt(apis.length)];
+		return this.apis.get(this.random.nextInt(this.apis.size()));
 	}
 
 	private void call(String api) throws Exception {

@@ -66,10 +66,11 @@ public final class TestLockRegistry implements AutoCloseable {
 				observer);
 	}
 
-	private TestLockRegistry(List<RedisClient> clients, RedlockSettings redlock, RedisLockSettings settings) {
+	private TestLockRegistry(List<RedisClient> clients, RedlockSettings redlock, RedisLockSettings settings,
+			Consumer<LockEvent> listener) {
 		this.connection = () -> clients.forEach(LettuceClients::shutdown);
 		this.registry = new RedisLockRegistry(clients.stream().map(LockConnections::lettuce).toList(), redlock,
-				settings, recordAndTell(TestLockRegistry::ignore), LockObserver.NONE);
+				settings, recordAndTell(listener), LockObserver.NONE);
 	}
 
 	private TestLockRegistry(RedisConnectionFactory connectionFactory, RedisLockSettings settings,
@@ -199,12 +200,28 @@ public final class TestLockRegistry implements AutoCloseable {
 	 * @return the registry
 	 */
 	public static TestLockRegistry createOnQuorum(List<String> uris, RedisLockSettings settings) {
+		return createOnQuorum(uris, settings, TestLockRegistry::ignore);
+	}
+
+	/**
+	 * Create a registry on a quorum of independent Redis nodes (Redlock) at {@code uris},
+	 * one Lettuce client each, with the given settings and the default drift factor, that
+	 * also tells the given listener of every event it publishes; each URI's timeout is
+	 * set to the settings' command timeout.
+	 * @param uris the URIs of the nodes, such as {@code RedisServer.uri()}
+	 * @param settings the registry settings
+	 * @param listener told of every event after it was recorded
+	 * @return the registry
+	 */
+	public static TestLockRegistry createOnQuorum(List<String> uris, RedisLockSettings settings,
+			Consumer<LockEvent> listener) {
 		List<RedisClient> clients = uris.stream().map((uri) -> {
 			RedisURI redisUri = RedisURI.create(uri);
 			redisUri.setTimeout(settings.commandTimeout());
 			return RedisClient.create(redisUri);
 		}).toList();
-		return new TestLockRegistry(clients, new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), settings);
+		return new TestLockRegistry(clients, new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), settings,
+				listener);
 	}
 
 	/**
