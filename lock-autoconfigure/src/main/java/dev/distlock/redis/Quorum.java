@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 import dev.distlock.DistributedLockException;
@@ -93,16 +95,27 @@ final class Quorum {
 	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided) {
 		CompletableFuture<Tally<T>> outcome = new CompletableFuture<>();
 		Tally<T> tally = Tally.of(replies.size());
+		// Not a monitor: the predicate may be anything, and a virtual thread must not pin
+		Lock counting = new ReentrantLock();
 		for (int i = 0; i < replies.size(); i++) {
 			int node = i;
 			replies.get(i)
 				.orTimeout(this.nodeTimeout.toNanos(), TimeUnit.NANOSECONDS)
 				.whenComplete((@Nullable T answer, @Nullable Throwable failure) -> {
-					synchronized (tally) {
+					Tally<T> outcomeTally = null;
+					counting.lock();
+					try {
 						tally.record(node, answer, failure);
 						if (!outcome.isDone() && (tally.settled() == replies.size() || decided.test(tally))) {
-							outcome.complete(tally.copy());
+							outcomeTally = tally.copy();
 						}
+					}
+					finally {
+						counting.unlock();
+					}
+					if (outcomeTally != null) {
+						// Outside the lock: what depends on the outcome runs here
+						outcome.complete(outcomeTally);
 					}
 				});
 		}
