@@ -22,7 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ManagedProcessTests {
 
-	private static final String EXITS_ON_INT_IGNORES_TERM = "trap '' TERM; trap 'exit 7' INT; echo ready; "
+	/**
+	 * A script that exits with 7 on {@code SIGUSR1} and ignores {@code SIGTERM}. Not
+	 * {@code SIGINT}: a build started as a background job without job control runs with
+	 * {@code SIGINT} ignored, and a shell cannot trap a signal ignored on its entry.
+	 */
+	private static final String EXITS_ON_USR1_IGNORES_TERM = "trap '' TERM; trap 'exit 7' USR1; echo ready; "
 			+ "while :; do sleep 0.1; done";
 
 	private static final Duration GRACE = Duration.ofSeconds(10);
@@ -32,8 +37,8 @@ class ManagedProcessTests {
 
 	@Test
 	void terminateWithASignalLetsTheProcessHandleIt() throws IOException {
-		try (ManagedProcess process = startReady(EXITS_ON_INT_IGNORES_TERM)) {
-			process.terminate("INT", GRACE);
+		try (ManagedProcess process = startReady(EXITS_ON_USR1_IGNORES_TERM)) {
+			process.terminate("USR1", GRACE);
 			assertThat(process.isAlive()).isFalse();
 			assertThat(process.awaitExit(Duration.ZERO)).isEqualTo(OptionalInt.of(7));
 		}
@@ -41,7 +46,7 @@ class ManagedProcessTests {
 
 	@Test
 	void terminateWithASignalKillsAProcessThatIgnoresIt() throws IOException {
-		try (ManagedProcess process = startReady(EXITS_ON_INT_IGNORES_TERM)) {
+		try (ManagedProcess process = startReady(EXITS_ON_USR1_IGNORES_TERM)) {
 			process.terminate("TERM", Duration.ofMillis(300));
 			assertThat(process.isAlive()).isFalse();
 			assertThat(process.awaitExit(Duration.ZERO)).isNotEqualTo(OptionalInt.of(7));
