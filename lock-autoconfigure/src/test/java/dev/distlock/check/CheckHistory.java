@@ -28,7 +28,13 @@ final class CheckHistory {
 
 	/** The faults on a worker's connections, which can lose or hold back its answers. */
 	private static final Set<String> NETWORK_FAULTS = Set.of("proxy-stall", "proxy-cut", "proxy-latency", "holder-cut",
-			"reply-lag");
+			"share-cut", "reply-lag");
+
+	/** The faults that cut a worker's connections, losing the answers under way. */
+	private static final Set<String> CUTS = Set.of("proxy-cut", "holder-cut", "share-cut");
+
+	/** How long a command waits for its answer before the worker sends it again. */
+	private static final long COMMAND_TIMEOUT_MICROS = CheckWorkerMain.COMMAND_TIMEOUT.toNanos() / 1000;
 
 	/** The driver each incarnation talked to Redis through. */
 	final Map<String, String> drivers = new TreeMap<>();
@@ -184,7 +190,7 @@ final class CheckHistory {
 						hold.releaseStart = num(line, "start");
 						hold.releaseEnd = num(line, "end");
 						hold.releaseOutcome = line.get("outcome");
-						hold.releaseAnswerLost = networkFaultDuring(incarnation, hold.releaseStart, hold.releaseEnd);
+						hold.releaseAnswerLost = answerMayBeLost(incarnation, hold.releaseStart, hold.releaseEnd);
 						boolean reportedLost = this.lostEvents.containsKey(lostKey(incarnation, hold.name, hold.token));
 						if (hold.releaseOutcome.equals("OK") && !hold.seenInvalid && !reportedLost) {
 							hold.confirmedUntil = Math.max(hold.confirmedUntil, hold.releaseStart);
@@ -273,6 +279,20 @@ final class CheckHistory {
 						Boolean.parseBoolean(line.get("dataLoss")), line.get("target")));
 			}
 		}
+	}
+
+	/**
+	 * Return whether the answer to a command a worker sent and heard back between the
+	 * given times may have been lost, so that what it heard is a second attempt's: a cut
+	 * of its connections began meanwhile (one that began before cannot have let a first
+	 * attempt through), or a stall or latency hit it and the command took a command
+	 * timeout or more. A stall healed sooner holds the answer back without losing it.
+	 */
+	boolean answerMayBeLost(String incarnation, long from, long to) {
+		return this.faults.stream()
+			.anyMatch((fault) -> CUTS.contains(fault.kind()) && incarnation.equals(fault.worker())
+					&& fault.start() >= from && fault.start() <= to)
+				|| (to - from >= COMMAND_TIMEOUT_MICROS && networkFaultDuring(incarnation, from, to));
 	}
 
 	/**

@@ -73,7 +73,10 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * {@link WorkerOps#leaseOutRelease}), {@code give-back-probe <id>} (has an attempt reach
  * Redis after its give-back, on a thread of its own, {@link GiveBackProbe}),
  * {@code keep <millis>} (keeps every hold its threads keep now that much longer,
- * {@link KeptHolds#prolong}), {@code status <n>} (prints
+ * {@link KeptHolds#prolong}), {@code lease-left <n> <names>} (prints
+ * {@code LEASE-LEFT <n> <millis>}: how much lease the kept hold of those names with the
+ * least left has, -1 when none is kept, {@link KeptHolds#leaseLeft}), {@code status <n>}
+ * (prints
  * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
  * holds them or campaigned for by its leadership as a standby, those it holds, and those
@@ -210,6 +213,11 @@ final class CheckWorkerMain {
 					}
 				}
 				case "keep" -> kept.prolong(Long.parseLong(command[1]));
+				case "lease-left" -> {
+					String[] args = command[1].split(" ");
+					System.out
+						.println("LEASE-LEFT " + args[0] + " " + kept.leaseLeft(Set.of(args[1].split(","))).orElse(-1));
+				}
 				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine, kept));
 				case "stop" -> {
 					stopping.set(true);

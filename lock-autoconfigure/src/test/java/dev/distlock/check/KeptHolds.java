@@ -1,6 +1,7 @@
 package dev.distlock.check;
 
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,6 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
 
+import dev.distlock.LockLease;
+
 /**
  * The holds a worker's threads keep after working under them, and how much of that time
  * is left, counted in steps of {@value #STEP_MILLIS} ms of the JVM running: a freeze
@@ -16,7 +19,9 @@ import java.util.function.LongPredicate;
  * advance while its process stands still. So a holder frozen while it keeps a hold is
  * still keeping it, and looking at its validity, once thawed; the nemesis aims its
  * freezes at such holders ({@code kept=} in a worker's status), and its flushes at
- * holders about to release ({@code ending=}).
+ * holders about to release ({@code ending=}). The nemesis also asks how much of a kept
+ * hold's lease is left ({@link #leaseLeft}), to thaw a frozen holder at a chosen moment
+ * after that lease ran out.
  */
 final class KeptHolds {
 
@@ -28,10 +33,11 @@ final class KeptHolds {
 	 * Keep the named hold for the given time of the JVM running, or until the thread is
 	 * interrupted.
 	 * @param name the name of the lock, read/write lock or semaphore held
+	 * @param hold the hold
 	 * @param millis how long
 	 */
-	void keep(String name, long millis) {
-		Kept keeping = new Kept(name, millis / STEP_MILLIS);
+	void keep(String name, LockLease hold, long millis) {
+		Kept keeping = new Kept(name, hold, millis / STEP_MILLIS);
 		this.kept.put(Thread.currentThread(), keeping);
 		try {
 			while (keeping.steps.get() > 0 && !Thread.currentThread().isInterrupted()) {
@@ -70,16 +76,33 @@ final class KeptHolds {
 	}
 
 	/**
+	 * Return how much of its lease the kept hold of one of the given names with the least
+	 * left has, as its holder counts it.
+	 * @param names the names
+	 * @return the lease left, or empty when no hold of those names is kept
+	 */
+	OptionalLong leaseLeft(Set<String> names) {
+		return this.kept.values()
+			.stream()
+			.filter((keeping) -> names.contains(keeping.name))
+			.mapToLong((keeping) -> keeping.hold.remainingLease().toMillis())
+			.min();
+	}
+
+	/**
 	 * One thread's kept hold.
 	 */
 	private static final class Kept {
 
 		final String name;
 
+		final LockLease hold;
+
 		final AtomicLong steps;
 
-		Kept(String name, long steps) {
+		Kept(String name, LockLease hold, long steps) {
 			this.name = name;
+			this.hold = hold;
 			this.steps = new AtomicLong(steps);
 		}
 

@@ -47,18 +47,21 @@ import org.jspecify.annotations.Nullable;
  * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
  * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
- * waits for, for longer than its lease and lock delay. {@code rival-transfer} has a
- * worker hold a free lock with another of its threads waiting, parks its release, empties
- * Redis and has a worker of another JVM take the lock before the release goes on.
- * {@code give-back-probe} has a worker stall one pooled connection under an attempt until
- * after its give-back ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker
- * that holds every permit of a semaphore until their lease ran out, and lets its releases
- * through at once while a rival waits. {@code reply-lag} delays the replies to a worker
- * of a lock that a rival waits for, then holds its commands while the replies flow on,
- * until the rival holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock
- * Redis' clock back while a worker holds a lock, now and then, where the server's clock
- * can be stepped. A targeted fault that finds no such worker is counted as
- * {@code <kind>-missed} and not recorded.
+ * waits for, for longer than its lease and lock delay, and {@code share-cut} one that
+ * keeps a read share or permit so. {@code rival-transfer} has a worker hold a free lock
+ * with another of its threads waiting, parks its release, empties Redis and has a worker
+ * of another JVM take the lock before the release goes on. {@code give-back-probe} has a
+ * worker stall one pooled connection under an attempt until after its give-back
+ * ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker that holds every
+ * permit of a semaphore until their lease ran out, and lets its releases through at once
+ * while a rival waits. {@code reply-lag} delays the replies to a worker of a lock that a
+ * rival waits for, then holds its commands while the replies flow on, until the rival
+ * holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock
+ * back while a worker holds a lock, now and then, where the server's clock can be
+ * stepped. {@code delay-pause}, {@code lease-out-release} and {@code share-cut} are also
+ * due in turn every few seconds ({@link AimedFaults}), as {@code delay-pause} and
+ * {@code rival-pause} are on a quorum. A targeted fault that finds no such worker is
+ * counted as {@code <kind>-missed} and not recorded.
  * <p>
  * On a Redlock quorum, the faults on the lock Redis are {@link NodeFaults} on one node at
  * a time, and only the faults on workers that locks, leases and leaderships meet are
@@ -79,6 +82,17 @@ final class Nemesis {
 	 * flush, which one node that keeps running cannot tell), and twice each fault of
 	 * {@link NodeFaults}.
 	 */
+	/**
+	 * The faults aimed at rare moments that are due in turn on one Redis
+	 * ({@link AimedFaults}), beside those drawn at random.
+	 */
+	private static final List<String> AIMED = List.of("delay-pause", "lease-out-release", "share-cut");
+
+	/**
+	 * The faults aimed at rare moments that are due in turn on a Redlock quorum.
+	 */
+	private static final List<String> QUORUM_AIMED = List.of("delay-pause", "rival-pause");
+
 	private static final String[] QUORUM_KINDS = { "interrupt", "interrupt", "interrupt", "interrupt", "interrupt",
 			"interrupt", "jvm-pause", "jvm-pause", "proxy-stall", "proxy-stall", "proxy-cut", "proxy-cut",
 			"proxy-latency", "jvm-kill", "waiter-kill", "waiter-pause", "waiter-pause", "holder-pause",
@@ -146,6 +160,8 @@ final class Nemesis {
 	/** The steps of the lock Redis' clock, for workers that lock on one. */
 	private final @Nullable ClockSteps clockSteps;
 
+	private final AimedFaults aimed;
+
 	private final Map<String, Integer> injected = new TreeMap<>();
 
 	/** How many releases the nemesis parked, for their ids. */
@@ -168,6 +184,7 @@ final class Nemesis {
 	Nemesis(long seed, WorkerFleet fleet, RedisServer redis, History faults, ClockSteps clockSteps) {
 		this.random = new Random(seed);
 		this.kinds = KINDS;
+		this.aimed = new AimedFaults(AIMED);
 		this.fleet = fleet;
 		this.redis = redis;
 		this.nodes = null;
@@ -187,6 +204,7 @@ final class Nemesis {
 	Nemesis(long seed, WorkerFleet fleet, QuorumNodes nodes, History faults) {
 		this.random = new Random(seed);
 		this.kinds = QUORUM_KINDS;
+		this.aimed = new AimedFaults(QUORUM_AIMED);
 		this.fleet = fleet;
 		this.redis = null;
 		this.nodes = new NodeFaults(nodes, fleet, this.random);
@@ -201,8 +219,10 @@ final class Nemesis {
 	void runFor(Duration duration) {
 		long deadline = System.nanoTime() + duration.toNanos();
 		while (System.nanoTime() - deadline < 0) {
-			String kind = (this.clockSteps != null && this.clockSteps.due()) ? ClockSteps.KIND
-					: this.kinds[this.random.nextInt(this.kinds.length)];
+			String kind = (this.clockSteps != null && this.clockSteps.due()) ? ClockSteps.KIND : this.aimed.due();
+			if (kind == null) {
+				kind = this.kinds[this.random.nextInt(this.kinds.length)];
+			}
 			if (kind.startsWith("redis-") && !kind.equals("redis-pause") && this.random.nextInt(3) != 0) {
 				kind = "interrupt";
 			}
@@ -275,6 +295,8 @@ final class Nemesis {
 					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
+			case "share-cut" ->
+				targeted(Nemesis::shareKeptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
 			case "reply-lag" -> targeted(Nemesis::lockKeptWithRival,
 					(slot, locks, statuses) -> lagRepliesThenStallRequests(slot, locks), AIMED_ROUNDS);
 			case "release-flush" ->
@@ -284,8 +306,8 @@ final class Nemesis {
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
 			case "lease-out-release" ->
 				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
-			case "delay-pause" ->
-				targeted(this::keptWithLockDelay, (slot, locks, statuses) -> freezeWithinLockDelay(slot), AIMED_ROUNDS);
+			case "delay-pause" -> targeted(this::keptWithLockDelay,
+					(slot, locks, statuses) -> freezeWithinLockDelay(slot, locks), AIMED_ROUNDS);
 			case ClockSteps.KIND -> (targeted(own(Status::holding),
 					(slot, locks, statuses) -> Objects.requireNonNull(this.clockSteps).stepBack(),
 					AIMED_ROUNDS) != null) ? "redis" : null;
@@ -319,6 +341,16 @@ final class Nemesis {
 	private static Set<String> lockKeptWithRival(int slot, Status status, List<Status> others) {
 		return keptWithRival(slot, status, others).stream()
 			.filter((name) -> name.startsWith("c:"))
+			.collect(Collectors.toSet());
+	}
+
+	/**
+	 * Aim at the read shares and permits a worker keeps a while longer and a worker of
+	 * another JVM waits for: the semaphore is full, or the read/write lock read.
+	 */
+	private static Set<String> shareKeptWithRival(int slot, Status status, List<Status> others) {
+		return keptWithRival(slot, status, others).stream()
+			.filter((name) -> !name.startsWith("c:") && !name.equals(WorkerOps.LEADERSHIP))
 			.collect(Collectors.toSet());
 	}
 
@@ -485,13 +517,17 @@ final class Nemesis {
 	}
 
 	/**
-	 * Freeze a worker with a lock delay that keeps a hold for just longer than its lease
-	 * and the check's margin, and less than its lease and lock delay: unless it renewed
-	 * long before the freeze, its key is still kept by the delay when it thaws, and its
-	 * renewal must be refused all the same.
+	 * Freeze a worker with a lock delay that keeps a hold until 230 to 350 ms after its
+	 * lease ran out as the holder counts it, past the check's margin and well within the
+	 * lock delay: its key or entry is then kept only by the delay when it thaws, and its
+	 * renewal must be refused all the same. A hold the worker does not say how much lease
+	 * it has left (the leader's term) is frozen for just longer than a lease and the
+	 * margin, which thaws it so unless it renewed long before the freeze.
 	 */
-	private void freezeWithinLockDelay(int slot) {
-		freeze(slot, (int) (CheckWorkerMain.LEASE.toMillis() + FREEZE_MARGIN_MILLIS) + 20 + this.random.nextInt(60));
+	private void freezeWithinLockDelay(int slot, Set<String> names) {
+		long pastLease = FREEZE_MARGIN_MILLIS + 30 + this.random.nextInt(120);
+		long leaseLeft = this.fleet.leaseLeft(slot, names).orElse(CheckWorkerMain.LEASE.toMillis());
+		freeze(slot, (int) (leaseLeft + pastLease));
 	}
 
 	/**

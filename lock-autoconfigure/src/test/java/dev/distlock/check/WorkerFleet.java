@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -157,6 +158,28 @@ final class WorkerFleet {
 		}
 		catch (AssertionError ex) {
 			return Optional.empty();
+		}
+	}
+
+	/**
+	 * Ask a worker how much lease the hold it keeps of one of the given names with the
+	 * least left has ({@link KeptHolds#leaseLeft}).
+	 * @param slot the worker's slot
+	 * @param names the names of the holds
+	 * @return the lease left in milliseconds, or empty when the worker keeps none of them
+	 * or did not answer in time
+	 */
+	OptionalLong leaseLeft(int slot, Set<String> names) {
+		long request = ++this.statusRequests;
+		send(slot, "lease-left " + request + " " + String.join(",", names));
+		String answer = "LEASE-LEFT " + request + " ";
+		try {
+			long left = Long
+				.parseLong(this.slots.get(slot).jvm.awaitLine(answer, STATUS_BOUND).substring(answer.length()));
+			return (left >= 0) ? OptionalLong.of(left) : OptionalLong.empty();
+		}
+		catch (AssertionError ex) {
+			return OptionalLong.empty();
 		}
 	}
 

@@ -399,7 +399,7 @@ final class WorkerOps implements Runnable {
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
-			this.kept.keep(name, keepMillis);
+			this.kept.keep(name, lock.currentHold(), keepMillis);
 			if (this.random.nextInt(3) == 0) {
 				reenter(lock);
 			}
@@ -423,7 +423,7 @@ final class WorkerOps implements Runnable {
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
 			long leaseMillis = NEAR_EXPIRY.leaseTime().toMillis();
-			this.kept.keep(lock.name(), leaseMillis - 80 + this.random.nextInt(120));
+			this.kept.keep(lock.name(), lock.currentHold(), leaseMillis - 80 + this.random.nextInt(120));
 		}
 		finally {
 			lock.unlock();
@@ -483,7 +483,7 @@ final class WorkerOps implements Runnable {
 		RecordedHold hold = ((RecordedLease) permit.get()).hold();
 		try {
 			hold.checkValid();
-			this.kept.keep(name, keepMillis);
+			this.kept.keep(name, permit.get(), keepMillis);
 			hold.checkValid();
 		}
 		finally {
@@ -536,7 +536,7 @@ final class WorkerOps implements Runnable {
 			if (sideTrips && this.random.nextInt(4) == 0) {
 				upgrade(lock, hold);
 			}
-			this.kept.keep(READ_WRITE, keepMillis);
+			this.kept.keep(READ_WRITE, lock.readLock().currentHold(), keepMillis);
 		}
 		finally {
 			lock.readLock().unlock();
@@ -719,7 +719,7 @@ final class WorkerOps implements Runnable {
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
-			this.kept.keep(READ_WRITE, keepMillis);
+			this.kept.keep(READ_WRITE, lock.currentHold(), keepMillis);
 		}
 		finally {
 			lock.unlock();
