@@ -67,7 +67,7 @@ final class RedlockCommands extends RedisLockCommands {
 		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
 		return hold(id, token, sent, terms.leaseMillis(), sentNanos,
 				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)),
-				(tally) -> refused(id, token, tally));
+				(tally) -> refused(id, token, tally, "acquire lock '" + id.name + "'"));
 	}
 
 	@Override
@@ -334,11 +334,12 @@ final class RedlockCommands extends RedisLockCommands {
 	 * Give back an attempt that no majority granted on every node, and tell the caller
 	 * when to retry: after a random delay when some nodes granted it, otherwise when the
 	 * lock's key runs out on the first node that refused it.
+	 * @param what the attempt, for the message of its failure
 	 */
-	private Grant refused(LockId id, String token, Tally<Long> tally) {
+	private Grant refused(LockId id, String token, Tally<Long> tally, String what) {
 		releaseUnlessRefused(id, token, tally);
 		if (this.quorum.isLost(tally.failed())) {
-			throw this.quorum.unreachable(tally, "acquire lock '" + id.name + "'");
+			throw this.quorum.unreachable(tally, what);
 		}
 		long shortestTtl = tally.answers()
 			.stream()
@@ -357,12 +358,13 @@ final class RedlockCommands extends RedisLockCommands {
 	 * hold lost.
 	 */
 	private Grant refusedHandOver(LockId id, String nextToken, Tally<Long> tally) {
+		String what = "hand lock '" + id.name + "' over";
 		if (tally.count((reply) -> reply > 0) < this.quorum.majority()
 				&& !this.quorum.isLost(tally.count((reply) -> reply <= 0)) && !this.quorum.isLost(tally.failed())) {
 			releaseUnlessRefused(id, nextToken, tally);
-			throw this.quorum.undecided(tally, "hand lock '" + id.name + "' over");
+			throw this.quorum.undecided(tally, what);
 		}
-		return refused(id, nextToken, tally);
+		return refused(id, nextToken, tally, what);
 	}
 
 	/**

@@ -8,9 +8,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
@@ -270,27 +272,34 @@ class RedlockTests {
 	void handOverThatOneOfTheHoldsTwoNodesMissesFailsWithoutReportingTheHoldLost() throws Exception {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry registry = registry(nodes.uris());
-		FencedLock lock = registry.registry().obtain("report");
-		TestThread holder = this.closer.add(TestThread.start("holder"));
-		TestThread waiter = this.closer.add(TestThread.start("waiter"));
-		holder.run(lock::lock).get(5, TimeUnit.SECONDS);
-		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
-		waiter.awaitIn("dev.distlock.redis.ReleaseSignals$Subscription.await", Duration.ofSeconds(5));
+		LocalWaiter handOver = lockedWithALocalWaiter(registry.registry().obtain("report"));
 		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
 		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
 			client.sync().del("lock:report");
 		}
 		nodes.node(1).pause();
-		assertThat(holder.run(lock::unlock)).failsWithin(Duration.ofSeconds(5))
-			.withThrowableThat()
-			.havingCause()
-			.isExactlyInstanceOf(DistributedLockException.class)
-			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to hand lock 'report' over, too few to decide"
+		assertThat(handOver.unlockFailure()).isExactlyInstanceOf(DistributedLockException.class)
+			.hasMessageEndingWith("Only 2 of 3 Redis nodes answered to hand lock 'report' over, too few to decide"
 					+ " it without the 1 that did not (distlock.redlock.nodes)");
 		nodes.node(1).resume();
-		assertThat(waiting.get(10, TimeUnit.SECONDS)).as("acquired in Redis").isTrue();
+		assertThat(handOver.waiting().get(10, TimeUnit.SECONDS)).as("acquired in Redis").isTrue();
 		assertThat(registry.lostEvents()).isEmpty();
-		waiter.run(lock::unlock).get(5, TimeUnit.SECONDS);
+		handOver.waiter().run(handOver.lock()::unlock).get(5, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void handOverThatAMajorityOfTheNodesMissesFailsNamingTheHandOver() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		LocalWaiter handOver = lockedWithALocalWaiter(registry(nodes.uris()).registry().obtain("report"));
+		nodes.node(0).kill();
+		nodes.node(1).kill();
+		assertThat(handOver.unlockFailure()).isExactlyInstanceOf(DistributedLockException.class)
+			.hasMessageEndingWith("Only 1 of 3 Redis nodes answered to hand lock 'report' over, fewer than the"
+					+ " majority of 2 (distlock.redlock.nodes)");
+		assertThat(handOver.waiting()).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(DistributedLockException.class);
 	}
 
 	@Test
@@ -483,6 +492,19 @@ class RedlockTests {
 		return this.closer.add(TestLockRegistry.createOnQuorum(uris, SETTINGS));
 	}
 
+	/**
+	 * Lock the given lock on a holder thread, then have a thread of the same registry
+	 * wait for it, so that the holder's unlock hands the lock over to it.
+	 */
+	private LocalWaiter lockedWithALocalWaiter(FencedLock lock) throws Exception {
+		TestThread holder = this.closer.add(TestThread.start("holder"));
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		holder.run(lock::lock).get(5, TimeUnit.SECONDS);
+		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
+		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, Duration.ofSeconds(5));
+		return new LocalWaiter(lock, holder, waiter, waiting);
+	}
+
 	private RedisFence fenceOn(RedisServer server) {
 		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(server.host(), server.port()));
@@ -490,6 +512,33 @@ class RedlockTests {
 		connectionFactory.start();
 		this.closer.add(connectionFactory::destroy);
 		return new RedisFence(new StringRedisTemplate(connectionFactory), "lock:");
+	}
+
+	/**
+	 * A thread holding a lock and a thread of the same registry waiting for it.
+	 *
+	 * @param lock the lock
+	 * @param holder the holding thread
+	 * @param waiter the waiting thread
+	 * @param waiting the waiter's {@code tryLock}
+	 */
+	private record LocalWaiter(FencedLock lock, TestThread holder, TestThread waiter,
+			CompletableFuture<Boolean> waiting) {
+
+		/**
+		 * Unlock on the holder's thread, handing the lock over, and return why that
+		 * failed.
+		 */
+		Throwable unlockFailure() throws InterruptedException, TimeoutException {
+			try {
+				this.holder.run(this.lock::unlock).get(5, TimeUnit.SECONDS);
+			}
+			catch (ExecutionException ex) {
+				return ex.getCause();
+			}
+			throw new AssertionError("handed over");
+		}
+
 	}
 
 }
