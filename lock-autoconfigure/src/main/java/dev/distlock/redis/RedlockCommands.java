@@ -258,13 +258,11 @@ final class RedlockCommands extends RedisLockCommands {
 
 	/**
 	 * Open a subscriber to grant messages on every node, each on a connection of its own,
-	 * opened from a thread of the quorum's own.
+	 * opened from a thread of the quorum's own, and opened again when that failed.
 	 */
 	@Override
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
-		return new QuorumSubscriber(
-				this.nodes.stream().map((node) -> node.open((commands) -> commands.subscriber(onMessage))).toList(),
-				this.quorum);
+		return new QuorumSubscriber(this.nodes, onMessage, this.quorum);
 	}
 
 	@Override

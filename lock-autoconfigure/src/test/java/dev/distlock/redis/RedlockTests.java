@@ -21,12 +21,17 @@ import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
 import dev.distlock.fencing.RedisFence;
 import dev.distlock.fencing.StaleFencingTokenException;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.LettuceClients;
 import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,13 +50,13 @@ import static org.awaitility.Awaitility.await;
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
  * the command timeout without a majority; a paused node holds up no caller and ties up no
- * thread per command while its connections open; a renewal, release or hand-over that
- * nodes that did not answer leave undecided fails without the hold being reported lost,
- * and a lock they may hold is never told free; a node restarted empty while a lock is
- * held lets no second client in; a holder cut off past its validity loses its lock, is
- * told so, and its fenced write is refused; fencing tokens increase across holders
- * although no single node orders them; and clients on the two sides of a partition never
- * both hold the lock.
+ * thread per command while its connections open, and one down when they opened is heard
+ * once it is back; a renewal, release or hand-over that nodes that did not answer leave
+ * undecided fails without the hold being reported lost, and a lock they may hold is never
+ * told free; a node restarted empty while a lock is held lets no second client in; a
+ * holder cut off past its validity loses its lock, is told so, and its fenced write is
+ * refused; fencing tokens increase across holders although no single node orders them;
+ * and clients on the two sides of a partition never both hold the lock.
  */
 @Timeout(90)
 class RedlockTests {
@@ -175,6 +180,50 @@ class RedlockTests {
 		try (LockLease lease = registry.registry().acquire("ledger", COMMAND_TIMEOUT)) {
 			assertThat(lease.fencingToken()).isPositive();
 		}
+	}
+
+	@Test
+	void nodeDownWhenTheFirstWaiterSubscribedIsSubscribedToGrantsAtAWaitAfterItCameBack() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		nodes.node(2).kill();
+		TestLockRegistry registry = registry(nodes.uris());
+		LockLease held = registry(nodes.uris()).registry().acquire("ledger", Duration.ZERO);
+		// Subscribed on nodes 0 and 1, a majority; the connection to node 2 failed to
+		// open
+		assertThat(registry.registry().tryAcquire("ledger", Duration.ofMillis(100))).isEmpty();
+		nodes.node(2).restart();
+		assertThat(registry.registry().tryAcquire("ledger", Duration.ofMillis(100))).isEmpty();
+		String channel;
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
+			channel = client.sync().pubsubChannels().get(0);
+		}
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(client.sync().pubsubNumsub(channel)).containsEntry(channel, 1L));
+		}
+		held.release();
+	}
+
+	@Test
+	void subscriptionThatAMajorityOfTheNodesWasDownForSucceedsOnceTheyAreBack() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		nodes.node(0).kill();
+		nodes.node(1).kill();
+		List<String> messages = new CopyOnWriteArrayList<>();
+		LockConnection.ReleaseSubscriber subscriber = this.closer
+			.add(commandsOn(nodes.uris()).subscriber(messages::add));
+		assertThat(subscriber.subscribe("grants")).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.withMessageContaining(
+					"Redis nodes answered to subscribe to lock grants on 'grants', fewer than the majority");
+		nodes.node(0).restart();
+		nodes.node(1).restart();
+		assertThat(subscriber.subscribe("grants")).succeedsWithin(Duration.ofSeconds(5));
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
+			client.sync().publish("grants", "lock:ledger");
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> messages.contains("lock:ledger"));
 	}
 
 	@ParameterizedTest(name = "{0} nodes")
@@ -503,6 +552,23 @@ class RedlockTests {
 		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
 		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, Duration.ofSeconds(5));
 		return new LocalWaiter(lock, holder, waiter, waiting);
+	}
+
+	/**
+	 * Return the quorum commands of a registry on the given nodes, one Lettuce client
+	 * each, as {@link TestLockRegistry#createOnQuorum} has them.
+	 */
+	private RedlockCommands commandsOn(List<String> uris) {
+		List<LockConnection> connections = new ArrayList<>();
+		for (String uri : uris) {
+			RedisURI redisUri = RedisURI.create(uri);
+			redisUri.setTimeout(COMMAND_TIMEOUT);
+			RedisClient client = RedisClient.create(redisUri);
+			this.closer.add(() -> LettuceClients.shutdown(client));
+			connections.add(LockConnections.lettuce(client));
+		}
+		return this.closer
+			.add(new RedlockCommands(connections, new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), SETTINGS));
 	}
 
 	private RedisFence fenceOn(RedisServer server) {
