@@ -19,6 +19,7 @@ import dev.distlock.FencedLock;
 import dev.distlock.Leadership;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockObserver;
 import dev.distlock.fencing.RedisFence;
 import dev.distlock.fencing.StaleFencingTokenException;
 import dev.distlock.redis.connection.LockConnection;
@@ -567,8 +568,8 @@ class RedlockTests {
 			this.closer.add(() -> LettuceClients.shutdown(client));
 			connections.add(LockConnections.lettuce(client));
 		}
-		return this.closer
-			.add(new RedlockCommands(connections, new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), SETTINGS));
+		return this.closer.add(new RedlockCommands(connections,
+				new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), SETTINGS, LockObserver.NONE));
 	}
 
 	private RedisFence fenceOn(RedisServer server) {
