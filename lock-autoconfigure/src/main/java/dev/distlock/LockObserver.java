@@ -112,4 +112,35 @@ public interface LockObserver {
 	default void leadershipRevoked(LockName name, LeadershipRevokedEvent event) {
 	}
 
+	/**
+	 * A node of a quorum of independent Redis nodes (Redlock) replied to an attempt to
+	 * take a lock (an acquisition or a local hand-over), or failed to, as when it did not
+	 * answer within the command timeout. Called on the thread that completed the reply,
+	 * often the driver's.
+	 * @param node the node's position in the list of nodes the registry was created with,
+	 * the order of {@link LockIntrospector#pingNodes()}
+	 * @param reply what the node did with the attempt
+	 */
+	default void nodeReplied(int node, NodeReply reply) {
+	}
+
+	/**
+	 * What a node of a quorum did with an attempt to take a lock.
+	 */
+	enum NodeReply {
+
+		/** It granted the lock. */
+		GRANTED,
+
+		/**
+		 * It refused the lock: held there by another, or the node has not been up a lease
+		 * yet.
+		 */
+		REFUSED,
+
+		/** It failed, or did not answer in time. */
+		FAILED
+
+	}
+
 }

@@ -1,5 +1,6 @@
 package dev.distlock.actuate;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -43,27 +44,45 @@ public class DistLockEndpoint {
 
 	private final Set<String> roles;
 
+	private final List<String> nodes;
+
 	/**
-	 * Create an endpoint for the given registry.
+	 * Create an endpoint for the given registry on one Redis deployment.
 	 * @param registry the registry whose held locks are listed
 	 * @param showValues when to show key values
 	 * @param roles the roles that authorize a user to be shown key values, any
 	 * authenticated user when empty
 	 */
 	public DistLockEndpoint(LockIntrospector registry, Show showValues, Set<String> roles) {
+		this(registry, showValues, roles, List.of());
+	}
+
+	/**
+	 * Create an endpoint for the given registry, on one Redis deployment or on several
+	 * independent nodes (Redlock).
+	 * @param registry the registry whose held locks are listed
+	 * @param showValues when to show key values
+	 * @param roles the roles that authorize a user to be shown key values, any
+	 * authenticated user when empty
+	 * @param nodes the addresses ({@code host:port}) of the registry's independent nodes,
+	 * in the order of {@link LockIntrospector#pingNodes()}; empty for one deployment
+	 */
+	public DistLockEndpoint(LockIntrospector registry, Show showValues, Set<String> roles, List<String> nodes) {
 		Assert.notNull(registry, "'registry' must not be null");
 		Assert.notNull(showValues, "'showValues' must not be null");
 		Assert.notNull(roles, "'roles' must not be null");
+		Assert.notNull(nodes, "'nodes' must not be null");
 		this.registry = registry;
 		this.showValues = showValues;
 		this.roles = roles;
+		this.nodes = nodes;
 	}
 
 	/**
 	 * Return the locks held now and the leaderships campaigned for, with their key values
-	 * shown or masked.
+	 * shown or masked, and on independent nodes (Redlock) whether each node answers.
 	 * @param securityContext the security context of the caller
-	 * @return the held locks and the leaderships
+	 * @return the held locks, the leaderships and the nodes
 	 */
 	@ReadOperation
 	public HeldLocksDescriptor locks(SecurityContext securityContext) {
@@ -71,7 +90,22 @@ public class DistLockEndpoint {
 		return new HeldLocksDescriptor(this.registry.heldLocks()
 			.stream()
 			.map((lock) -> shown ? HeldLockDescriptor.of(lock) : masked(lock))
-			.toList(), this.registry.leaderships().stream().map(LeadershipDescriptor::of).toList());
+			.toList(), this.registry.leaderships().stream().map(LeadershipDescriptor::of).toList(), nodes());
+	}
+
+	/**
+	 * Describe each independent node: its address and the state {@code PING} found it in.
+	 */
+	private List<NodeDescriptor> nodes() {
+		if (this.nodes.isEmpty()) {
+			return List.of();
+		}
+		List<String> states = this.registry.pingNodes();
+		List<NodeDescriptor> nodes = new ArrayList<>(this.nodes.size());
+		for (int i = 0; i < Math.min(this.nodes.size(), states.size()); i++) {
+			nodes.add(new NodeDescriptor(this.nodes.get(i), states.get(i)));
+		}
+		return nodes;
 	}
 
 	/**
@@ -97,14 +131,27 @@ public class DistLockEndpoint {
 	}
 
 	/**
-	 * Description of the locks an application instance holds and of the leaderships it
-	 * campaigns for.
+	 * Description of the locks an application instance holds, of the leaderships it
+	 * campaigns for and of the independent nodes it locks on.
 	 *
 	 * @param locks the held locks, longest held first
 	 * @param leaderships the leaderships, by name
+	 * @param nodes the independent nodes (Redlock), in the order configured; empty on one
+	 * Redis deployment
 	 */
-	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks,
-			List<LeadershipDescriptor> leaderships) implements OperationResponseBody {
+	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<LeadershipDescriptor> leaderships,
+			List<NodeDescriptor> nodes) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * Description of one independent node (Redlock).
+	 *
+	 * @param address the node's {@code host:port}
+	 * @param state {@code UP} when it answered {@code PING} within the command timeout,
+	 * otherwise {@code DOWN} with the error, as the health contributor's {@code nodes}
+	 */
+	public record NodeDescriptor(String address, String state) {
 
 	}
 

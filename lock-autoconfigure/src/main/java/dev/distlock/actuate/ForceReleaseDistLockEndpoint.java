@@ -2,6 +2,7 @@ package dev.distlock.actuate;
 
 import java.security.Principal;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -63,12 +64,14 @@ public class ForceReleaseDistLockEndpoint extends DistLockEndpoint {
 	 * @param showValues when to show key values
 	 * @param roles the roles that authorize a user to be shown key values, any
 	 * authenticated user when empty
+	 * @param nodes the addresses ({@code host:port}) of the registry's independent nodes,
+	 * in the order of {@link LockIntrospector#pingNodes()}; empty for one deployment
 	 * @param eventPublisher told of every force release as an
 	 * {@link AuditApplicationEvent}
 	 */
 	public ForceReleaseDistLockEndpoint(LockIntrospector registry, Show showValues, Set<String> roles,
-			ApplicationEventPublisher eventPublisher) {
-		super(registry, showValues, roles);
+			List<String> nodes, ApplicationEventPublisher eventPublisher) {
+		super(registry, showValues, roles, nodes);
 		Assert.notNull(eventPublisher, "'eventPublisher' must not be null");
 		this.registry = registry;
 		this.eventPublisher = eventPublisher;

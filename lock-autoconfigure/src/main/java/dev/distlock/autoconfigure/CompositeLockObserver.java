@@ -53,6 +53,11 @@ public final class CompositeLockObserver implements LockObserver {
 		this.observers.forEach((observer) -> observer.leadershipRevoked(name, event));
 	}
 
+	@Override
+	public void nodeReplied(int node, NodeReply reply) {
+		this.observers.forEach((observer) -> observer.nodeReplied(node, reply));
+	}
+
 	/**
 	 * Tell each part and return what they answered, leaving out the answers that observe
 	 * nothing.

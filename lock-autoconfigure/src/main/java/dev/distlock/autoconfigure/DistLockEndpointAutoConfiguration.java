@@ -1,5 +1,7 @@
 package dev.distlock.autoconfigure;
 
+import java.util.List;
+
 import dev.distlock.LockIntrospector;
 import dev.distlock.actuate.DistLockEndpoint;
 import dev.distlock.actuate.ForceReleaseDistLockEndpoint;
@@ -29,22 +31,32 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(LockIntrospector.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @ConditionalOnAvailableEndpoint(DistLockEndpoint.class)
-@EnableConfigurationProperties(DistLockEndpointProperties.class)
+@EnableConfigurationProperties({ DistLockEndpointProperties.class, DistLockProperties.class })
 public final class DistLockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(DistLockEndpoint.class)
 	@ConditionalOnBooleanProperty("management.endpoint.distlock.force-release.enabled")
 	ForceReleaseDistLockEndpoint distlockForceReleaseEndpoint(LockIntrospector registry,
-			DistLockEndpointProperties properties, ApplicationEventPublisher eventPublisher) {
+			DistLockEndpointProperties properties, DistLockProperties distlock,
+			ApplicationEventPublisher eventPublisher) {
 		return new ForceReleaseDistLockEndpoint(registry, properties.getShowValues(), properties.getRoles(),
-				eventPublisher);
+				nodeAddresses(distlock), eventPublisher);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistLockEndpoint distlockEndpoint(LockIntrospector registry, DistLockEndpointProperties properties) {
-		return new DistLockEndpoint(registry, properties.getShowValues(), properties.getRoles());
+	DistLockEndpoint distlockEndpoint(LockIntrospector registry, DistLockEndpointProperties properties,
+			DistLockProperties distlock) {
+		return new DistLockEndpoint(registry, properties.getShowValues(), properties.getRoles(),
+				nodeAddresses(distlock));
+	}
+
+	/**
+	 * Return the addresses of the nodes of {@code distlock.redlock.nodes}, in order.
+	 */
+	private static List<String> nodeAddresses(DistLockProperties distlock) {
+		return distlock.getRedlock().getNodes().stream().map(RedlockNodeUri::address).toList();
 	}
 
 }

@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -32,7 +33,9 @@ import org.springframework.core.annotation.Order;
  *
  * <p>
  * With a {@link MeterRegistry}, the gauge {@code distlock.leader} tells, per leadership
- * name, whether this instance leads it.
+ * name, whether this instance leads it; with {@code distlock.redlock.nodes}, the counter
+ * {@code distlock.redlock.replies} counts each node's replies to attempts to take a lock,
+ * by outcome ({@link RedlockNodeMeters}).
  *
  * <p>
  * The observations follow a {@link LockWaitObservationConvention} and a
@@ -118,11 +121,17 @@ public final class DistLockMetricsAutoConfiguration {
 	@ConditionalOnClass(MeterRegistry.class)
 	@ConditionalOnBean(MeterRegistry.class)
 	@EnableConfigurationProperties(DistLockProperties.class)
-	static class LeaderGaugeConfiguration {
+	static class PlainMeterConfiguration {
 
 		@Bean
 		LeaderGauges distlockLeaderGauges(MeterRegistry meterRegistry, DistLockProperties properties) {
 			return new LeaderGauges(meterRegistry, properties.getLeader().getNames());
+		}
+
+		@Bean
+		@Conditional(OnRedlockNodesCondition.class)
+		RedlockNodeMeters distlockRedlockNodeMeters(MeterRegistry meterRegistry, DistLockProperties properties) {
+			return new RedlockNodeMeters(meterRegistry, properties.getRedlock().getNodes());
 		}
 
 	}

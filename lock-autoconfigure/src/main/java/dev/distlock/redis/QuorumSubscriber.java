@@ -1,7 +1,12 @@
 package dev.distlock.redis;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.distlock.redis.connection.LockConnection;
@@ -10,27 +15,52 @@ import dev.distlock.redis.connection.LockConnection;
  * Subscriptions to grant channels on every node of a Redlock quorum, one pub/sub
  * connection per node: a grant or release message from any node is heard, and a
  * subscription counts once a majority of the nodes confirmed it.
+ *
+ * <p>
+ * Each node's connection is opened from a thread of the quorum's own
+ * ({@link QuorumNode#open}). One whose opening failed (the node was down or unreachable)
+ * is opened again at the next subscription or {@link #reopen()}, one attempt at a time
+ * per node, and subscribed to every channel subscribed so far once open; an open
+ * connection is restored by its driver after a reconnect.
  */
 final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 
-	private final List<CompletableFuture<LockConnection.ReleaseSubscriber>> nodes;
+	private final List<QuorumNode> nodes;
+
+	private final Consumer<String> onMessage;
 
 	private final Quorum quorum;
 
+	/** The channels subscribed and not unsubscribed since. */
+	private final Set<String> channels = ConcurrentHashMap.newKeySet();
+
+	/** Guards {@link #opened} and {@link #closed}. */
+	private final Lock lock = new ReentrantLock();
+
+	/** Each node's last attempt to open its subscriber, in the order of the nodes. */
+	private final List<CompletableFuture<LockConnection.ReleaseSubscriber>> opened;
+
+	private boolean closed;
+
 	/**
-	 * Create the subscriber.
-	 * @param nodes each node's subscriber, opened or failing
+	 * Create the subscriber, opening a connection to each node.
+	 * @param nodes the nodes
+	 * @param onMessage told the text of every message of every node
 	 * @param quorum the arithmetic of the quorum
 	 */
-	QuorumSubscriber(List<CompletableFuture<LockConnection.ReleaseSubscriber>> nodes, Quorum quorum) {
+	QuorumSubscriber(List<QuorumNode> nodes, Consumer<String> onMessage, Quorum quorum) {
 		this.nodes = nodes;
+		this.onMessage = onMessage;
 		this.quorum = quorum;
+		this.opened = new ArrayList<>(nodes.stream().map(this::open).toList());
 	}
 
 	@Override
 	public CompletableFuture<Void> subscribe(String channel) {
+		// Before the openings are read: a connection opened since subscribes it too
+		this.channels.add(channel);
 		// An answer counts when it is not null
-		List<CompletableFuture<Boolean>> subscribed = this.nodes.stream()
+		List<CompletableFuture<Boolean>> subscribed = opened().stream()
 			.map((node) -> node.thenCompose((subscriber) -> subscriber.subscribe(channel))
 				.thenApply((confirmed) -> true))
 			.toList();
@@ -45,18 +75,66 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 			});
 	}
 
+	/**
+	 * Open again, without waiting, the connection of every node whose last opening
+	 * failed.
+	 */
+	@Override
+	public void reopen() {
+		opened();
+	}
+
 	@Override
 	public void unsubscribe(String channel) {
+		this.channels.remove(channel);
 		each((subscriber) -> subscriber.unsubscribe(channel));
 	}
 
 	@Override
 	public void close() {
+		this.lock.lock();
+		try {
+			this.closed = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
 		each(LockConnection.ReleaseSubscriber::close);
 	}
 
 	private void each(Consumer<LockConnection.ReleaseSubscriber> action) {
-		this.nodes.forEach((node) -> node.thenAccept(action));
+		opened().forEach((node) -> node.thenAccept(action));
+	}
+
+	/**
+	 * Return each node's subscriber, opened or being opened, after opening again those
+	 * whose last opening failed, unless closed.
+	 */
+	private List<CompletableFuture<LockConnection.ReleaseSubscriber>> opened() {
+		this.lock.lock();
+		try {
+			for (int i = 0; i < this.nodes.size() && !this.closed; i++) {
+				if (this.opened.get(i).isCompletedExceptionally()) {
+					this.opened.set(i, open(this.nodes.get(i)));
+				}
+			}
+			return List.copyOf(this.opened);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Open a node's subscriber from a thread of the quorum's own, and subscribe it to the
+	 * channels subscribed so far.
+	 */
+	private CompletableFuture<LockConnection.ReleaseSubscriber> open(QuorumNode node) {
+		return node.open((commands) -> {
+			LockConnection.ReleaseSubscriber subscriber = commands.subscriber(this.onMessage);
+			this.channels.forEach(subscriber::subscribe);
+			return subscriber;
+		});
 	}
 
 }

@@ -135,12 +135,13 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 * @param settings how to take and keep locks; no replicas to acknowledge
 	 * @param eventListener told of every lost lock and every renewal that failed with
 	 * time left, such as an {@code ApplicationEventPublisher}
-	 * @param observer told of every wait for a lock and of what became of every hold
+	 * @param observer told of every wait for a lock, of what became of every hold and of
+	 * each node's reply to every attempt to take a lock
 	 */
 	public RedisLockRegistry(List<LockConnection> nodes, RedlockSettings redlock, RedisLockSettings settings,
 			Consumer<? super LockEvent> eventListener, LockObserver observer) {
-		this(new RedlockCommands(notEmpty(nodes), notNull(redlock, "redlock"), forRedlock(settings)), settings,
-				eventListener, observer);
+		this(new RedlockCommands(notEmpty(nodes), notNull(redlock, "redlock"), forRedlock(settings),
+				notNull(observer, "observer")), settings, eventListener, observer);
 	}
 
 	private RedisLockRegistry(RedisLockCommands commands, RedisLockSettings settings,

@@ -10,9 +10,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.distlock.HoldKind;
+import dev.distlock.LockObserver;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.thread.DaemonThreads;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the lock scripts on a quorum of independent Redis nodes (Redlock), each through
@@ -36,6 +38,10 @@ import dev.distlock.thread.DaemonThreads;
  * latest at the next grant or re-check.
  *
  * <p>
+ * Each node's reply to an attempt to take a lock (an acquisition or a local hand-over) is
+ * told to the registry's {@link LockObserver}, by the node's position.
+ *
+ * <p>
  * Every command of the single-node class is overridden; the class itself is built on a
  * connection that refuses every command, so that a command without a quorum rule fails
  * rather than run on one node.
@@ -51,13 +57,24 @@ final class RedlockCommands extends RedisLockCommands {
 
 	private final LeaseTerms defaultTerms;
 
-	RedlockCommands(List<LockConnection> connections, RedlockSettings redlock, RedisLockSettings settings) {
+	private final LockObserver observer;
+
+	/**
+	 * Create the commands of a quorum.
+	 * @param connections the nodes' connections, in order
+	 * @param redlock how to allow for drift
+	 * @param settings the registry's settings
+	 * @param observer told each node's reply to every attempt to take a lock
+	 */
+	RedlockCommands(List<LockConnection> connections, RedlockSettings redlock, RedisLockSettings settings,
+			LockObserver observer) {
 		super(refusing(), settings);
 		this.nodes = connections.stream()
 			.map((connection) -> new QuorumNode(new RedisLockCommands(connection, settings), this.connector))
 			.toList();
 		this.quorum = new Quorum(this.nodes.size(), redlock, settings.commandTimeout());
 		this.defaultTerms = new LeaseTerms(settings.leaseTime().toMillis(), settings.lockDelay().toMillis());
+		this.observer = observer;
 	}
 
 	@Override
@@ -66,8 +83,8 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
 		return hold(id, token, sent, terms.leaseMillis(), sentNanos,
-				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)),
-				(tally) -> refused(id, token, tally));
+				observed(eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime))),
+				(tally) -> refused(id, token, tally, "acquire lock '" + id.name + "'"));
 	}
 
 	@Override
@@ -77,7 +94,7 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		LeaseTerms nextSent = this.quorum.onNodes(nextTerms);
 		return hold(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos,
-				eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken)),
+				observed(eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken))),
 				(tally) -> refusedHandOver(id, nextToken, tally))
 			.thenApply((grant) -> {
 				if (grant.reply() <= 0) {
@@ -258,13 +275,11 @@ final class RedlockCommands extends RedisLockCommands {
 
 	/**
 	 * Open a subscriber to grant messages on every node, each on a connection of its own,
-	 * opened from a thread of the quorum's own.
+	 * opened from a thread of the quorum's own, and opened again when that failed.
 	 */
 	@Override
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
-		return new QuorumSubscriber(
-				this.nodes.stream().map((node) -> node.open((commands) -> commands.subscriber(onMessage))).toList(),
-				this.quorum);
+		return new QuorumSubscriber(this.nodes, onMessage, this.quorum);
 	}
 
 	@Override
@@ -334,11 +349,12 @@ final class RedlockCommands extends RedisLockCommands {
 	 * Give back an attempt that no majority granted on every node, and tell the caller
 	 * when to retry: after a random delay when some nodes granted it, otherwise when the
 	 * lock's key runs out on the first node that refused it.
+	 * @param what the attempt, for the message of its failure
 	 */
-	private Grant refused(LockId id, String token, Tally<Long> tally) {
+	private Grant refused(LockId id, String token, Tally<Long> tally, String what) {
 		releaseUnlessRefused(id, token, tally);
 		if (this.quorum.isLost(tally.failed())) {
-			throw this.quorum.unreachable(tally, "acquire lock '" + id.name + "'");
+			throw this.quorum.unreachable(tally, what);
 		}
 		long shortestTtl = tally.answers()
 			.stream()
@@ -357,12 +373,42 @@ final class RedlockCommands extends RedisLockCommands {
 	 * hold lost.
 	 */
 	private Grant refusedHandOver(LockId id, String nextToken, Tally<Long> tally) {
+		String what = "hand lock '" + id.name + "' over";
 		if (tally.count((reply) -> reply > 0) < this.quorum.majority()
 				&& !this.quorum.isLost(tally.count((reply) -> reply <= 0)) && !this.quorum.isLost(tally.failed())) {
 			releaseUnlessRefused(id, nextToken, tally);
-			throw this.quorum.undecided(tally, "hand lock '" + id.name + "' over");
+			throw this.quorum.undecided(tally, what);
 		}
-		return refused(id, nextToken, tally);
+		return refused(id, nextToken, tally, what);
+	}
+
+	/**
+	 * Tell the observer each node's reply to an attempt to take a lock once it came, or
+	 * failed, as after the driver's command timeout.
+	 * @param grants each node's grant
+	 * @return the same grants
+	 */
+	private List<CompletableFuture<Grant>> observed(List<CompletableFuture<Grant>> grants) {
+		if (this.observer == LockObserver.NONE) {
+			return grants;
+		}
+		for (int i = 0; i < grants.size(); i++) {
+			int node = i;
+			grants.get(i)
+				.whenComplete((@Nullable Grant grant, @Nullable Throwable failure) -> this.observer.nodeReplied(node,
+						nodeReply(grant, failure)));
+		}
+		return grants;
+	}
+
+	/**
+	 * Return what a node did with an attempt to take a lock, from its grant or failure.
+	 */
+	private static LockObserver.NodeReply nodeReply(@Nullable Grant grant, @Nullable Throwable failure) {
+		if (failure != null || grant == null) {
+			return LockObserver.NodeReply.FAILED;
+		}
+		return (grant.reply() > 0) ? LockObserver.NodeReply.GRANTED : LockObserver.NodeReply.REFUSED;
 	}
 
 	/**

@@ -137,7 +137,8 @@ final class ReleaseSignals implements AutoCloseable {
 
 	/**
 	 * Return the subscription to this registry's channel, subscribing again when the last
-	 * attempt failed.
+	 * attempt failed, otherwise opening again what of the subscriber could not be opened
+	 * (a node of a quorum that was down).
 	 */
 	private CompletableFuture<Void> subscription() {
 		this.lock.lock();
@@ -146,6 +147,9 @@ final class ReleaseSignals implements AutoCloseable {
 			if (current == null || current.isCompletedExceptionally()) {
 				current = subscriber().subscribe(this.channel);
 				this.subscribed = current;
+			}
+			else {
+				subscriber().reopen();
 			}
 			return current;
 		}

@@ -17,8 +17,10 @@ import dev.distlock.LockRegistry;
 import dev.distlock.actuate.DistLockEndpoint.HeldLockDescriptor;
 import dev.distlock.actuate.DistLockEndpoint.HeldLocksDescriptor;
 import dev.distlock.actuate.DistLockEndpoint.LeadershipDescriptor;
+import dev.distlock.actuate.DistLockEndpoint.NodeDescriptor;
 import dev.distlock.autoconfigure.DistLockAutoConfiguration;
 import dev.distlock.autoconfigure.DistLockEndpointAutoConfiguration;
+import dev.distlock.redis.QuorumNodes;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
@@ -70,6 +72,7 @@ class DistLockEndpointAutoConfigurationTests {
 				Thread.sleep(20);
 				HeldLocksDescriptor held = context.getBean(DistLockEndpoint.class).locks(SecurityContext.NONE);
 				assertThat(held.locks()).hasSize(2);
+				assertThat(held.nodes()).as("on one Redis").isEmpty();
 				HeldLockDescriptor first = held.locks().get(0);
 				assertThat(first.name()).isEqualTo("order:42");
 				assertThat(first.key()).isEqualTo("lock:order:42");
@@ -123,6 +126,31 @@ class DistLockEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void listsEachRedlockNodeWithItsAddressAndWhetherItAnswers() throws Exception {
+		try (QuorumNodes nodes = new QuorumNodes(3)) {
+			nodes.node(1).kill();
+			String down = "127.0.0.1:" + nodes.node(1).port();
+			List<String> uris = List.of(nodes.uris().get(0), "redis://:secret@" + down, nodes.uris().get(2));
+			this.contextRunner
+				.withPropertyValues("distlock.redlock.nodes=" + String.join(",", uris), "spring.data.redis.timeout=1s")
+				.run((context) -> {
+					HeldLocksDescriptor described = context.getBean(DistLockEndpoint.class).locks(SecurityContext.NONE);
+					assertThat(described.nodes()).extracting(NodeDescriptor::address)
+						.containsExactly(nodes.uris().get(0).substring("redis://".length()), down,
+								nodes.uris().get(2).substring("redis://".length()));
+					assertThat(described.nodes()).extracting(NodeDescriptor::state)
+						.satisfiesExactly((state) -> assertThat(state).isEqualTo("UP"),
+								(state) -> assertThat(state).startsWith("DOWN: "),
+								(state) -> assertThat(state).isEqualTo("UP"));
+					assertThat(JsonMapper.builder().build().writeValueAsString(described))
+						.contains("\"nodes\":[{\"address\":\"" + nodes.uris().get(0).substring("redis://".length())
+								+ "\",\"state\":\"UP\"}")
+						.doesNotContain("secret");
+				});
+		}
+	}
+
+	@Test
 	void masksKeyValuesByDefault() {
 		assertMasked(heldLocksAsSeenBy(caller(ALICE, "ADMIN")));
 	}
@@ -131,7 +159,7 @@ class DistLockEndpointAutoConfigurationTests {
 	void masksKeyValuesInTheJson() {
 		String json = JsonMapper.builder()
 			.build()
-			.writeValueAsString(new HeldLocksDescriptor(heldLocksAsSeenBy(SecurityContext.NONE), List.of()));
+			.writeValueAsString(new HeldLocksDescriptor(heldLocksAsSeenBy(SecurityContext.NONE), List.of(), List.of()));
 		assertThat(json).contains("\"name\":\"user:******\"", "\"key\":\"lock:user:******\"")
 			.doesNotContain("alice")
 			.doesNotContain("order:42");

@@ -23,7 +23,9 @@ import dev.distlock.observation.DefaultLockWaitObservationConvention;
 import dev.distlock.observation.LockMeterObservationHandler;
 import dev.distlock.observation.LockWaitContext;
 import dev.distlock.observation.ObservationLockObserver;
+import dev.distlock.redis.QuorumNodes;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import io.micrometer.core.instrument.Gauge;
@@ -304,6 +306,44 @@ class DistLockMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	@Timeout(60)
+	void countsEachRedlockNodesRepliesToAttemptsToTakeALockByOutcomeTaggedWithItsAddress() throws Exception {
+		try (QuorumNodes nodes = new QuorumNodes(3)) {
+			nodes.awaitUp(Duration.ofMillis(1012));
+			nodes.node(2).kill();
+			String down = "127.0.0.1:" + nodes.node(2).port();
+			List<String> uris = List.of(nodes.uris().get(0), nodes.uris().get(1), "redis://:secret@" + down);
+			try (TestLockRegistry rival = TestLockRegistry.createOnQuorum(nodes.uris(),
+					TestLockRegistry.settings(Duration.ofSeconds(1)))) {
+				this.contextRunner
+					.withPropertyValues("distlock.redlock.nodes=" + String.join(",", uris), "distlock.lease-time=1s",
+							"spring.data.redis.timeout=1s")
+					.run((context) -> {
+						LockRegistry registry = context.getBean(LockRegistry.class);
+						registry.acquire("ledger", Duration.ZERO).release();
+						try (LockLease held = rival.registry().acquire("ledger", Duration.ZERO)) {
+							assertThat(registry.tryAcquire("ledger", Duration.ZERO)).isEmpty();
+						}
+						MeterRegistry meters = context.getBean(MeterRegistry.class);
+						await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+							for (String up : List.of(nodes.uris().get(0), nodes.uris().get(1))) {
+								String node = up.substring("redis://".length());
+								assertThat(nodeReplies(meters, node, "granted")).as(node).isOne();
+								assertThat(nodeReplies(meters, node, "refused")).as(node).isOne();
+								assertThat(nodeReplies(meters, node, "failed")).as(node).isZero();
+							}
+							assertThat(nodeReplies(meters, down, "granted")).isZero();
+							assertThat(nodeReplies(meters, down, "refused")).isZero();
+							assertThat(nodeReplies(meters, down, "failed")).isEqualTo(2);
+						});
+						assertThat(meters.find("distlock.redlock.replies").meters()).hasSize(9)
+							.allSatisfy((meter) -> assertThat(meter.getId().getTag("node")).doesNotContain("secret"));
+					});
+			}
+		}
+	}
+
+	@Test
 	void backsOffWithoutMicrometer() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockObserver.class));
@@ -337,6 +377,10 @@ class DistLockMetricsAutoConfigurationTests {
 			assertThat(context.getBean(RecordingLockObserver.class).told).containsExactly("wait order:1",
 					"acquired order:1", "released order:1");
 		});
+	}
+
+	private static double nodeReplies(MeterRegistry meters, String node, String outcome) {
+		return meters.get("distlock.redlock.replies").tag("node", node).tag("outcome", outcome).counter().count();
 	}
 
 	private static Gauge leaderGauge(AssertableApplicationContext context, String name) {

@@ -8,23 +8,31 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.FencedLock;
 import dev.distlock.Leadership;
 import dev.distlock.LockLease;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockObserver;
 import dev.distlock.fencing.RedisFence;
 import dev.distlock.fencing.StaleFencingTokenException;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.LettuceClients;
 import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,13 +51,13 @@ import static org.awaitility.Awaitility.await;
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
  * the command timeout without a majority; a paused node holds up no caller and ties up no
- * thread per command while its connections open; a renewal, release or hand-over that
- * nodes that did not answer leave undecided fails without the hold being reported lost,
- * and a lock they may hold is never told free; a node restarted empty while a lock is
- * held lets no second client in; a holder cut off past its validity loses its lock, is
- * told so, and its fenced write is refused; fencing tokens increase across holders
- * although no single node orders them; and clients on the two sides of a partition never
- * both hold the lock.
+ * thread per command while its connections open, and one down when they opened is heard
+ * once it is back; a renewal, release or hand-over that nodes that did not answer leave
+ * undecided fails without the hold being reported lost, and a lock they may hold is never
+ * told free; a node restarted empty while a lock is held lets no second client in; a
+ * holder cut off past its validity loses its lock, is told so, and its fenced write is
+ * refused; fencing tokens increase across holders although no single node orders them;
+ * and clients on the two sides of a partition never both hold the lock.
  */
 @Timeout(90)
 class RedlockTests {
@@ -175,6 +183,50 @@ class RedlockTests {
 		}
 	}
 
+	@Test
+	void nodeDownWhenTheFirstWaiterSubscribedIsSubscribedToGrantsAtAWaitAfterItCameBack() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		nodes.node(2).kill();
+		TestLockRegistry registry = registry(nodes.uris());
+		LockLease held = registry(nodes.uris()).registry().acquire("ledger", Duration.ZERO);
+		// Subscribed on nodes 0 and 1, a majority; the connection to node 2 failed to
+		// open
+		assertThat(registry.registry().tryAcquire("ledger", Duration.ofMillis(100))).isEmpty();
+		nodes.node(2).restart();
+		assertThat(registry.registry().tryAcquire("ledger", Duration.ofMillis(100))).isEmpty();
+		String channel;
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
+			channel = client.sync().pubsubChannels().get(0);
+		}
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(client.sync().pubsubNumsub(channel)).containsEntry(channel, 1L));
+		}
+		held.release();
+	}
+
+	@Test
+	void subscriptionThatAMajorityOfTheNodesWasDownForSucceedsOnceTheyAreBack() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		nodes.node(0).kill();
+		nodes.node(1).kill();
+		List<String> messages = new CopyOnWriteArrayList<>();
+		LockConnection.ReleaseSubscriber subscriber = this.closer
+			.add(commandsOn(nodes.uris()).subscriber(messages::add));
+		assertThat(subscriber.subscribe("grants")).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.withMessageContaining(
+					"Redis nodes answered to subscribe to lock grants on 'grants', fewer than the majority");
+		nodes.node(0).restart();
+		nodes.node(1).restart();
+		assertThat(subscriber.subscribe("grants")).succeedsWithin(Duration.ofSeconds(5));
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
+			client.sync().publish("grants", "lock:ledger");
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> messages.contains("lock:ledger"));
+	}
+
 	@ParameterizedTest(name = "{0} nodes")
 	@ValueSource(ints = { 3, 5 })
 	void acquisitionFailsWithinTheCommandTimeoutWhenAMajorityOfTheNodesIsDown(int count) {
@@ -270,27 +322,34 @@ class RedlockTests {
 	void handOverThatOneOfTheHoldsTwoNodesMissesFailsWithoutReportingTheHoldLost() throws Exception {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry registry = registry(nodes.uris());
-		FencedLock lock = registry.registry().obtain("report");
-		TestThread holder = this.closer.add(TestThread.start("holder"));
-		TestThread waiter = this.closer.add(TestThread.start("waiter"));
-		holder.run(lock::lock).get(5, TimeUnit.SECONDS);
-		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
-		waiter.awaitIn("dev.distlock.redis.ReleaseSignals$Subscription.await", Duration.ofSeconds(5));
+		LocalWaiter handOver = lockedWithALocalWaiter(registry.registry().obtain("report"));
 		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
 		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
 			client.sync().del("lock:report");
 		}
 		nodes.node(1).pause();
-		assertThat(holder.run(lock::unlock)).failsWithin(Duration.ofSeconds(5))
-			.withThrowableThat()
-			.havingCause()
-			.isExactlyInstanceOf(DistributedLockException.class)
-			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to hand lock 'report' over, too few to decide"
+		assertThat(handOver.unlockFailure()).isExactlyInstanceOf(DistributedLockException.class)
+			.hasMessageEndingWith("Only 2 of 3 Redis nodes answered to hand lock 'report' over, too few to decide"
 					+ " it without the 1 that did not (distlock.redlock.nodes)");
 		nodes.node(1).resume();
-		assertThat(waiting.get(10, TimeUnit.SECONDS)).as("acquired in Redis").isTrue();
+		assertThat(handOver.waiting().get(10, TimeUnit.SECONDS)).as("acquired in Redis").isTrue();
 		assertThat(registry.lostEvents()).isEmpty();
-		waiter.run(lock::unlock).get(5, TimeUnit.SECONDS);
+		handOver.waiter().run(handOver.lock()::unlock).get(5, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void handOverThatAMajorityOfTheNodesMissesFailsNamingTheHandOver() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		LocalWaiter handOver = lockedWithALocalWaiter(registry(nodes.uris()).registry().obtain("report"));
+		nodes.node(0).kill();
+		nodes.node(1).kill();
+		assertThat(handOver.unlockFailure()).isExactlyInstanceOf(DistributedLockException.class)
+			.hasMessageEndingWith("Only 1 of 3 Redis nodes answered to hand lock 'report' over, fewer than the"
+					+ " majority of 2 (distlock.redlock.nodes)");
+		assertThat(handOver.waiting()).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(DistributedLockException.class);
 	}
 
 	@Test
@@ -483,6 +542,36 @@ class RedlockTests {
 		return this.closer.add(TestLockRegistry.createOnQuorum(uris, SETTINGS));
 	}
 
+	/**
+	 * Lock the given lock on a holder thread, then have a thread of the same registry
+	 * wait for it, so that the holder's unlock hands the lock over to it.
+	 */
+	private LocalWaiter lockedWithALocalWaiter(FencedLock lock) throws Exception {
+		TestThread holder = this.closer.add(TestThread.start("holder"));
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		holder.run(lock::lock).get(5, TimeUnit.SECONDS);
+		CompletableFuture<Boolean> waiting = waiter.call(() -> lock.tryLock(Duration.ofSeconds(20)));
+		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, Duration.ofSeconds(5));
+		return new LocalWaiter(lock, holder, waiter, waiting);
+	}
+
+	/**
+	 * Return the quorum commands of a registry on the given nodes, one Lettuce client
+	 * each, as {@link TestLockRegistry#createOnQuorum} has them.
+	 */
+	private RedlockCommands commandsOn(List<String> uris) {
+		List<LockConnection> connections = new ArrayList<>();
+		for (String uri : uris) {
+			RedisURI redisUri = RedisURI.create(uri);
+			redisUri.setTimeout(COMMAND_TIMEOUT);
+			RedisClient client = RedisClient.create(redisUri);
+			this.closer.add(() -> LettuceClients.shutdown(client));
+			connections.add(LockConnections.lettuce(client));
+		}
+		return this.closer.add(new RedlockCommands(connections,
+				new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), SETTINGS, LockObserver.NONE));
+	}
+
 	private RedisFence fenceOn(RedisServer server) {
 		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(server.host(), server.port()));
@@ -490,6 +579,33 @@ class RedlockTests {
 		connectionFactory.start();
 		this.closer.add(connectionFactory::destroy);
 		return new RedisFence(new StringRedisTemplate(connectionFactory), "lock:");
+	}
+
+	/**
+	 * A thread holding a lock and a thread of the same registry waiting for it.
+	 *
+	 * @param lock the lock
+	 * @param holder the holding thread
+	 * @param waiter the waiting thread
+	 * @param waiting the waiter's {@code tryLock}
+	 */
+	private record LocalWaiter(FencedLock lock, TestThread holder, TestThread waiter,
+			CompletableFuture<Boolean> waiting) {
+
+		/**
+		 * Unlock on the holder's thread, handing the lock over, and return why that
+		 * failed.
+		 */
+		Throwable unlockFailure() throws InterruptedException, TimeoutException {
+			try {
+				this.holder.run(this.lock::unlock).get(5, TimeUnit.SECONDS);
+			}
+			catch (ExecutionException ex) {
+				return ex.getCause();
+			}
+			throw new AssertionError("handed over");
+		}
+
 	}
 
 }

@@ -111,6 +111,16 @@ public interface LockConnection extends AutoCloseable {
 		void unsubscribe(String channel);
 
 		/**
+		 * Open again, without waiting, the connections of this subscriber whose opening
+		 * failed, subscribed to the channels subscribed so far. Called before a waiter
+		 * waits for a signal. By default nothing: the one pub/sub connection of a driver
+		 * is opened at the first subscription and restored by the driver after a
+		 * reconnect.
+		 */
+		default void reopen() {
+		}
+
+		/**
 		 * Close the pub/sub connection.
 		 */
 		@Override
