@@ -149,7 +149,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		Assert.notNull(observer, "'observer' must not be null");
 		this.observer = observer;
 		this.commands = commands;
-		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
+		this.signals = new ReleaseSignals(this.commands, settings.keyPrefix());
 		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.locks = new LocalLocks();
@@ -200,15 +200,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		return new UnsupportedOperationException("Redlock (distlock.redlock.nodes) does not offer " + what
 				+ ": only locks and leases are taken on a quorum of nodes; use them, or remove distlock.redlock.nodes"
 				+ " to lock on one Redis");
-	}
-
-	/**
-	 * Return the channel this registry hears the grants to its waiters on:
-	 * {@code <key-prefix>!grants:<random id>}, one per registry, covered by an ACL that
-	 * allows the key prefix's channels.
-	 */
-	private static String grantChannel(RedisLockSettings settings) {
-		return settings.keyPrefix() + LockName.RESERVED + "grants:" + LockTokens.next();
 	}
 
 	@Override
