@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -66,7 +67,7 @@ final class GrantChannel implements AutoCloseable {
 	private @Nullable CompletableFuture<Void> subscribed;
 
 	/** Whether Redis refused the subscription, so that waiters poll. */
-	private volatile boolean polling;
+	private final AtomicBoolean polling = new AtomicBoolean();
 
 	/**
 	 * Create the grant channel of one registry.
@@ -84,14 +85,14 @@ final class GrantChannel implements AutoCloseable {
 	 * waiters poll.
 	 */
 	String name() {
-		return this.polling ? "" : this.channel;
+		return this.polling.get() ? "" : this.channel;
 	}
 
 	/**
 	 * Return whether waiters poll, since Redis refused the subscription.
 	 */
 	boolean isPolling() {
-		return this.polling;
+		return this.polling.get();
 	}
 
 	/**
@@ -100,7 +101,7 @@ final class GrantChannel implements AutoCloseable {
 	 */
 	boolean isListening() {
 		CompletableFuture<Void> current = this.subscribed;
-		return this.polling || (current != null && current.isDone() && !current.isCompletedExceptionally());
+		return this.polling.get() || (current != null && current.isDone() && !current.isCompletedExceptionally());
 	}
 
 	/**
@@ -108,7 +109,7 @@ final class GrantChannel implements AutoCloseable {
 	 * once Redis refused it, waiters poll.
 	 */
 	void listen() {
-		if (this.polling) {
+		if (this.polling.get()) {
 			return;
 		}
 		CompletableFuture<Void> subscription = subscription();
@@ -131,7 +132,7 @@ final class GrantChannel implements AutoCloseable {
 	 * @return the waits, or {@code null} when waiters listen
 	 */
 	@Nullable BackOffExecution polls() {
-		return this.polling ? POLLING.start() : null;
+		return this.polling.get() ? POLLING.start() : null;
 	}
 
 	/**
@@ -143,7 +144,12 @@ final class GrantChannel implements AutoCloseable {
 		try {
 			CompletableFuture<Void> current = this.subscribed;
 			if (current == null || current.isCompletedExceptionally()) {
-				current = subscriber().subscribe(this.channel);
+				LockConnection.ReleaseSubscriber subscriber = this.subscriber;
+				if (subscriber == null) {
+					subscriber = this.commands.subscriber(this.onMessage);
+					this.subscriber = subscriber;
+				}
+				current = subscriber.subscribe(this.channel);
 				this.subscribed = current;
 			}
 			return current;
@@ -171,28 +177,12 @@ final class GrantChannel implements AutoCloseable {
 	}
 
 	private void pollFromNowOn(String refusal) {
-		this.lock.lock();
-		try {
-			if (this.polling) {
-				return;
-			}
-			this.polling = true;
-		}
-		finally {
-			this.lock.unlock();
+		if (!this.polling.compareAndSet(false, true)) {
+			return;
 		}
 		logger.warn("Redis refused to subscribe to lock grants (" + refusal
 				+ "); waiting for locks polls Redis instead, every " + FIRST_POLL_MILLIS
 				+ " ms at first and at most every " + MAX_POLL_MILLIS + " ms");
-	}
-
-	private LockConnection.ReleaseSubscriber subscriber() {
-		LockConnection.ReleaseSubscriber current = this.subscriber;
-		if (current == null) {
-			current = this.commands.subscriber(this.onMessage);
-			this.subscriber = current;
-		}
-		return current;
 	}
 
 	/**

@@ -1,7 +1,7 @@
 package dev.distlock.redis;
 
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -27,14 +27,11 @@ final class ReleaseSignals implements AutoCloseable {
 
 	private final GrantChannel grants;
 
-	/** Guards the signals' users. */
-	private final Lock lock = new ReentrantLock();
-
 	/**
-	 * The signals of the locks waited for, by lock key. Read by the pub/sub listener
-	 * without locking; changed under {@link #lock}.
+	 * The signals of the locks waited for, by lock key, each kept while it has users.
+	 * Read by the pub/sub listener without locking; changed one key at a time.
 	 */
-	private final Map<String, Signal> signals = new ConcurrentHashMap<>();
+	private final ConcurrentMap<String, Signal> signals = new ConcurrentHashMap<>();
 
 	/**
 	 * Create the signals of one registry.
@@ -61,15 +58,12 @@ final class ReleaseSignals implements AutoCloseable {
 	 */
 	Subscription subscribe(String key) {
 		this.grants.listen();
-		this.lock.lock();
-		try {
-			Signal signal = this.signals.computeIfAbsent(key, (absent) -> new Signal());
-			signal.users++;
-			return new Subscription(key, signal, this.grants.polls());
-		}
-		finally {
-			this.lock.unlock();
-		}
+		Signal signal = this.signals.compute(key, (joined, current) -> {
+			Signal used = (current != null) ? current : new Signal();
+			used.users++;
+			return used;
+		});
+		return new Subscription(key, signal, this.grants.polls());
 	}
 
 	/**
@@ -91,16 +85,8 @@ final class ReleaseSignals implements AutoCloseable {
 		this.grants.close();
 	}
 
-	private void leave(String key, Signal signal) {
-		this.lock.lock();
-		try {
-			if (--signal.users == 0) {
-				this.signals.remove(key, signal);
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+	private void leave(String key) {
+		this.signals.computeIfPresent(key, (left, signal) -> (--signal.users == 0) ? null : signal);
 	}
 
 	/**
@@ -146,7 +132,7 @@ final class ReleaseSignals implements AutoCloseable {
 		public void close() {
 			if (!this.closed) {
 				this.closed = true;
-				leave(this.key, this.signal);
+				leave(this.key);
 			}
 		}
 
@@ -161,7 +147,7 @@ final class ReleaseSignals implements AutoCloseable {
 
 		private final Condition fired = this.lock.newCondition();
 
-		/** Subscribers; guarded by the enclosing {@code ReleaseSignals}' lock. */
+		/** Subscribers; changed only while the enclosing map computes its key. */
 		private int users;
 
 		private long generation;
