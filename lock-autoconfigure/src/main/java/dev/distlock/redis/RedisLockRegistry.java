@@ -34,12 +34,14 @@ import org.springframework.util.Assert;
  * or any Spring Data Redis connection factory, as {@link LockConnections} makes it.
  *
  * <p>
- * How locks are taken, renewed and released is the {@link RegistryEngine}'s. A lost lock
- * is logged and reported to the event listener (the application's event publisher in a
- * Spring application) once, and so is each renewal that failed with time left on the
- * lease. Events reach the listener in order on the registry's own thread
- * ({@code distlock-events}), after the change they tell of, never on a thread of the
- * engine and never under its locks: a listener never delays a renewal or a release.
+ * Threads of this JVM that want the same lock queue on a fair local permit, so that one
+ * at a time waits in Redis, and locks in watchdog mode are renewed until released (see
+ * {@link RegistryEngine}). A lost lock is logged and reported to the event listener (the
+ * application's event publisher in a Spring application) once, and so is each renewal
+ * that failed with time left on the lease. Events reach the listener in order on the
+ * registry's own thread ({@code distlock-events}), after the change they tell of, never
+ * on a thread of the engine and never under its locks: a listener never delays a renewal
+ * or a release.
  *
  * <p>
  * A lock is also the write side of the read/write lock of its name
