@@ -40,7 +40,7 @@ final class RedisAcquirer {
 	/**
 	 * How long a grant waits for a waiter that listens to take it up, in milliseconds, on
 	 * top of twice the waiter's round trip; one that polls gets
-	 * {@link ReleaseSignals#MAX_POLL_MILLIS} more.
+	 * {@link GrantChannel#MAX_POLL_MILLIS} more.
 	 */
 	static final long CLAIM_MILLIS = 250;
 
@@ -87,7 +87,7 @@ final class RedisAcquirer {
 		// attempt put it back
 		boolean requeued = false;
 		try {
-			if (!deadline.isPast() && this.signals.isListening()) {
+			if (!deadline.isPast() && this.signals.grants().isListening()) {
 				// Join the queue with the first attempt: no grant can be missed.
 				subscription = this.signals.subscribe(acquisition.id().key);
 			}
@@ -101,7 +101,7 @@ final class RedisAcquirer {
 					return handedOver;
 				}
 				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast()
-						&& acquisition.mayQueue()) ? queueing(this.signals, roundTripMillis)
+						&& acquisition.mayQueue()) ? queueing(this.signals.grants(), roundTripMillis)
 								: RedisLockCommands.Queueing.NONE;
 				long sentNanos = System.nanoTime();
 				attempted = true;
@@ -148,10 +148,9 @@ final class RedisAcquirer {
 	 * or polling with a longer claim time; either way with time for the grant's message
 	 * and the attempt that takes it up to travel, twice its last round trip.
 	 */
-	static RedisLockCommands.Queueing queueing(ReleaseSignals signals, long roundTripMillis) {
-		long claimMillis = CLAIM_MILLIS + 2 * roundTripMillis
-				+ (signals.isPolling() ? ReleaseSignals.MAX_POLL_MILLIS : 0);
-		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS, claimMillis, signals.channel());
+	static RedisLockCommands.Queueing queueing(GrantChannel grants, long roundTripMillis) {
+		long claimMillis = CLAIM_MILLIS + 2 * roundTripMillis + (grants.isPolling() ? GrantChannel.MAX_POLL_MILLIS : 0);
+		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS, claimMillis, grants.name());
 	}
 
 	/**

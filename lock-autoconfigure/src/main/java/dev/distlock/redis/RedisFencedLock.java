@@ -20,7 +20,7 @@ final class RedisFencedLock implements FencedLock {
 
 	private static final Duration FOREVER = Duration.ofNanos(Long.MAX_VALUE);
 
-	private final RedisLockRegistry registry;
+	private final RegistryEngine engine;
 
 	private final LockId id;
 
@@ -33,8 +33,8 @@ final class RedisFencedLock implements FencedLock {
 	 */
 	private final HoldKind side;
 
-	RedisFencedLock(RedisLockRegistry registry, LockId id, LeaseOptions options, HoldKind side) {
-		this.registry = registry;
+	RedisFencedLock(RegistryEngine engine, LockId id, LeaseOptions options, HoldKind side) {
+		this.engine = engine;
 		this.id = id;
 		this.options = options;
 		this.side = side;
@@ -50,7 +50,7 @@ final class RedisFencedLock implements FencedLock {
 		boolean interrupted = false;
 		while (true) {
 			try {
-				if (this.registry.lockOwned(this.id, this.side, FOREVER, this.options)) {
+				if (this.engine.owned.lock(this.id, this.side, FOREVER, this.options)) {
 					break;
 				}
 			}
@@ -68,7 +68,7 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		this.registry.lockOwned(this.id, this.side, FOREVER, this.options);
+		this.engine.owned.lock(this.id, this.side, FOREVER, this.options);
 	}
 
 	@Override
@@ -81,13 +81,13 @@ final class RedisFencedLock implements FencedLock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		return this.registry.lockOwned(this.id, this.side, Duration.ofNanos(unit.toNanos(time)), this.options);
+		return this.engine.owned.lock(this.id, this.side, Duration.ofNanos(unit.toNanos(time)), this.options);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime) {
 		try {
-			return this.registry.lockOwned(this.id, this.side, waitTime, this.options);
+			return this.engine.owned.lock(this.id, this.side, waitTime, this.options);
 		}
 		catch (InterruptedException ex) {
 			throw RedisLockRegistry.interrupted(this.id.name.value(), ex);
@@ -96,28 +96,28 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public void unlock() {
-		this.registry.unlockOwned(this.side, this.id.name);
+		this.engine.owned.unlock(this.side, this.id.name);
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.registry.owned(this.side).isHeld(this.id.name);
+		return this.engine.owned.of(this.side).isHeld(this.id.name);
 	}
 
 	@Override
 	public int getHoldCount() {
-		RedisHold hold = this.registry.owned(this.side).find(this.id.name);
+		RedisHold hold = this.engine.owned.of(this.side).find(this.id.name);
 		return (hold != null && hold.isValid()) ? hold.reentries : 0;
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.registry.owned(this.side).held(this.id.name).fencingToken;
+		return this.engine.owned.of(this.side).held(this.id.name).fencingToken;
 	}
 
 	@Override
 	public LockLease currentHold() {
-		return this.registry.lease(this.registry.owned(this.side).get(this.id.name), this::unlock);
+		return this.engine.holds.lease(this.engine.owned.of(this.side).get(this.id.name), this::unlock);
 	}
 
 	/**
@@ -126,13 +126,13 @@ final class RedisFencedLock implements FencedLock {
 	 */
 	@Override
 	public boolean equals(@Nullable Object other) {
-		return (this == other) || (other instanceof RedisFencedLock lock && this.registry == lock.registry
+		return (this == other) || (other instanceof RedisFencedLock lock && this.engine == lock.engine
 				&& this.id.name.equals(lock.id.name) && this.options.equals(lock.options) && this.side == lock.side);
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(System.identityHashCode(this.registry), this.id.name, this.options, this.side);
+		return Objects.hash(System.identityHashCode(this.engine), this.id.name, this.options, this.side);
 	}
 
 	@Override

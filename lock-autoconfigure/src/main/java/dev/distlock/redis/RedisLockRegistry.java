@@ -6,11 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import dev.distlock.DistributedLockException;
 import dev.distlock.DistributedSemaphore;
 import dev.distlock.FencedLock;
 import dev.distlock.FencedReadWriteLock;
@@ -22,15 +20,12 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockIntrospector;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
-import dev.distlock.LockLostException;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRegistry;
-import dev.distlock.leader.LeadershipEvents;
 import dev.distlock.leader.LockLeadership;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.connection.LockConnections;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
@@ -39,19 +34,14 @@ import org.springframework.util.Assert;
  * or any Spring Data Redis connection factory, as {@link LockConnections} makes it.
  *
  * <p>
- * Acquiring runs one script ({@code SET key token NX PX lease} plus {@code INCRBY} of the
- * fencing key); releasing runs one script that deletes the key only while it holds the
- * caller's token and publishes a release signal. Threads of this JVM that want the same
- * lock queue on a local fair permit, so only one of them at a time tries and waits in
- * Redis ({@link RedisAcquirer}); that one sleeps until a release signal arrives or the
- * holder's lease would have run out, or takes the lock straight from a releasing holder
- * of this JVM. Held locks in watchdog mode are renewed by a
- * {@link dev.distlock.redis.renewal.LeaseRenewal}. A lost lock is logged and reported to
- * the event listener (the application's event publisher in a Spring application) once,
- * and so is each renewal that failed with time left on the lease. Events reach the
- * listener in order on the registry's own thread ({@code distlock-events}), after the
- * change they tell of, never on a thread of the engine and never under its locks: a
- * listener never delays a renewal or a release.
+ * Threads of this JVM that want the same lock queue on a fair local permit, so that one
+ * at a time waits in Redis, and locks in watchdog mode are renewed until released (see
+ * {@link RegistryEngine}). A lost lock is logged and reported to the event listener (the
+ * application's event publisher in a Spring application) once, and so is each renewal
+ * that failed with time left on the lease. Events reach the listener in order on the
+ * registry's own thread ({@code distlock-events}), after the change they tell of, never
+ * on a thread of the engine and never under its locks: a listener never delays a renewal
+ * or a release.
  *
  * <p>
  * A lock is also the write side of the read/write lock of its name
@@ -63,33 +53,7 @@ import org.springframework.util.Assert;
  */
 public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCloseable {
 
-	private final RedisLockCommands commands;
-
-	private final ReleaseSignals signals;
-
-	private final RedisAcquirer acquirer;
-
-	private final LockKeys keys;
-
-	private final LocalLocks locks;
-
-	private final ActiveHolds active;
-
-	private final HoldRelease release;
-
-	private final HoldExtension extension;
-
-	private final LockObserver observer;
-
-	private final OwnedHolds owned = new OwnedHolds("Lock");
-
-	private final OwnedHolds ownedReads = new OwnedHolds("Read lock");
-
-	private final LockEventPublisher events;
-
-	private final LeadershipEvents leadershipEvents;
-
-	private final Duration leaseTime;
+	private final RegistryEngine engine;
 
 	private final Map<LockName, LockLeadership> leaderships = new ConcurrentHashMap<>();
 
@@ -148,19 +112,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 			Consumer<? super LockEvent> eventListener, LockObserver observer) {
 		Assert.notNull(eventListener, "'eventListener' must not be null");
 		Assert.notNull(observer, "'observer' must not be null");
-		this.observer = observer;
-		this.commands = commands;
-		this.signals = new ReleaseSignals(this.commands, grantChannel(settings));
-		this.acquirer = new RedisAcquirer(this.commands, this.signals, settings);
-		this.keys = new LockKeys(settings.keyPrefix());
-		this.locks = new LocalLocks();
-		this.events = new LockEventPublisher(eventListener, settings.leaseTime());
-		this.active = new ActiveHolds(this.commands, settings.leaseTime(), this.events);
-		this.leadershipEvents = new RedisLeadershipEvents(this.events, observer);
-		this.leaseTime = settings.leaseTime();
-		this.release = new HoldRelease(this.commands, new HandOver(this.commands, this.signals, this.ownedReads),
-				this.signals, this.locks, this.active);
-		this.extension = new HoldExtension(this.commands, this.active);
+		this.engine = new RegistryEngine(commands, settings, eventListener, observer);
 	}
 
 	private static <T> T notNull(T argument, String name) {
@@ -182,17 +134,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	}
 
 	/**
-	 * Throw when this registry locks on a quorum of independent nodes, which do not keep
-	 * shared holds.
-	 * @param what the primitive asked for
-	 */
-	private void requireSharedHolds(String what) {
-		if (this.commands instanceof RedlockCommands) {
-			throw notOnRedlock(what);
-		}
-	}
-
-	/**
 	 * Return the failure of a primitive that a quorum of independent nodes does not
 	 * offer.
 	 * @param what the primitive
@@ -203,15 +144,6 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 				+ " to lock on one Redis");
 	}
 
-	/**
-	 * Return the channel this registry hears the grants to its waiters on:
-	 * {@code <key-prefix>!grants:<random id>}, one per registry, covered by an ACL that
-	 * allows the key prefix's channels.
-	 */
-	private static String grantChannel(RedisLockSettings settings) {
-		return settings.keyPrefix() + LockName.RESERVED + "grants:" + LockTokens.next();
-	}
-
 	@Override
 	public FencedLock obtain(String name, LeaseOptions options) {
 		return obtain(LockName.of(name), options);
@@ -220,7 +152,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	@Override
 	public FencedLock obtain(LockName name, LeaseOptions options) {
 		Assert.notNull(options, "'options' must not be null");
-		return new RedisFencedLock(this, checked(name), options, HoldKind.EXCLUSIVE);
+		return new RedisFencedLock(this.engine, this.engine.checked(name), options, HoldKind.EXCLUSIVE);
 	}
 
 	@Override
@@ -230,8 +162,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public FencedReadWriteLock readWriteLock(LockName name) {
-		requireSharedHolds("read/write locks");
-		return new RedisReadWriteLock(this, checked(name));
+		this.engine.requireSharedHolds("read/write locks");
+		return new RedisReadWriteLock(this.engine, this.engine.checked(name));
 	}
 
 	/**
@@ -253,11 +185,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public DistributedSemaphore semaphore(LockName name, int permits) {
-		requireSharedHolds("semaphores");
-		LockId id = checked(name);
-		Assert.isTrue(permits >= 1,
-				() -> "Semaphore '" + name + "' must have at least 1 permit, but was given " + permits);
-		return new RedisSemaphore(this, id, permits);
+		this.engine.requireSharedHolds("semaphores");
+		return new RedisSemaphore(this.engine, this.engine.checked(name), permits);
 	}
 
 	@Override
@@ -267,10 +196,10 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public Optional<LockLease> tryAcquire(LockName name, Duration waitTime, LeaseOptions options) {
-		LockId id = checked(name);
+		LockId id = this.engine.checked(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
-			return leaseOf(acquireHold(id, waitTime, options));
+			return this.engine.holds.leaseOf(this.engine.holds.acquireLock(id, waitTime, options));
 		}
 		catch (InterruptedException ex) {
 			throw interrupted(name.value(), ex);
@@ -284,21 +213,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public Optional<Duration> remainingLease(LockName name) {
-		LockId id = checked(name);
-		long millis = this.commands.await(this.commands.lockState(id), "read the lease of lock '" + name + "'");
-		return (millis >= 0) ? Optional.of(Duration.ofMillis(millis)) : Optional.empty();
+		return this.engine.operations.remainingLease(this.engine.checked(name));
 	}
 
 	@Override
 	public Leadership leadership(String name) {
-		LockId id = checked(LockName.of(name));
-		return this.leaderships.computeIfAbsent(id.name,
-				(key) -> new LockLeadership(this, id.name, id.key, this.leaseTime, this.leadershipEvents));
+		LockId id = this.engine.checked(LockName.of(name));
+		return this.leaderships.computeIfAbsent(id.name, (key) -> new LockLeadership(this, id.name, id.key,
+				this.engine.leaseTime, this.engine.leadershipEvents));
 	}
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.active.list();
+		return this.engine.active.list();
 	}
 
 	@Override
@@ -308,28 +235,17 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 
 	@Override
 	public OptionalLong forceRelease(String name) {
-		LockId id = checked(LockName.of(name));
-		long lastToken = this.commands.awaitUninterruptibly(this.commands.forceRelease(id),
-				"force-release lock '" + id.name + "'");
-		return (lastToken >= 0) ? OptionalLong.of(lastToken) : OptionalLong.empty();
+		return this.engine.operations.forceRelease(this.engine.checked(LockName.of(name)));
 	}
 
 	@Override
 	public void ping() {
-		this.commands.await(this.commands.ping(), "answer PING");
+		this.engine.operations.ping();
 	}
 
 	@Override
 	public List<String> pingNodes() {
-		return this.commands.pingNodes().stream().map((reply) -> {
-			try {
-				this.commands.await(reply, "answer PING");
-				return "UP";
-			}
-			catch (DistributedLockException ex) {
-				return "DOWN: " + ex.getMessage();
-			}
-		}).toList();
+		return this.engine.operations.pingNodes();
 	}
 
 	/**
@@ -338,19 +254,19 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	@Override
 	public Duration renewalPeriod() {
-		return this.active.renewal().period();
+		return this.engine.active.renewal().period();
 	}
 
 	@Override
 	public Duration renewalDelay() {
-		return this.active.renewal().delay();
+		return this.engine.active.renewal().delay();
 	}
 
 	/**
 	 * Renew every held lock in watchdog mode now, rather than at the next period.
 	 */
 	public void renewLeases() {
-		this.active.renewal().renewNow();
+		this.engine.active.renewal().renewNow();
 	}
 
 	/**
@@ -364,198 +280,21 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
 			this.leaderships.values().forEach(LockLeadership::stop);
-			this.release.releaseHeld("the registry was closed while it was held, and released it so that the next"
+			this.engine.close("the registry was closed while it was held, and released it so that the next"
 					+ " holder need not wait for its lease");
-			this.active.close();
-			this.signals.close();
-			this.commands.close();
-			this.events.close();
 		}
 	}
 
 	/**
-	 * Acquire a hold of one side of a lock for the current thread, reentering a hold of
-	 * that side it already owns without a round trip.
-	 * @throws LockLostException if the thread owns a hold of that side known lost: it is
-	 * not re-entered, and the thread must unlock it first
-	 * @param side {@link HoldKind#EXCLUSIVE} for the lock (the write side of the
-	 * read/write lock of its name), {@link HoldKind#READ_SHARE} for the read side
-	 * @throws IllegalMonitorStateException if the thread holds the read side and asks for
-	 * the write side, which would wait for its own read share
+	 * Return the engine behind this registry.
 	 */
-	boolean lockOwned(LockId id, HoldKind side, Duration waitTime, LeaseOptions options) throws InterruptedException {
-		OwnedHolds holds = owned(side);
-		if (holds.reenter(id.name)) {
-			return true;
-		}
-		RedisHold hold = (side == HoldKind.READ_SHARE) ? acquireRead(id, waitTime)
-				: acquireWrite(id, waitTime, options);
-		if (hold == null) {
-			return false;
-		}
-		holds.add(hold);
-		return true;
-	}
-
-	/**
-	 * Leave one hold of one side of a lock of the current thread, releasing it when it
-	 * was the outermost.
-	 * @throws IllegalMonitorStateException if the current thread does not hold it
-	 */
-	void unlockOwned(HoldKind side, LockName name) {
-		RedisHold hold = owned(side).leave(name);
-		if (hold != null) {
-			release(hold);
-		}
-	}
-
-	/**
-	 * Return the holds of one side that the current thread owns through
-	 * {@link RedisFencedLock}s: its locks, or its read shares.
-	 */
-	OwnedHolds owned(HoldKind side) {
-		return (side == HoldKind.READ_SHARE) ? this.ownedReads : this.owned;
-	}
-
-	/**
-	 * Take a read share for the current thread: at once when the thread holds the write
-	 * side (a downgrade), otherwise once no writer holds or waits for the lock before it.
-	 */
-	private @Nullable RedisHold acquireRead(LockId id, Duration waitTime) throws InterruptedException {
-		RedisHold write = this.owned.find(id.name);
-		return acquireShared(SharedAttempt.read(id, (write != null) ? write.token : ""), waitTime);
-	}
-
-	/**
-	 * Take the lock (the write side) for the current thread, unless the thread holds the
-	 * read side: the lock would wait for the thread's own read share.
-	 */
-	private @Nullable RedisHold acquireWrite(LockId id, Duration waitTime, LeaseOptions options)
-			throws InterruptedException {
-		if (this.ownedReads.find(id.name) != null) {
-			throw new IllegalMonitorStateException("Thread '" + Thread.currentThread().getName()
-					+ "' holds the read lock of '" + id.name + "' and cannot take its write lock, which would wait "
-					+ "for its own read share: a read lock cannot be upgraded; release it first");
-		}
-		return acquireHold(id, waitTime, options);
-	}
-
-	/**
-	 * Take a shared hold (a read share, a semaphore permit), tracked for renewal, listing
-	 * and loss reporting like a lock's, and told to the observer.
-	 * @param attempt the script that tries, and its arguments
-	 * @param waitTime how long to wait; zero tries once
-	 * @return the hold, to be given to {@link #release(RedisHold)}, or {@code null} if
-	 * not taken in time
-	 * @see RedisAcquirer
-	 */
-	@Nullable RedisHold acquireShared(SharedAttempt attempt, Duration waitTime) throws InterruptedException {
-		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of '" + attempt.id().name + "' must not be negative");
-		LockObserver.Wait wait = this.observer.waitStarted(attempt.id().name);
-		RedisHold hold;
-		try {
-			hold = this.acquirer.acquire(attempt, Deadline.after(waitTime));
-		}
-		catch (InterruptedException | RuntimeException | Error ex) {
-			wait.failed(ex);
-			throw ex;
-		}
-		track(hold, wait);
-		return hold;
-	}
-
-	/**
-	 * Return an owner-free lease of a hold, released through this registry.
-	 * @param hold the hold, or {@code null} when none was taken
-	 * @return the lease, or empty
-	 */
-	Optional<LockLease> leaseOf(@Nullable RedisHold hold) {
-		return Optional.ofNullable(hold).map((held) -> lease(held, () -> release(held)));
-	}
-
-	/**
-	 * Return a lease view of a hold, extended through this registry.
-	 * @param hold the hold
-	 * @param releaseAction run by the lease's first release
-	 * @return the lease
-	 */
-	LockLease lease(RedisHold hold, Runnable releaseAction) {
-		return new RedisLockLease(hold, releaseAction, this.extension);
-	}
-
-	/**
-	 * Return the lock of the given name, checked: a name whose key leaves room for the
-	 * lock's helper keys in its Cluster slot.
-	 */
-	LockId checked(LockName name) {
-		Assert.notNull(name, "'name' must not be null");
-		return new LockId(name, this.keys.lockKey(name.value()));
+	RegistryEngine engine() {
+		return this.engine;
 	}
 
 	static LockAcquisitionException interrupted(String name, InterruptedException ex) {
 		Thread.currentThread().interrupt();
 		return new LockAcquisitionException(name, "Interrupted while waiting for lock '" + name + "'", ex);
-	}
-
-	/**
-	 * Release a hold.
-	 * @see HoldRelease#release(RedisHold)
-	 */
-	void release(RedisHold hold) {
-		this.release.release(hold);
-	}
-
-	/**
-	 * Start tracking a hold just taken, observed before the watchdog and the lease
-	 * expiries know it, or tell the wait's observation that it ended in vain.
-	 */
-	private void track(@Nullable RedisHold hold, LockObserver.Wait wait) {
-		if (hold != null) {
-			hold.observe(wait.acquired(hold.fencingToken));
-			this.active.add(hold);
-		}
-		else {
-			wait.notAcquired();
-		}
-	}
-
-	/**
-	 * Acquire a hold, waiting for the lock at most the given time; the hold is renewed or
-	 * watched as its options say and told to the observer.
-	 * @return the hold, or {@code null} if the lock was not acquired in time
-	 */
-	@Nullable RedisHold acquireHold(LockId id, Duration waitTime, LeaseOptions options) throws InterruptedException {
-		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + id.name + "' must not be negative");
-		Deadline deadline = Deadline.after(waitTime);
-		LockObserver.Wait wait = this.observer.waitStarted(id.name);
-		LocalLock lock = this.locks.retain(id);
-		boolean permitted = false;
-		RedisHold hold = null;
-		try {
-			try {
-				permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
-				if (permitted) {
-					hold = this.acquirer.acquire(lock, deadline, options);
-				}
-			}
-			catch (InterruptedException | RuntimeException | Error ex) {
-				wait.failed(ex);
-				throw ex;
-			}
-			if (hold != null) {
-				lock.holder.set(hold);
-			}
-			track(hold, wait);
-			return hold;
-		}
-		finally {
-			if (permitted) {
-				lock.permit.release();
-			}
-			if (hold == null) {
-				this.locks.release(lock);
-			}
-		}
 	}
 
 }

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class RedisReadWriteLock implements FencedReadWriteLock {
 
-	private final RedisLockRegistry registry;
+	private final RegistryEngine engine;
 
 	private final LockId id;
 
@@ -24,11 +24,11 @@ final class RedisReadWriteLock implements FencedReadWriteLock {
 
 	private final FencedLock writeLock;
 
-	RedisReadWriteLock(RedisLockRegistry registry, LockId id) {
-		this.registry = registry;
+	RedisReadWriteLock(RegistryEngine engine, LockId id) {
+		this.engine = engine;
 		this.id = id;
-		this.readLock = new RedisFencedLock(registry, id, LeaseOptions.WATCHDOG, HoldKind.READ_SHARE);
-		this.writeLock = new RedisFencedLock(registry, id, LeaseOptions.WATCHDOG, HoldKind.EXCLUSIVE);
+		this.readLock = new RedisFencedLock(engine, id, LeaseOptions.WATCHDOG, HoldKind.READ_SHARE);
+		this.writeLock = new RedisFencedLock(engine, id, LeaseOptions.WATCHDOG, HoldKind.EXCLUSIVE);
 	}
 
 	@Override
@@ -52,13 +52,13 @@ final class RedisReadWriteLock implements FencedReadWriteLock {
 	 */
 	@Override
 	public boolean equals(@Nullable Object other) {
-		return (this == other) || (other instanceof RedisReadWriteLock lock && this.registry == lock.registry
+		return (this == other) || (other instanceof RedisReadWriteLock lock && this.engine == lock.engine
 				&& this.id.name.equals(lock.id.name));
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(System.identityHashCode(this.registry), this.id.name);
+		return Objects.hash(System.identityHashCode(this.engine), this.id.name);
 	}
 
 	@Override

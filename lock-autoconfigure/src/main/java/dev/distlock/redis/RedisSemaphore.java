@@ -10,6 +10,8 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLease;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.Assert;
+
 /**
  * A semaphore of a {@link RedisLockRegistry}: each permit is a shared hold, its token's
  * entry in the semaphore's set of permit holders, renewed by the watchdog and fenced by
@@ -25,14 +27,16 @@ import org.jspecify.annotations.Nullable;
  */
 final class RedisSemaphore implements DistributedSemaphore {
 
-	private final RedisLockRegistry registry;
+	private final RegistryEngine engine;
 
 	private final SharedAttempt attempt;
 
 	private final int permits;
 
-	RedisSemaphore(RedisLockRegistry registry, LockId id, int permits) {
-		this.registry = registry;
+	RedisSemaphore(RegistryEngine engine, LockId id, int permits) {
+		Assert.isTrue(permits >= 1,
+				() -> "Semaphore '" + id.name + "' must have at least 1 permit, but was given " + permits);
+		this.engine = engine;
 		this.attempt = new SharedAttempt(id, HoldKind.PERMIT, LuaScript.ACQUIRE_PERMIT, Integer.toString(permits));
 		this.permits = permits;
 	}
@@ -50,7 +54,7 @@ final class RedisSemaphore implements DistributedSemaphore {
 	@Override
 	public Optional<LockLease> tryAcquire(Duration waitTime) {
 		try {
-			return this.registry.leaseOf(this.registry.acquireShared(this.attempt, waitTime));
+			return this.engine.holds.leaseOf(this.engine.holds.acquireShared(this.attempt, waitTime));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -65,13 +69,13 @@ final class RedisSemaphore implements DistributedSemaphore {
 	 */
 	@Override
 	public boolean equals(@Nullable Object other) {
-		return (this == other) || (other instanceof RedisSemaphore semaphore && this.registry == semaphore.registry
+		return (this == other) || (other instanceof RedisSemaphore semaphore && this.engine == semaphore.engine
 				&& name().equals(semaphore.name()) && this.permits == semaphore.permits);
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(System.identityHashCode(this.registry), name(), this.permits);
+		return Objects.hash(System.identityHashCode(this.engine), name(), this.permits);
 	}
 
 	@Override

@@ -93,8 +93,8 @@ class SemaphoreTests {
 		assertThat(acquire(registry(), Duration.ZERO)).isNull();
 		assertThat(this.commands.zcard(helperKey(LockKeys.PERMITS))).isEqualTo(PERMITS);
 		assertThat(this.commands.exists(helperKey(LockKeys.QUEUE))).isZero();
-		registry.release(first);
-		registry.release(second);
+		registry.engine().holds.release(first);
+		registry.engine().holds.release(second);
 		assertThat(this.commands.exists(helperKey(LockKeys.PERMITS), helperKey(LockKeys.QUEUE))).isZero();
 	}
 
@@ -109,7 +109,7 @@ class SemaphoreTests {
 		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
 		CommandStats stats = new CommandStats(this.commands);
 		stats.reset();
-		holding.release(first);
+		holding.engine().holds.release(first);
 		RedisHold hold = admitted.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(hold).isNotNull();
 		assertThat(hold.fencingToken).isGreaterThan(first.fencingToken);
@@ -132,7 +132,7 @@ class SemaphoreTests {
 			.isThrownBy(() -> admitted.get(WAIT.toSeconds(), TimeUnit.SECONDS))
 			.withCauseInstanceOf(InterruptedException.class);
 		await().atMost(WAIT).untilAsserted(() -> assertThat(this.commands.exists(helperKey(LockKeys.QUEUE))).isZero());
-		holding.release(first);
+		holding.engine().holds.release(first);
 		assertThat(this.commands.zcard(helperKey(LockKeys.PERMITS))).isOne();
 	}
 
@@ -220,7 +220,7 @@ class SemaphoreTests {
 	private static @Nullable RedisHold acquire(RedisLockRegistry registry, Duration waitTime)
 			throws InterruptedException {
 		LockId id = new LockId(LockName.of("pool"), "lock:pool");
-		return registry.acquireShared(
+		return registry.engine().holds.acquireShared(
 				new SharedAttempt(id, HoldKind.PERMIT, LuaScript.ACQUIRE_PERMIT, Integer.toString(PERMITS)), waitTime);
 	}
 

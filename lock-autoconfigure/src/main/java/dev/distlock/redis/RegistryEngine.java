@@ -1,0 +1,121 @@
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+import dev.distlock.LockEvent;
+import dev.distlock.LockName;
+import dev.distlock.LockObserver;
+import dev.distlock.leader.LeadershipEvents;
+
+import org.springframework.util.Assert;
+
+/**
+ * The engine behind one {@link RedisLockRegistry}: its parts, wired together once, and
+ * their shutdown in order. The registry's views (locks, read/write locks, semaphores)
+ * hold the engine rather than the registry, so two views of one engine are views of one
+ * registry.
+ *
+ * <p>
+ * Acquiring runs one script ({@code acquire.lua}: {@code SET key token NX PX lease}, the
+ * fencing token from the server's clock and the lock's last token, or a place in the
+ * lock's wait queue); releasing runs one script that deletes the key only while it holds
+ * the caller's token and grants the lock to the first waiter of the queue, waking that
+ * waiter's registry on its grant channel. Threads of this JVM that want the same lock
+ * queue on a local fair permit, so only one of them at a time tries and waits in Redis
+ * ({@link RedisAcquirer}); that one sleeps until its grant arrives or its next re-check,
+ * or takes the lock straight from a releasing holder of this JVM (the transfer script).
+ * Held locks in watchdog mode are renewed by a
+ * {@link dev.distlock.redis.renewal.LeaseRenewal}.
+ */
+final class RegistryEngine {
+
+	/** The holds taken and not yet released, renewed and reported when lost. */
+	final ActiveHolds active;
+
+	/** Takes holds and hands them out as leases. */
+	final HoldAcquirer holds;
+
+	/** The holds that threads own through the registry's locks. */
+	final OwnedLocks owned;
+
+	/** What the operations support asks of Redis. */
+	final LockOperations operations;
+
+	/** How long a lock in watchdog mode stays taken unless renewed. */
+	final Duration leaseTime;
+
+	/** The events of the registry's leaderships. */
+	final LeadershipEvents leadershipEvents;
+
+	private final RedisLockCommands commands;
+
+	private final LockKeys keys;
+
+	private final ReleaseSignals signals;
+
+	private final HoldRelease release;
+
+	private final LockEventPublisher events;
+
+	/**
+	 * Wire the parts of a registry together.
+	 * @param commands the commands to Redis, closed with the engine
+	 * @param settings how to take and keep locks
+	 * @param eventListener told of every lost lock and every renewal that failed with
+	 * time left
+	 * @param observer told of every wait for a lock and of what became of every hold
+	 */
+	RegistryEngine(RedisLockCommands commands, RedisLockSettings settings, Consumer<? super LockEvent> eventListener,
+			LockObserver observer) {
+		this.commands = commands;
+		this.operations = new LockOperations(commands);
+		this.leaseTime = settings.leaseTime();
+		this.keys = new LockKeys(settings.keyPrefix());
+		this.signals = new ReleaseSignals(commands, settings.keyPrefix());
+		this.events = new LockEventPublisher(eventListener, settings.leaseTime());
+		this.active = new ActiveHolds(commands, settings.leaseTime(), this.events);
+		this.leadershipEvents = new RedisLeadershipEvents(this.events, observer);
+		LocalLocks locks = new LocalLocks();
+		OwnedHolds reads = new OwnedHolds("Read lock");
+		this.release = new HoldRelease(commands, new HandOver(commands, this.signals, reads), this.signals, locks,
+				this.active);
+		this.holds = new HoldAcquirer(new RedisAcquirer(commands, this.signals, settings), locks, this.active, observer,
+				this.release, new HoldExtension(commands, this.active));
+		this.owned = new OwnedLocks(this.holds, reads);
+	}
+
+	/**
+	 * Return the lock of the given name, checked: a name whose key leaves room for the
+	 * lock's helper keys in its Cluster slot.
+	 */
+	LockId checked(LockName name) {
+		Assert.notNull(name, "'name' must not be null");
+		return new LockId(name, this.keys.lockKey(name.value()));
+	}
+
+	/**
+	 * Throw when this engine locks on a quorum of independent nodes, which do not keep
+	 * shared holds.
+	 * @param what the primitive asked for
+	 */
+	void requireSharedHolds(String what) {
+		if (this.commands instanceof RedlockCommands) {
+			throw RedisLockRegistry.notOnRedlock(what);
+		}
+	}
+
+	/**
+	 * Release every hold still held, reporting it lost first; stop renewing and watching
+	 * leases and close the connections; deliver the events published so far.
+	 * @param reason why the holds still held are lost, for the reports
+	 */
+	void close(String reason) {
+		this.release.releaseHeld(reason);
+		this.active.close();
+		this.signals.close();
+		this.commands.close();
+		this.events.close();
+	}
+
+}
