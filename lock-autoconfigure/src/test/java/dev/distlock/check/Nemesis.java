@@ -164,6 +164,9 @@ final class Nemesis {
 
 	private final Map<String, Integer> injected = new TreeMap<>();
 
+	/** How many {@code delay-pause} faults the nemesis injected, for their aim. */
+	private int delayPauses;
+
 	/** How many releases the nemesis parked, for their ids. */
 	private int parkedReleases;
 
@@ -306,7 +309,7 @@ final class Nemesis {
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
 			case "lease-out-release" ->
 				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
-			case "delay-pause" -> targeted(this::keptWithLockDelay,
+			case "delay-pause" -> targeted(keptWithLockDelay(this.delayPauses++ % 3),
 					(slot, locks, statuses) -> freezeWithinLockDelay(slot, locks), AIMED_ROUNDS);
 			case ClockSteps.KIND -> (targeted(own(Status::holding),
 					(slot, locks, statuses) -> Objects.requireNonNull(this.clockSteps).stepBack(),
@@ -373,20 +376,25 @@ final class Nemesis {
 	}
 
 	/**
-	 * Aim at the holds a worker with a lock delay keeps a while longer, every other time
-	 * only at its locks' ({@code c:}), whose renewals are another script than those of
-	 * read shares and permits; one time in three instead at the leader, which must not
-	 * say it leads once thawed.
+	 * Aim at the holds a worker with a lock delay keeps a while longer, in turn from one
+	 * {@code delay-pause} to the next: at its locks ({@code c:}), whose renewals are one
+	 * script, at its read shares and permits, whose renewals are another, and at the
+	 * leader, which must not say it leads once thawed.
+	 * @param turn which of the three, 0 to 2
 	 */
-	private Set<String> keptWithLockDelay(int slot, Status status, List<Status> others) {
-		if (this.random.nextInt(3) == 0) {
-			return status.holding().contains(WorkerOps.LEADERSHIP) ? Set.of(WorkerOps.LEADERSHIP) : Set.of();
-		}
-		if (!this.fleet.hasLockDelay(slot)) {
-			return Set.of();
-		}
-		return (this.random.nextBoolean()) ? status.kept()
-				: status.kept().stream().filter((name) -> name.startsWith("c:")).collect(Collectors.toSet());
+	private Aim keptWithLockDelay(int turn) {
+		return (slot, status, others) -> {
+			if (turn == 2) {
+				return status.holding().contains(WorkerOps.LEADERSHIP) ? Set.of(WorkerOps.LEADERSHIP) : Set.of();
+			}
+			if (!this.fleet.hasLockDelay(slot)) {
+				return Set.of();
+			}
+			return status.kept()
+				.stream()
+				.filter((name) -> name.startsWith("c:") == (turn == 0))
+				.collect(Collectors.toSet());
+		};
 	}
 
 	/**
