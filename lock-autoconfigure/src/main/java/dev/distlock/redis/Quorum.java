@@ -93,6 +93,22 @@ final class Quorum {
 	 * @return the replies as they were when decided, or once all settled
 	 */
 	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided) {
+		return gather(replies, decided, System.nanoTime());
+	}
+
+	/**
+	 * Gather the replies of the nodes to a command that is part of an operation, like
+	 * {@link #gather(List, Predicate)}, each waited for at most until nine tenths of the
+	 * command timeout have passed since the operation began: the caller waits for the
+	 * whole operation that long.
+	 * @param replies one reply per node, in the order of the nodes
+	 * @param decided whether the replies so far decide the outcome
+	 * @param beganNanos when the operation began ({@link System#nanoTime()})
+	 * @return the replies as they were when decided, or once all settled
+	 */
+	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided,
+			long beganNanos) {
+		long waitNanos = Math.max(0, beganNanos + this.nodeTimeout.toNanos() - System.nanoTime());
 		CompletableFuture<Tally<T>> outcome = new CompletableFuture<>();
 		Tally<T> tally = Tally.of(replies.size());
 		// Not a monitor: the predicate may be anything, and a virtual thread must not pin
@@ -100,7 +116,7 @@ final class Quorum {
 		for (int i = 0; i < replies.size(); i++) {
 			int node = i;
 			replies.get(i)
-				.orTimeout(this.nodeTimeout.toNanos(), TimeUnit.NANOSECONDS)
+				.orTimeout(waitNanos, TimeUnit.NANOSECONDS)
 				.whenComplete((@Nullable T answer, @Nullable Throwable failure) -> {
 					Tally<T> outcomeTally = null;
 					counting.lock();

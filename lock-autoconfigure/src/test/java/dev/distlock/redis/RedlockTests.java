@@ -42,8 +42,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
- * the command timeout without a majority; a paused node holds up no caller and ties up no
- * thread per command while its connections open; a renewal, release or hand-over that
+ * the command timeout without a majority, also when the majority goes silent between a
+ * hold's grant and its fencing write-back; a paused node holds up no caller and ties up
+ * no thread per command while its connections open; a renewal, release or hand-over that
  * nodes that did not answer leave undecided fails without the hold being reported lost,
  * and a lock they may hold is never told free; a node restarted empty while a lock is
  * held lets no second client in; a holder cut off past its validity loses its lock, is
@@ -291,6 +292,43 @@ class RedlockTests {
 		assertThat(waiting.get(10, TimeUnit.SECONDS)).as("acquired in Redis").isTrue();
 		assertThat(registry.lostEvents()).isEmpty();
 		waiter.run(lock::unlock).get(5, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void acquisitionWhoseFencingWriteBackAMajorityMissesFailsWithinTheCommandTimeout() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		List<TcpProxy> proxies = nodes.proxies();
+		TestLockRegistry registry = registry(QuorumNodes.urisOf(proxies));
+		// Opens every node's command connection
+		registry.registry().acquire("report", Duration.ZERO).release();
+		// Node 0 issues a token far ahead of node 1's: node 1 must raise its fencing key
+		long ahead = (System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1)) * 1000;
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
+			client.sync().set(LockKeys.fenceKey("lock:ledger"), Long.toString(ahead));
+		}
+		nodes.node(2).pause();
+		// Node 1 grants at once and answers late; its write-back never reaches it
+		proxies.get(1).setReplyLatency(Duration.ofMillis(200));
+		TestThread acquirer = this.closer.add(TestThread.start("acquirer"));
+		long startNanos = System.nanoTime();
+		CompletableFuture<Optional<LockLease>> acquiring = acquirer
+			.call(() -> registry.registry().tryAcquire("ledger", Duration.ofSeconds(10)));
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(1).uri(), COMMAND_TIMEOUT)) {
+			await().atMost(Duration.ofSeconds(1))
+				.pollInterval(Duration.ofMillis(5))
+				.until(() -> client.sync().exists("lock:ledger") == 1);
+		}
+		proxies.get(1).stallRequests();
+		assertThat(acquiring).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.isExactlyInstanceOf(DistributedLockException.class)
+			.withMessageContaining("Only 1 of 3 Redis nodes answered to acquire lock 'ledger', fewer than the"
+					+ " majority of 2 (distlock.redlock.nodes)");
+		assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).as("within the command timeout, and a margin")
+			.isLessThan(COMMAND_TIMEOUT.plusMillis(500));
+		nodes.node(2).resume();
+		proxies.forEach(TcpProxy::heal);
 	}
 
 	@Test
