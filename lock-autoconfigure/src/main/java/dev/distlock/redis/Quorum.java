@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,6 +24,9 @@ final class Quorum {
 
 	/** The longest random delay before retrying an attempt that split the nodes. */
 	static final long MAX_RETRY_DELAY_MILLIS = 50;
+
+	/** How far ahead of the client's clock the fencing token it proposes is. */
+	static final Duration TOKEN_FLOOR_LEAD = Duration.ofSeconds(1);
 
 	private final int nodes;
 
@@ -83,6 +87,20 @@ final class Quorum {
 	 */
 	static long retryReply() {
 		return -ThreadLocalRandom.current().nextLong(1, MAX_RETRY_DELAY_MILLIS + 1);
+	}
+
+	/**
+	 * Return the fencing token that the client proposes to the nodes of an attempt as the
+	 * least they issue: its clock in microseconds since the epoch, plus
+	 * {@link #TOKEN_FLOOR_LEAD}. Nodes whose clocks are less than that ahead of the
+	 * client's, and whose last tokens are below it, all issue it, so that a majority's
+	 * fencing keys hold the hold's token without a write-back. The nodes' tokens still
+	 * increase whatever the clocks: the floor only ever raises a token.
+	 */
+	static long tokenFloor() {
+		Instant now = Instant.now();
+		return TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + TimeUnit.NANOSECONDS.toMicros(now.getNano())
+				+ TimeUnit.MILLISECONDS.toMicros(TOKEN_FLOOR_LEAD.toMillis());
 	}
 
 	/**

@@ -65,8 +65,9 @@ final class RedlockCommands extends RedisLockCommands {
 		long sentNanos = System.nanoTime();
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
+		long tokenFloor = Quorum.tokenFloor();
 		return hold(new Attempt(id, token, sent, terms.leaseMillis(), sentNanos),
-				eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime)),
+				eachReply((node) -> node.acquireOnQuorum(id, token, sent, queueing, minUptime, tokenFloor)),
 				(tally) -> refused(id, token, tally));
 	}
 
@@ -76,8 +77,10 @@ final class RedlockCommands extends RedisLockCommands {
 		long sentNanos = System.nanoTime();
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		LeaseTerms nextSent = this.quorum.onNodes(nextTerms);
+		long tokenFloor = Quorum.tokenFloor();
 		return hold(new Attempt(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos),
-				eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken)),
+				eachReply(
+						(node) -> node.transferOnQuorum(id, token, sent, nextToken, nextSent, waiterToken, tokenFloor)),
 				(tally) -> refusedHandOver(id, nextToken, tally))
 			.thenApply((grant) -> {
 				if (grant.reply() <= 0) {
@@ -291,6 +294,10 @@ final class RedlockCommands extends RedisLockCommands {
 			if (tally.count((reply) -> reply > 0) >= this.quorum.majority()
 					&& this.quorum.isValid(attempt.sentNanos(), attempt.leaseMillis())) {
 				long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
+				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
+					// A majority issued it: their fencing keys hold it already
+					return CompletableFuture.completedFuture(new Grant(fencingToken, 0));
+				}
 				return raiseFences(attempt, fencingToken, replies, refusal);
 			}
 			return CompletableFuture.completedFuture(refusal.apply(tally));
@@ -298,9 +305,10 @@ final class RedlockCommands extends RedisLockCommands {
 	}
 
 	/**
-	 * Raise the fencing keys of the nodes that grant a hold to its fencing token, within
-	 * what is left of the time the attempt's nodes are waited for: the hold counts once a
-	 * majority did so within the lease. A node whose grant had not come when a majority
+	 * Raise the fencing keys of the nodes that grant a hold below its fencing token to
+	 * it, within what is left of the time the attempt's nodes are waited for: the hold
+	 * counts once a majority's fencing keys hold at least the token (those that issued it
+	 * hold it already) within the lease. A node whose grant had not come when a majority
 	 * granted is raised once it grants. Otherwise the refusal decides from the replies,
 	 * as from those to the attempt: a node that did not answer the raise counts as one
 	 * that did not answer, one that found the hold gone as one that refused it.
@@ -313,7 +321,7 @@ final class RedlockCommands extends RedisLockCommands {
 		for (int i = 0; i < replies.size(); i++) {
 			QuorumNode node = this.nodes.get(i);
 			raised.add(replies.get(i)
-				.thenCompose((reply) -> (reply <= 0) ? CompletableFuture.completedFuture(reply)
+				.thenCompose((reply) -> (reply <= 0 || reply >= fencingToken) ? CompletableFuture.completedFuture(reply)
 						: node
 							.send((commands) -> commands.raiseFence(attempt.id(), attempt.token(), fencingToken,
 									attempt.sent()))

@@ -20,6 +20,7 @@ import dev.distlock.LockLostEvent;
 import dev.distlock.fencing.RedisFence;
 import dev.distlock.fencing.StaleFencingTokenException;
 import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
@@ -401,6 +402,28 @@ class RedlockTests {
 		try (LockLease next = second.registry().acquire("ledger", Duration.ofSeconds(5))) {
 			assertThat(next.fencingToken()).as("issued by the other two nodes").isGreaterThan(lease.fencingToken());
 		}
+	}
+
+	@Test
+	void uncontendedHoldsRunOnlyTheirAcquireAndReleaseOnEachNode() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		registry.registry().acquire("ledger", Duration.ZERO).release();
+		List<CommandStats> stats = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			stats.add(new CommandStats(
+					this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync()));
+		}
+		stats.forEach(CommandStats::reset);
+		long previous = 0;
+		for (int i = 0; i < 10; i++) {
+			try (LockLease lease = registry.registry().acquire("ledger", Duration.ZERO)) {
+				assertThat(lease.fencingToken()).isGreaterThan(previous);
+				previous = lease.fencingToken();
+			}
+		}
+		assertThat(stats).allSatisfy((node) -> assertThat(node.calls()).as("every node issued the same token")
+			.containsEntry("evalsha", 20L));
 	}
 
 	@ParameterizedTest(name = "{0} nodes")
