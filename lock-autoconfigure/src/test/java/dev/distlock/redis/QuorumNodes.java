@@ -69,14 +69,15 @@ public final class QuorumNodes implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until every running node has been up for at least the given time: only then
-	 * does it count towards a majority for a lease that long.
+	 * Wait until every running node has been up for at least the given time, counted as
+	 * the nodes count it (whole seconds, less one): only then does it count towards a
+	 * majority for a lease that long.
 	 * @param uptime how long
 	 */
 	public void awaitUp(Duration uptime) {
 		for (RedisServer server : this.servers) {
 			if (server.isRunning()) {
-				await().atMost(uptime.plusSeconds(5))
+				await().atMost(uptime.plusSeconds(6))
 					.pollInterval(Duration.ofMillis(100))
 					.until(() -> uptimeMillis(server) >= uptime.toMillis());
 			}
@@ -90,7 +91,7 @@ public final class QuorumNodes implements AutoCloseable {
 				.filter((line) -> line.startsWith("uptime_in_seconds:"))
 				.findFirst()
 				.orElseThrow();
-			return Long.parseLong(uptime.substring(uptime.indexOf(':') + 1).trim()) * 1000;
+			return (Long.parseLong(uptime.substring(uptime.indexOf(':') + 1).trim()) - 1) * 1000;
 		}
 	}
 

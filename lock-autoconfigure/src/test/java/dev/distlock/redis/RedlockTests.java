@@ -26,6 +26,7 @@ import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -424,6 +425,37 @@ class RedlockTests {
 		}
 		assertThat(stats).allSatisfy((node) -> assertThat(node.calls()).as("every node issued the same token")
 			.containsEntry("evalsha", 20L));
+	}
+
+	@Test
+	void acquisitionsOnNodesUpALeaseSinceTheirLastSaveReadNoServerInfo() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		registry.registry().acquire("ledger", Duration.ZERO).release();
+		List<RedisCommands<String, String>> clients = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			clients.add(this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync());
+		}
+		clients.forEach(RedisCommands::configResetstat);
+		for (int i = 0; i < 10; i++) {
+			registry.registry().acquire("ledger", Duration.ZERO).release();
+		}
+		assertThat(clients).allSatisfy((client) -> assertThat(client.info("commandstats")).contains("cmdstat_lastsave")
+			.doesNotContain("cmdstat_info"));
+	}
+
+	@Test
+	void nodesThatSavedWithinALeaseStillGrantOnceUpALease() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		for (int i = 0; i < 3; i++) {
+			try (RedisTestClient client = RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)) {
+				assertThat(client.sync().save()).isEqualTo("OK");
+			}
+		}
+		try (LockLease lease = registry.registry().acquire("ledger", Duration.ZERO)) {
+			assertThat(lease.fencingToken()).isPositive();
+		}
 	}
 
 	@ParameterizedTest(name = "{0} nodes")
