@@ -17,6 +17,8 @@ import dev.distlock.redis.RedlockSettings;
 import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.RedisServer;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -90,7 +92,8 @@ public final class DistlockLockContender implements Contender {
 
 	/**
 	 * Connect the contender to a Redlock quorum of three nodes, each on Lettuce's own
-	 * client: the given Redis and two {@code redis-server} processes it starts and stops
+	 * client, all on one set of client resources, as the auto-configuration connects
+	 * them: the given Redis and two {@code redis-server} processes it starts and stops
 	 * itself. Returns once the quorum grants a lock, when every node has been up for a
 	 * lease.
 	 * @param name the name in the report
@@ -100,14 +103,16 @@ public final class DistlockLockContender implements Contender {
 	 */
 	public static DistlockLockContender onQuorum(String name, String redisUri, Duration leaseTime) {
 		List<RedisServer> started = List.of(RedisServer.start(), RedisServer.start());
+		ClientResources resources = DefaultClientResources.create();
 		List<RedisClient> clients = Stream.concat(Stream.of(redisUri), started.stream().map(RedisServer::uri))
-			.map(RedisClient::create)
+			.map((uri) -> RedisClient.create(resources, uri))
 			.toList();
 		RedisLockRegistry registry = new RedisLockRegistry(clients.stream().map(LockConnections::lettuce).toList(),
 				new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), settings(leaseTime), NO_EVENTS,
 				LockObserver.NONE);
 		DistlockLockContender contender = new DistlockLockContender(name, Mode.LOCK, registry, () -> {
 			clients.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
+			resources.shutdown(0, 2, TimeUnit.SECONDS);
 			started.forEach(RedisServer::close);
 		});
 		contender.awaitGrant(leaseTime.multipliedBy(2).plusSeconds(10));

@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,8 +27,11 @@ import dev.distlock.redis.connection.Script;
  * lock its holder lets go. Lua defines a {@code local function} when it runs its
  * statement, so a script answers its most frequent case (an uncontended acquire, the
  * release of a lock nobody waits for) before its later includes, without defining the
- * functions they hold. On a node of a Redlock quorum, the acquire script runs after the
- * text of {@code uptime-check.lua}, which refuses while the node is younger than a lease.
+ * functions they hold. A resource is included once: a later line that names it again adds
+ * nothing. On a node of a Redlock quorum, the acquire script runs after the text of
+ * {@code uptime-check.lua}, which refuses while the node is younger than a lease, and the
+ * acquire and transfer scripts after that of {@code token-floor.lua}, which includes
+ * {@code fencing-tokens.lua} and raises its least token to the one the client proposes.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -43,7 +48,7 @@ record LuaScript(String source, String sha1) implements Script {
 
 	static final LuaScript READ_RELEASE = load("read-release.lua");
 
-	static final LuaScript ACQUIRE_IF_UP = load("uptime-check.lua", "acquire.lua");
+	static final LuaScript ACQUIRE_ON_QUORUM = load("uptime-check.lua", "token-floor.lua", "acquire.lua");
 
 	static final LuaScript RAISE_FENCE = load("raise-fence.lua");
 
@@ -52,6 +57,8 @@ record LuaScript(String source, String sha1) implements Script {
 	static final LuaScript RENEW_SHARES = load("renew-shares.lua");
 
 	static final LuaScript TRANSFER = load("transfer.lua");
+
+	static final LuaScript TRANSFER_ON_QUORUM = load("token-floor.lua", "transfer.lua");
 
 	static final LuaScript RELEASE_SHARE = load("release-share.lua");
 
@@ -82,7 +89,8 @@ record LuaScript(String source, String sha1) implements Script {
 
 	/**
 	 * Load a script: the given resources one after the other, with each
-	 * {@code --#include} line replaced by the text of the resource it names.
+	 * {@code --#include} line replaced by the text of the resource it names, or by
+	 * nothing when an earlier line included it.
 	 * @param resources the script's own texts, beside this class
 	 */
 	private static LuaScript load(String... resources) {
@@ -92,8 +100,10 @@ record LuaScript(String source, String sha1) implements Script {
 		}
 		Matcher include = INCLUDE.matcher(texts);
 		StringBuilder source = new StringBuilder();
+		Set<String> included = new HashSet<>();
 		while (include.find()) {
-			include.appendReplacement(source, Matcher.quoteReplacement(read(include.group(1))));
+			String text = included.add(include.group(1)) ? read(include.group(1)) : "";
+			include.appendReplacement(source, Matcher.quoteReplacement(text));
 		}
 		include.appendTail(source);
 		return of(source.toString());

@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,6 +24,9 @@ final class Quorum {
 
 	/** The longest random delay before retrying an attempt that split the nodes. */
 	static final long MAX_RETRY_DELAY_MILLIS = 50;
+
+	/** How far ahead of the client's clock the fencing token it proposes is. */
+	static final Duration TOKEN_FLOOR_LEAD = Duration.ofSeconds(1);
 
 	private final int nodes;
 
@@ -86,6 +90,20 @@ final class Quorum {
 	}
 
 	/**
+	 * Return the fencing token that the client proposes to the nodes of an attempt as the
+	 * least they issue: its clock in microseconds since the epoch, plus
+	 * {@link #TOKEN_FLOOR_LEAD}. Nodes whose clocks are less than that ahead of the
+	 * client's, and whose last tokens are below it, all issue it, so that a majority's
+	 * fencing keys hold the hold's token without a write-back. The nodes' tokens still
+	 * increase whatever the clocks: the floor only ever raises a token.
+	 */
+	static long tokenFloor() {
+		Instant now = Instant.now();
+		return TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + TimeUnit.NANOSECONDS.toMicros(now.getNano())
+				+ TimeUnit.MILLISECONDS.toMicros(TOKEN_FLOOR_LEAD.toMillis());
+	}
+
+	/**
 	 * Gather the replies of the nodes to one command, each waited for at most nine tenths
 	 * of the command timeout, until they decide the outcome or every node settled.
 	 * @param replies one reply per node, in the order of the nodes
@@ -93,6 +111,22 @@ final class Quorum {
 	 * @return the replies as they were when decided, or once all settled
 	 */
 	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided) {
+		return gather(replies, decided, System.nanoTime());
+	}
+
+	/**
+	 * Gather the replies of the nodes to a command that is part of an operation, like
+	 * {@link #gather(List, Predicate)}, each waited for at most until nine tenths of the
+	 * command timeout have passed since the operation began: the caller waits for the
+	 * whole operation that long.
+	 * @param replies one reply per node, in the order of the nodes
+	 * @param decided whether the replies so far decide the outcome
+	 * @param beganNanos when the operation began ({@link System#nanoTime()})
+	 * @return the replies as they were when decided, or once all settled
+	 */
+	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided,
+			long beganNanos) {
+		long waitNanos = Math.max(0, beganNanos + this.nodeTimeout.toNanos() - System.nanoTime());
 		CompletableFuture<Tally<T>> outcome = new CompletableFuture<>();
 		Tally<T> tally = Tally.of(replies.size());
 		// Not a monitor: the predicate may be anything, and a virtual thread must not pin
@@ -100,7 +134,7 @@ final class Quorum {
 		for (int i = 0; i < replies.size(); i++) {
 			int node = i;
 			replies.get(i)
-				.orTimeout(this.nodeTimeout.toNanos(), TimeUnit.NANOSECONDS)
+				.orTimeout(waitNanos, TimeUnit.NANOSECONDS)
 				.whenComplete((@Nullable T answer, @Nullable Throwable failure) -> {
 					Tally<T> outcomeTally = null;
 					counting.lock();

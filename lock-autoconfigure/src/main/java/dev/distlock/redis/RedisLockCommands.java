@@ -63,17 +63,17 @@ class RedisLockCommands implements AutoCloseable {
 	/**
 	 * Send the acquire script for one lock like
 	 * {@link #acquire(LockId, String, LeaseTerms, Queueing)}, on one node of a quorum,
-	 * which takes nothing and replies 0 when it has been up for less than the given time:
-	 * it may have lost, in a restart, the holds it granted before.
+	 * which takes nothing and replies 0 when it has been up for less than the given time
+	 * (it may have lost, in a restart, the holds it granted before), and issues a fencing
+	 * token of at least the given floor.
 	 * @param minUptimeMillis how long the node must have been up to grant the lock
+	 * @param tokenFloor the least fencing token to issue
 	 * @return the grant, as {@code acquire} returns it
 	 */
-	CompletableFuture<Grant> acquireIfUp(LockId id, String token, LeaseTerms terms, Queueing queueing,
-			long minUptimeMillis) {
-		String[] args = acquireArgs(token, terms, queueing);
-		String[] withUptime = Arrays.copyOf(args, args.length + 1);
-		withUptime[args.length] = Long.toString(minUptimeMillis);
-		return grant(LuaScript.ACQUIRE_IF_UP, id.grantKeys, withUptime);
+	CompletableFuture<Grant> acquireOnQuorum(LockId id, String token, LeaseTerms terms, Queueing queueing,
+			long minUptimeMillis, long tokenFloor) {
+		return grant(LuaScript.ACQUIRE_ON_QUORUM, id.grantKeys,
+				withArgs(acquireArgs(token, terms, queueing), minUptimeMillis, tokenFloor));
 	}
 
 	/**
@@ -129,8 +129,20 @@ class RedisLockCommands implements AutoCloseable {
 	 */
 	CompletableFuture<Grant> transfer(LockId id, String token, LeaseTerms terms, String nextToken, LeaseTerms nextTerms,
 			String waiterToken) {
-		return grant(LuaScript.TRANSFER, id.grantKeys, token, nextToken, Long.toString(nextTerms.keyMillis()),
-				fenceMillis(nextTerms), waiterToken, Long.toString(terms.delayMillis()));
+		return grant(LuaScript.TRANSFER, id.grantKeys, transferArgs(token, terms, nextToken, nextTerms, waiterToken));
+	}
+
+	/**
+	 * Send the transfer script like
+	 * {@link #transfer(LockId, String, LeaseTerms, String, LeaseTerms, String)}, on one
+	 * node of a quorum, which issues a fencing token of at least the given floor.
+	 * @param tokenFloor the least fencing token to issue
+	 * @return the grant, as {@code transfer} returns it
+	 */
+	CompletableFuture<Grant> transferOnQuorum(LockId id, String token, LeaseTerms terms, String nextToken,
+			LeaseTerms nextTerms, String waiterToken, long tokenFloor) {
+		return grant(LuaScript.TRANSFER_ON_QUORUM, id.grantKeys,
+				withArgs(transferArgs(token, terms, nextToken, nextTerms, waiterToken), tokenFloor));
 	}
 
 	/**
@@ -369,6 +381,27 @@ class RedisLockCommands implements AutoCloseable {
 	private String[] acquireArgs(String token, LeaseTerms terms, Queueing queueing) {
 		return new String[] { token, Long.toString(terms.keyMillis()), fenceMillis(terms), queueing.waits() ? "1" : "0",
 				Long.toString(queueing.entryMillis()), Long.toString(queueing.claimMillis()), queueing.channel() };
+	}
+
+	/**
+	 * Return the transfer script's arguments.
+	 */
+	private String[] transferArgs(String token, LeaseTerms terms, String nextToken, LeaseTerms nextTerms,
+			String waiterToken) {
+		return new String[] { token, nextToken, Long.toString(nextTerms.keyMillis()), fenceMillis(nextTerms),
+				waiterToken, Long.toString(terms.delayMillis()) };
+	}
+
+	/**
+	 * Return a script's arguments followed by more, as the texts that a script on a node
+	 * of a quorum runs after read them.
+	 */
+	private static String[] withArgs(String[] args, long... more) {
+		String[] all = Arrays.copyOf(args, args.length + more.length);
+		for (int i = 0; i < more.length; i++) {
+			all[args.length + i] = Long.toString(more[i]);
+		}
+		return all;
 	}
 
 	/**

@@ -82,8 +82,9 @@ final class RedlockCommands extends RedisLockCommands {
 		long sentNanos = System.nanoTime();
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
-		return hold(id, token, sent, terms.leaseMillis(), sentNanos,
-				observed(eachReply((node) -> node.acquireIfUp(id, token, sent, queueing, minUptime))),
+		long tokenFloor = Quorum.tokenFloor();
+		return hold(new Attempt(id, token, sent, terms.leaseMillis(), sentNanos),
+				observed(eachReply((node) -> node.acquireOnQuorum(id, token, sent, queueing, minUptime, tokenFloor))),
 				(tally) -> refused(id, token, tally, "acquire lock '" + id.name + "'"));
 	}
 
@@ -93,8 +94,9 @@ final class RedlockCommands extends RedisLockCommands {
 		long sentNanos = System.nanoTime();
 		LeaseTerms sent = this.quorum.onNodes(terms);
 		LeaseTerms nextSent = this.quorum.onNodes(nextTerms);
-		return hold(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos,
-				observed(eachReply((node) -> node.transfer(id, token, sent, nextToken, nextSent, waiterToken))),
+		long tokenFloor = Quorum.tokenFloor();
+		return hold(new Attempt(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos), observed(eachReply(
+				(node) -> node.transferOnQuorum(id, token, sent, nextToken, nextSent, waiterToken, tokenFloor))),
 				(tally) -> refusedHandOver(id, nextToken, tally))
 			.thenApply((grant) -> {
 				if (grant.reply() <= 0) {
@@ -291,58 +293,71 @@ final class RedlockCommands extends RedisLockCommands {
 	/**
 	 * Decide an attempt from the nodes' grants: held when a majority granted it and then
 	 * raised their fencing keys to the greatest token they issued, both within the lease;
-	 * otherwise released on every node that did not refuse it.
-	 * @param token the token the attempt is made under
-	 * @param sent the terms the nodes were sent
-	 * @param leaseMillis the lease the holder counts
-	 * @param sentNanos when the attempt was sent
+	 * otherwise what the refusal makes of the replies, where a node that granted but
+	 * found the hold gone when raising its fencing key counts as a refusal.
+	 * @param attempt the attempt
 	 * @param grants each node's grant
-	 * @param refusal what becomes of an attempt that does not count, given the grants
+	 * @param refusal what becomes of an attempt that does not count, given the replies
 	 * @return the grant: the fencing token when held, otherwise 0 or minus the
 	 * milliseconds before a retry is worth it
 	 */
-	private CompletableFuture<Grant> hold(LockId id, String token, LeaseTerms sent, long leaseMillis, long sentNanos,
-			List<CompletableFuture<Grant>> grants, Function<Tally<Long>, Grant> refusal) {
+	private CompletableFuture<Grant> hold(Attempt attempt, List<CompletableFuture<Grant>> grants,
+			Function<Tally<Long>, Grant> refusal) {
 		List<CompletableFuture<Long>> replies = grants.stream().map((grant) -> grant.thenApply(Grant::reply)).toList();
-		return this.quorum
-			.gather(replies,
-					(tally) -> tally.count((reply) -> reply > 0) >= this.quorum.majority()
-							|| this.quorum.isLost(tally.count((reply) -> reply <= 0) + tally.failed()))
-			.thenCompose((tally) -> {
-				List<Integer> granted = tally.nodesWhere((reply) -> reply > 0);
-				if (granted.size() >= this.quorum.majority() && this.quorum.isValid(sentNanos, leaseMillis)) {
-					long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
-					return raiseFences(id, token, fencingToken, sent, leaseMillis, sentNanos, tally);
+		return this.quorum.gather(replies, this::decidesAttempt, attempt.sentNanos()).thenCompose((tally) -> {
+			if (tally.count((reply) -> reply > 0) >= this.quorum.majority()
+					&& this.quorum.isValid(attempt.sentNanos(), attempt.leaseMillis())) {
+				long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
+				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
+					// A majority issued it: their fencing keys hold it already
+					return CompletableFuture.completedFuture(new Grant(fencingToken, 0));
 				}
-				return CompletableFuture.completedFuture(refusal.apply(tally));
-			});
+				return raiseFences(attempt, fencingToken, replies, refusal);
+			}
+			return CompletableFuture.completedFuture(refusal.apply(tally));
+		});
 	}
 
 	/**
-	 * Raise the fencing keys of the nodes that granted a hold to its fencing token: the
-	 * hold counts once a majority did so within the lease.
-	 * @param grants each node's grant, which decided that a majority granted the hold
+	 * Raise the fencing keys of the nodes that grant a hold below its fencing token to
+	 * it, within what is left of the time the attempt's nodes are waited for: the hold
+	 * counts once a majority's fencing keys hold at least the token (those that issued it
+	 * hold it already) within the lease. A node whose grant had not come when a majority
+	 * granted is raised once it grants. Otherwise the refusal decides from the replies,
+	 * as from those to the attempt: a node that did not answer the raise counts as one
+	 * that did not answer, one that found the hold gone as one that refused it.
+	 * @param replies each node's reply to the attempt
+	 * @param refusal what becomes of an attempt that does not count, given the replies
 	 */
-	private CompletableFuture<Grant> raiseFences(LockId id, String token, long fencingToken, LeaseTerms sent,
-			long leaseMillis, long sentNanos, Tally<Long> grants) {
-		List<Integer> granted = grants.nodesWhere((reply) -> reply > 0);
-		List<CompletableFuture<Boolean>> raised = granted.stream()
-			.map((node) -> this.nodes.get(node)
-				.send((commands) -> commands.raiseFence(id, token, fencingToken, sent))
-				.thenCompose(Function.identity()))
-			.toList();
-		return this.quorum
-			.gather(raised,
-					(tally) -> tally.count((held) -> held) >= this.quorum.majority()
-							|| tally.count((held) -> !held) + tally.failed() > granted.size() - this.quorum.majority())
-			.thenApply((tally) -> {
-				if (tally.count((held) -> held) >= this.quorum.majority()
-						&& this.quorum.isValid(sentNanos, leaseMillis)) {
-					return new Grant(fencingToken, 0);
-				}
-				releaseUnlessRefused(id, token, grants);
-				return new Grant(Quorum.retryReply(), 0);
-			});
+	private CompletableFuture<Grant> raiseFences(Attempt attempt, long fencingToken,
+			List<CompletableFuture<Long>> replies, Function<Tally<Long>, Grant> refusal) {
+		List<CompletableFuture<Long>> raised = new ArrayList<>(replies.size());
+		for (int i = 0; i < replies.size(); i++) {
+			QuorumNode node = this.nodes.get(i);
+			raised.add(replies.get(i)
+				.thenCompose((reply) -> (reply <= 0 || reply >= fencingToken) ? CompletableFuture.completedFuture(reply)
+						: node
+							.send((commands) -> commands.raiseFence(attempt.id(), attempt.token(), fencingToken,
+									attempt.sent()))
+							.thenCompose(Function.identity())
+							.thenApply((held) -> held ? reply : 0L)));
+		}
+		return this.quorum.gather(raised, this::decidesAttempt, attempt.sentNanos()).thenApply((tally) -> {
+			if (tally.count((reply) -> reply > 0) >= this.quorum.majority()
+					&& this.quorum.isValid(attempt.sentNanos(), attempt.leaseMillis())) {
+				return new Grant(fencingToken, 0);
+			}
+			return refusal.apply(tally);
+		});
+	}
+
+	/**
+	 * Return whether the replies to an attempt decide it: a majority granted it, or so
+	 * many nodes refused it or did not answer that no majority can.
+	 */
+	private boolean decidesAttempt(Tally<Long> tally) {
+		return tally.count((reply) -> reply > 0) >= this.quorum.majority()
+				|| this.quorum.isLost(tally.count((reply) -> reply <= 0) + tally.failed());
 	}
 
 	/**
@@ -439,6 +454,19 @@ final class RedlockCommands extends RedisLockCommands {
 	 */
 	private <T> List<CompletableFuture<T>> eachReply(Function<RedisLockCommands, CompletableFuture<T>> command) {
 		return each(command).stream().map((sent) -> sent.thenCompose(Function.identity())).toList();
+	}
+
+	/**
+	 * An attempt sent to the nodes, as its hold is decided.
+	 *
+	 * @param id the lock
+	 * @param token the token the attempt is made under
+	 * @param sent the terms the nodes were sent
+	 * @param leaseMillis the lease the holder counts
+	 * @param sentNanos when the attempt was sent
+	 */
+	private record Attempt(LockId id, String token, LeaseTerms sent, long leaseMillis, long sentNanos) {
+
 	}
 
 	/**

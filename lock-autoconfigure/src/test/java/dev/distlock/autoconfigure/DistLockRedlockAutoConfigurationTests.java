@@ -3,6 +3,9 @@ package dev.distlock.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.distlock.DistributedConcurrencyLimit;
 import dev.distlock.DistributedLock;
@@ -12,6 +15,7 @@ import dev.distlock.LockRegistry;
 import dev.distlock.aop.InvalidLockAnnotationException;
 import dev.distlock.redis.QuorumNodes;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import org.junit.jupiter.api.AfterAll;
@@ -40,6 +44,9 @@ class DistLockRedlockAutoConfigurationTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
+
+	/** A Lettuce event loop thread, as {@link LiveThreads} names it, with its group. */
+	private static final Pattern EVENT_LOOP_THREAD = Pattern.compile("lettuce-\\w+EventLoop-(\\d+)-\\d+#\\d+");
 
 	private static QuorumNodes nodes;
 
@@ -78,6 +85,23 @@ class DistLockRedlockAutoConfigurationTests {
 						assertThat(client.sync().exists("lock:ledger")).as("on spring.data.redis.*").isZero();
 					}
 				}
+			});
+	}
+
+	@Test
+	void clientsOfTheNodesShareOneSetOfEventLoops() {
+		nodes.awaitUp(Duration.ofMillis(2022));
+		Set<String> before = LiveThreads.now();
+		this.contextRunner.withPropertyValues("distlock.redlock.nodes=" + String.join(",", nodes.uris()))
+			.run((context) -> {
+				context.getBean(LockRegistry.class).acquire("ledger", Duration.ZERO).release();
+				Set<String> started = LiveThreads.now();
+				started.removeAll(before);
+				assertThat(started.stream()
+					.map(EVENT_LOOP_THREAD::matcher)
+					.filter(Matcher::matches)
+					.map((thread) -> thread.group(1))
+					.distinct()).as("event loop groups of the nodes' connections").hasSize(1);
 			});
 	}
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
@@ -78,6 +80,30 @@ final class CheckHistory {
 	 * (microseconds), as its steps back ({@link ClockSteps}) left it.
 	 */
 	private final NavigableMap<Long, Long> clockBehind = new TreeMap<>();
+
+	/**
+	 * How far ahead of the clocks of the machine the fencing tokens that a client
+	 * proposes are (microseconds): 0 on one Redis, whose tokens come from its clock; on a
+	 * Redlock quorum, whose nodes issue the proposed token while their clocks are behind
+	 * it, the token less this is no later than the sending of the attempt that got it.
+	 */
+	private final long tokenLead;
+
+	/**
+	 * Create the histories of a run on one Redis.
+	 */
+	CheckHistory() {
+		this(Duration.ZERO);
+	}
+
+	/**
+	 * Create the histories of a run.
+	 * @param tokenLead how far ahead of the clocks the fencing tokens that a client
+	 * proposes are
+	 */
+	CheckHistory(Duration tokenLead) {
+		this.tokenLead = TimeUnit.NANOSECONDS.toMicros(tokenLead.toNanos());
+	}
 
 	/**
 	 * The acquisitions that had begun and not returned when their worker's history ended,
@@ -306,12 +332,13 @@ final class CheckHistory {
 	}
 
 	/**
-	 * Return how far the lock Redis' clock was behind the machine's at the given moment
-	 * (microseconds).
+	 * Return how far the clock that a fencing token reads was behind the machine's at the
+	 * given moment (microseconds): the lock Redis' steps back, less the lead of the
+	 * tokens a client proposes.
 	 */
 	private long clockBehindAt(long at) {
 		Map.Entry<Long, Long> step = this.clockBehind.floorEntry(at);
-		return (step != null) ? step.getValue() : 0;
+		return ((step != null) ? step.getValue() : 0) - this.tokenLead;
 	}
 
 	/**
@@ -511,7 +538,8 @@ final class CheckHistory {
 		 * Return when this hold was granted, within microseconds: the earlier of the
 		 * acquisition the worker recorded and its fencing token, which is the server's
 		 * clock when the token was issued, or just above, with the steps back of that
-		 * clock added.
+		 * clock added (on a Redlock quorum, the token the client proposed, its clock when
+		 * it sent the attempt plus the lead, with the lead taken off).
 		 * @return the moment (microseconds)
 		 */
 		long grantedAt() {

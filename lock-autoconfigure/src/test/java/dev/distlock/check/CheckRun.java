@@ -123,7 +123,7 @@ final class CheckRun {
 			fleet.closeAll((failure) -> violations.add("worker-failed", failure));
 			checkNoConnectionLeft(fleet, locks, violations);
 		}
-		CheckHistory history = new CheckHistory();
+		CheckHistory history = (quorum != null) ? new CheckHistory(QuorumNodes.TOKEN_LEAD) : new CheckHistory();
 		history.readFaults(faultsFile);
 		fleet.histories().forEach(history::readWorker);
 		Map<String, List<String>> registerLogs = new LinkedHashMap<>();

@@ -27,7 +27,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Fencing tokens issued from the Redis server's clock: they keep increasing across what
  * loses Redis' data and across a server clock step back shorter than the retention, and
- * every key they need expires. Restarts and failovers are in {@code faults}.
+ * every key they need expires; a node of a Redlock quorum issues the token the client
+ * proposes unless its clock or last token is ahead. Restarts and failovers are in
+ * {@code faults}.
  */
 @Timeout(60)
 class FencingTokenTests {
@@ -57,8 +59,7 @@ class FencingTokenTests {
 
 	@Test
 	void tokensAreAboveTheServerClockInMicrosecondsAndBelowTwoToThe53() {
-		List<String> time = this.commands.time();
-		long serverMicros = Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+		long serverMicros = serverMicros();
 		try (LockLease lease = registry(RedisLockSettings.of("lock:", Duration.ofSeconds(30))).acquire("order",
 				Duration.ZERO)) {
 			assertThat(lease.fencingToken()).isGreaterThan(serverMicros).isLessThan(MAX_SAFE_INTEGER);
@@ -92,6 +93,21 @@ class FencingTokenTests {
 		assertThat(this.commands.pttl(LockKeys.fenceKey("lock:clock"))).isPositive();
 		this.commands.del(LockKeys.fenceKey("lock:clock"));
 		assertThat(acquireAt(now - 600)).as("forgotten after the retention").isLessThan(first);
+	}
+
+	/**
+	 * On a node of a Redlock quorum, the acquire script issues the token the client
+	 * proposes while the node's clock and the lock's last token are below it, and
+	 * otherwise a token above them, as on one Redis.
+	 */
+	@Test
+	void aQuorumNodeIssuesTheProposedTokenUnlessItsClockOrLastTokenIsAhead() {
+		long now = serverMicros();
+		long proposed = now + 1_000_000;
+		assertThat(acquireOnQuorumAbove(proposed)).isEqualTo(proposed);
+		assertThat(acquireOnQuorumAbove(proposed - 10)).as("above the last token").isEqualTo(proposed + 1);
+		this.commands.del(LockKeys.fenceKey("lock:clock"));
+		assertThat(acquireOnQuorumAbove(now - 1_000_000)).as("above the clock").isGreaterThan(now).isLessThan(proposed);
 	}
 
 	/**
@@ -179,6 +195,24 @@ class FencingTokenTests {
 				"");
 		this.commands.del("lock:clock");
 		return token;
+	}
+
+	/**
+	 * Run the acquire script of a quorum's node for lock {@code lock:clock} with the
+	 * given token floor, and delete the lock key again.
+	 * @return the fencing token
+	 */
+	private long acquireOnQuorumAbove(long tokenFloor) {
+		Long token = this.commands.eval(LuaScript.ACQUIRE_ON_QUORUM.source(), ScriptOutputType.INTEGER,
+				new LockId(LockName.of("clock"), "lock:clock").grantKeys, "holder", "30000", "600000", "0", "0", "0",
+				"", "0", Long.toString(tokenFloor));
+		this.commands.del("lock:clock");
+		return token;
+	}
+
+	private long serverMicros() {
+		List<String> time = this.commands.time();
+		return Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
 	}
 
 	private RedisLockRegistry registry(RedisLockSettings settings) {

@@ -19,6 +19,12 @@ import static org.awaitility.Awaitility.await;
  */
 public final class QuorumNodes implements AutoCloseable {
 
+	/**
+	 * How far ahead of its clock a client proposes the fencing token that the nodes issue
+	 * while their clocks and last tokens are behind it.
+	 */
+	public static final Duration TOKEN_LEAD = Quorum.TOKEN_FLOOR_LEAD;
+
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
 	private final Closer closer = new Closer();
@@ -63,14 +69,15 @@ public final class QuorumNodes implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until every running node has been up for at least the given time: only then
-	 * does it count towards a majority for a lease that long.
+	 * Wait until every running node has been up for at least the given time, counted as
+	 * the nodes count it (whole seconds, less one): only then does it count towards a
+	 * majority for a lease that long.
 	 * @param uptime how long
 	 */
 	public void awaitUp(Duration uptime) {
 		for (RedisServer server : this.servers) {
 			if (server.isRunning()) {
-				await().atMost(uptime.plusSeconds(5))
+				await().atMost(uptime.plusSeconds(6))
 					.pollInterval(Duration.ofMillis(100))
 					.until(() -> uptimeMillis(server) >= uptime.toMillis());
 			}
@@ -84,7 +91,7 @@ public final class QuorumNodes implements AutoCloseable {
 				.filter((line) -> line.startsWith("uptime_in_seconds:"))
 				.findFirst()
 				.orElseThrow();
-			return Long.parseLong(uptime.substring(uptime.indexOf(':') + 1).trim()) * 1000;
+			return (Long.parseLong(uptime.substring(uptime.indexOf(':') + 1).trim()) - 1) * 1000;
 		}
 	}
 

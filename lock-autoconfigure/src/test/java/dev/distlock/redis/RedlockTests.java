@@ -25,6 +25,7 @@ import dev.distlock.fencing.StaleFencingTokenException;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.LettuceClients;
 import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisServer;
@@ -33,6 +34,7 @@ import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,12 +52,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * A {@link RedisLockRegistry} on a quorum of independent {@code redis-server} processes
  * (Redlock), three or five: it locks with a minority of the nodes killed and fails within
- * the command timeout without a majority; a paused node holds up no caller and ties up no
- * thread per command while its connections open, and one down when they opened is heard
- * once it is back; a renewal, release or hand-over that nodes that did not answer leave
- * undecided fails without the hold being reported lost, and a lock they may hold is never
- * told free; a node restarted empty while a lock is held lets no second client in; a
- * holder cut off past its validity loses its lock, is told so, and its fenced write is
+ * the command timeout without a majority, also when the majority goes silent between a
+ * hold's grant and its fencing write-back; a paused node holds up no caller and ties up
+ * no thread per command while its connections open, and one down when they opened is
+ * heard once it is back; a renewal, release or hand-over that nodes that did not answer
+ * leave undecided fails without the hold being reported lost, and a lock they may hold is
+ * never told free; a node restarted empty while a lock is held lets no second client in;
+ * a holder cut off past its validity loses its lock, is told so, and its fenced write is
  * refused; fencing tokens increase across holders although no single node orders them;
  * and clients on the two sides of a partition never both hold the lock.
  */
@@ -353,6 +356,43 @@ class RedlockTests {
 	}
 
 	@Test
+	void acquisitionWhoseFencingWriteBackAMajorityMissesFailsWithinTheCommandTimeout() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		List<TcpProxy> proxies = nodes.proxies();
+		TestLockRegistry registry = registry(QuorumNodes.urisOf(proxies));
+		// Opens every node's command connection
+		registry.registry().acquire("report", Duration.ZERO).release();
+		// Node 0 issues a token far ahead of node 1's: node 1 must raise its fencing key
+		long ahead = (System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1)) * 1000;
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
+			client.sync().set(LockKeys.fenceKey("lock:ledger"), Long.toString(ahead));
+		}
+		nodes.node(2).pause();
+		// Node 1 grants at once and answers late; its write-back never reaches it
+		proxies.get(1).setReplyLatency(Duration.ofMillis(200));
+		TestThread acquirer = this.closer.add(TestThread.start("acquirer"));
+		long startNanos = System.nanoTime();
+		CompletableFuture<Optional<LockLease>> acquiring = acquirer
+			.call(() -> registry.registry().tryAcquire("ledger", Duration.ofSeconds(10)));
+		try (RedisTestClient client = RedisTestClient.connect(nodes.node(1).uri(), COMMAND_TIMEOUT)) {
+			await().atMost(Duration.ofSeconds(1))
+				.pollInterval(Duration.ofMillis(5))
+				.until(() -> client.sync().exists("lock:ledger") == 1);
+		}
+		proxies.get(1).stallRequests();
+		assertThat(acquiring).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.isExactlyInstanceOf(DistributedLockException.class)
+			.withMessageContaining("Only 1 of 3 Redis nodes answered to acquire lock 'ledger', fewer than the"
+					+ " majority of 2 (distlock.redlock.nodes)");
+		assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).as("within the command timeout, and a margin")
+			.isLessThan(COMMAND_TIMEOUT.plusMillis(500));
+		nodes.node(2).resume();
+		proxies.forEach(TcpProxy::heal);
+	}
+
+	@Test
 	void lockHeldOnTwoNodesOneOfThemPausedIsNeverToldFree() throws Exception {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry registry = registry(nodes.uris());
@@ -421,6 +461,59 @@ class RedlockTests {
 		// Node 2 runs the first holder's late grant and release as it resumes
 		try (LockLease next = second.registry().acquire("ledger", Duration.ofSeconds(5))) {
 			assertThat(next.fencingToken()).as("issued by the other two nodes").isGreaterThan(lease.fencingToken());
+		}
+	}
+
+	@Test
+	void uncontendedHoldsRunOnlyTheirAcquireAndReleaseOnEachNode() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		registry.registry().acquire("ledger", Duration.ZERO).release();
+		List<CommandStats> stats = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			stats.add(new CommandStats(
+					this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync()));
+		}
+		stats.forEach(CommandStats::reset);
+		long previous = 0;
+		for (int i = 0; i < 10; i++) {
+			try (LockLease lease = registry.registry().acquire("ledger", Duration.ZERO)) {
+				assertThat(lease.fencingToken()).isGreaterThan(previous);
+				previous = lease.fencingToken();
+			}
+		}
+		assertThat(stats).allSatisfy((node) -> assertThat(node.calls()).as("every node issued the same token")
+			.containsEntry("evalsha", 20L));
+	}
+
+	@Test
+	void acquisitionsOnNodesUpALeaseSinceTheirLastSaveReadNoServerInfo() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		registry.registry().acquire("ledger", Duration.ZERO).release();
+		List<RedisCommands<String, String>> clients = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			clients.add(this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync());
+		}
+		clients.forEach(RedisCommands::configResetstat);
+		for (int i = 0; i < 10; i++) {
+			registry.registry().acquire("ledger", Duration.ZERO).release();
+		}
+		assertThat(clients).allSatisfy((client) -> assertThat(client.info("commandstats")).contains("cmdstat_lastsave")
+			.doesNotContain("cmdstat_info"));
+	}
+
+	@Test
+	void nodesThatSavedWithinALeaseStillGrantOnceUpALease() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		for (int i = 0; i < 3; i++) {
+			try (RedisTestClient client = RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)) {
+				assertThat(client.sync().save()).isEqualTo("OK");
+			}
+		}
+		try (LockLease lease = registry.registry().acquire("ledger", Duration.ZERO)) {
+			assertThat(lease.fencingToken()).isPositive();
 		}
 	}
 
