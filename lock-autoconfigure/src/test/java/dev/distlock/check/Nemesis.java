@@ -299,7 +299,7 @@ final class Nemesis {
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
 			case "share-cut" ->
-				targeted(Nemesis::shareKeptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
+				targeted(this::shareKeptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
 			case "reply-lag" -> targeted(Nemesis::lockKeptWithRival,
 					(slot, locks, statuses) -> lagRepliesThenStallRequests(slot, locks), AIMED_ROUNDS);
 			case "release-flush" ->
@@ -348,10 +348,16 @@ final class Nemesis {
 	}
 
 	/**
-	 * Aim at the read shares and permits a worker keeps a while longer and a worker of
-	 * another JVM waits for: the semaphore is full, or the read/write lock read.
+	 * Aim at the read shares and permits a worker without a lock delay keeps a while
+	 * longer and a worker of another JVM waits for: the semaphore is full, or the
+	 * read/write lock read. Without the delay Redis drops such a share when its lease
+	 * ends, so a share dropped early lets a newcomer in while its holder still counts on
+	 * it.
 	 */
-	private static Set<String> shareKeptWithRival(int slot, Status status, List<Status> others) {
+	private Set<String> shareKeptWithRival(int slot, Status status, List<Status> others) {
+		if (this.fleet.hasLockDelay(slot)) {
+			return Set.of();
+		}
 		return keptWithRival(slot, status, others).stream()
 			.filter((name) -> !name.startsWith("c:") && !name.equals(WorkerOps.LEADERSHIP))
 			.collect(Collectors.toSet());
