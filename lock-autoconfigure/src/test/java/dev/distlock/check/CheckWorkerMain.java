@@ -100,6 +100,9 @@ final class CheckWorkerMain {
 	/** The lock delay of the workers whose seed is odd; the others have none. */
 	static final Duration LOCK_DELAY = Duration.ofMillis(500);
 
+	/** The prefix of the workers' lock keys. */
+	static final String KEY_PREFIX = "lock:";
+
 	/**
 	 * How long a hold must still be kept to count as kept in a status: long enough for
 	 * the validity sampler to look at it many times after a freeze.
@@ -142,7 +145,7 @@ final class CheckWorkerMain {
 		history.record("DRIVER", "driver", driver);
 		List<String> nodes = List.of(lockUri.split(","));
 		boolean quorum = nodes.size() > 1;
-		RedisLockSettings settings = RedisLockSettings.of("lock:", LEASE)
+		RedisLockSettings settings = RedisLockSettings.of(KEY_PREFIX, LEASE)
 			.withCommandTimeout(COMMAND_TIMEOUT)
 			.withLockDelay(lockDelay(seed, quorum));
 		AtomicBoolean stopping = new AtomicBoolean();

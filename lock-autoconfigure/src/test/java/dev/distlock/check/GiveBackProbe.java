@@ -57,7 +57,7 @@ final class GiveBackProbe {
 	 */
 	void run(String id) {
 		String name = "g:" + id;
-		String key = new LockKeys("lock:").lockKey(name);
+		String key = new LockKeys(CheckWorkerMain.KEY_PREFIX).lockKey(name);
 		long start = History.now();
 		boolean marked = false;
 		boolean taken = false;

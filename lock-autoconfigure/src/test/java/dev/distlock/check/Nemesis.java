@@ -18,8 +18,10 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.distlock.check.WorkerFleet.Status;
+import dev.distlock.redis.LockKeys;
 import dev.distlock.redis.QuorumNodes;
 import dev.distlock.testsupport.RedisServer;
+import dev.distlock.testsupport.RedisTestClient;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -133,6 +135,12 @@ final class Nemesis {
 	 * for their lease to run out.
 	 */
 	private static final Duration LEASE_OUT_BOUND = Duration.ofSeconds(4);
+
+	/**
+	 * How long a freeze waits before it reads a lock's key: long enough for a renewal
+	 * sent just before the freeze to arrive.
+	 */
+	private static final long IN_FLIGHT_MILLIS = 20;
 
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
@@ -532,16 +540,37 @@ final class Nemesis {
 
 	/**
 	 * Freeze a worker with a lock delay that keeps a hold until 230 to 350 ms after its
-	 * lease ran out as the holder counts it, past the check's margin and well within the
-	 * lock delay: its key or entry is then kept only by the delay when it thaws, and its
-	 * renewal must be refused all the same. A hold the worker does not say how much lease
-	 * it has left (the leader's term) is frozen for just longer than a lease and the
-	 * margin, which thaws it so unless it renewed long before the freeze.
+	 * lease ran out, past the check's margin and well within the lock delay: its key or
+	 * entry is then kept only by the delay when it thaws, and its renewal must be refused
+	 * all the same. A lock's lease end is read from its key in Redis once the worker is
+	 * frozen and its last renewal arrived, so that a renewal under way when the freeze
+	 * began cannot move it; a share's is the worker's count before the freeze. A hold the
+	 * worker does not say how much lease it has left (the leader's term) is frozen for
+	 * just longer than a lease and the margin, which thaws it so unless it renewed long
+	 * before the freeze.
 	 */
 	private void freezeWithinLockDelay(int slot, Set<String> names) {
 		long pastLease = FREEZE_MARGIN_MILLIS + 30 + this.random.nextInt(120);
+		String lock = names.stream().filter((name) -> name.startsWith("c:")).findFirst().orElse(null);
+		if (this.redis != null && lock != null) {
+			frozen(slot, () -> {
+				pause(IN_FLIGHT_MILLIS);
+				long keyLeft = keyMillisLeft(new LockKeys(CheckWorkerMain.KEY_PREFIX).lockKey(lock));
+				pause(Math.max(0, keyLeft - CheckWorkerMain.LOCK_DELAY.toMillis() + pastLease));
+			});
+			return;
+		}
 		long leaseLeft = this.fleet.leaseLeft(slot, names).orElse(CheckWorkerMain.LEASE.toMillis());
 		freeze(slot, (int) (leaseLeft + pastLease));
+	}
+
+	/**
+	 * Return how long the lock Redis keeps a key, in milliseconds: 0 when it has none.
+	 */
+	private long keyMillisLeft(String key) {
+		try (RedisTestClient client = RedisTestClient.connect(redis().uri(), CheckWorkerMain.COMMAND_TIMEOUT)) {
+			return Math.max(0, client.sync().pttl(key));
+		}
 	}
 
 	/**
