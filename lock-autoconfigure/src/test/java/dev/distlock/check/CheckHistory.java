@@ -114,6 +114,12 @@ final class CheckHistory {
 	/** When each hold, by {@link #lostKey}, was first reported lost (microseconds). */
 	final Map<String, Long> lostEvents = new HashMap<>();
 
+	/**
+	 * When a renewal or release found a hold's key or entry gone, by incarnation, name
+	 * and fencing token ({@link #lostKey}).
+	 */
+	final Map<String, Long> foundGone = new HashMap<>();
+
 	final List<Fault> faults = new ArrayList<>();
 
 	final Map<String, Long> killedAt = new HashMap<>();
@@ -205,6 +211,9 @@ final class CheckHistory {
 					Hold hold = this.holds.get(line.get("hold"));
 					if (hold != null && Boolean.parseBoolean(line.get("valid"))) {
 						hold.confirmedUntil = Math.max(hold.confirmedUntil, num(line, "before"));
+						if (line.containsKey("left")) {
+							hold.leaseEnd = Math.max(hold.leaseEnd, num(line, "after") + num(line, "left"));
+						}
 					}
 					else if (hold != null) {
 						hold.seenInvalid = true;
@@ -244,8 +253,13 @@ final class CheckHistory {
 						hold.confirmedUntil = Math.max(hold.confirmedUntil, reentry.start());
 					}
 				}
-				case "LOST" -> this.lostEvents.putIfAbsent(lostKey(incarnation, line.get("name"), num(line, "token")),
-						num(line, "at"));
+				case "LOST" -> {
+					String key = lostKey(incarnation, line.get("name"), num(line, "token"));
+					this.lostEvents.putIfAbsent(key, num(line, "at"));
+					if (line.get("reason").contains("found_it_expired")) {
+						this.foundGone.putIfAbsent(key, num(line, "at"));
+					}
+				}
 				case "LOSS" -> {
 					Hold hold = this.holds.get(line.get("hold"));
 					if (hold != null) {
@@ -499,6 +513,13 @@ final class CheckHistory {
 		 * nothing.
 		 */
 		boolean seenInvalid;
+
+		/**
+		 * The latest end of its lease its holder counted on: when a sample that found it
+		 * valid was taken, plus the lease it had left then (microseconds, 0 when
+		 * unknown).
+		 */
+		long leaseEnd;
 
 		Hold(String id, String incarnation, String name, long token, String api, long start, long acquired,
 				long leaseMillis) {

@@ -93,8 +93,14 @@ final class RecordedHold {
 		}
 	}
 
+	/**
+	 * Record an answer about the lease's validity, with the lease it had left as its
+	 * holder counts it, read after the answer (so never more than it had then).
+	 */
 	private void recordValidity(long before, boolean valid) {
-		this.history.record("VALID", "hold", this.id, "before", before, "after", History.now(), "valid", valid);
+		long left = valid ? this.view.remainingLease().toNanos() / 1000 : 0;
+		this.history.record("VALID", "hold", this.id, "before", before, "after", History.now(), "valid", valid, "left",
+				left);
 	}
 
 	/**

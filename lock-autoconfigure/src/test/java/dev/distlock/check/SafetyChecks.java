@@ -42,7 +42,9 @@ import dev.distlock.check.CheckHistory.Read;
  * release also finds a hold lost whose lease still ran, when a node of its majority
  * restarted empty, or was paused or cut off until its copy expired, and it then frees the
  * nodes that still hold it at once: a fault on a node, until its late commands surely ran
- * ({@link CheckHistory#nodeFaultNear}), excuses the lock delay, never an overlap.
+ * ({@link CheckHistory#nodeFaultNear}), excuses the lock delay, never an overlap. No
+ * renewal or release finds a hold gone while the lease its holder counts on still runs,
+ * but after a data loss or a fault on a node.
  */
 final class SafetyChecks {
 
@@ -84,6 +86,7 @@ final class SafetyChecks {
 		checkPlainCounters();
 		checkRefusedWhileValid();
 		checkValidAfterFrozenLease();
+		checkFoundGoneEarly();
 		checkReads();
 		registerLogs.forEach(this::checkRegisterLog);
 	}
@@ -264,6 +267,26 @@ final class SafetyChecks {
 					this.violations.add("valid-after-lease", "believed valid at " + believed + ", after a freeze of "
 							+ (freeze.end() - freeze.start()) / 1000 + " ms from " + freeze.start() + ": " + hold);
 				}
+			}
+		}
+	}
+
+	/**
+	 * Check that no renewal or release found a hold's key or entry gone before the end of
+	 * the lease its holder counted on ({@code lost-early}), unless Redis lost its data
+	 * meanwhile or a node of a quorum had a fault: the holder counts its lease from when
+	 * it sent the command that set it, Redis from when that command arrived, so Redis
+	 * keeps the key at least that long. A command Redis took up late (paused, or held up
+	 * on the network) found the key gone only after that end, and a freeze of the holder
+	 * only delays its report.
+	 */
+	private void checkFoundGoneEarly() {
+		for (Hold hold : this.history.holds.values()) {
+			Long at = this.history.foundGone.get(CheckHistory.lostKey(hold.incarnation, hold.name, hold.token));
+			if (at != null && at + TOLERANCE < hold.leaseEnd && !this.history.dataLossBetween(hold.start, at)
+					&& !this.history.nodeFaultNear(hold.start, at)) {
+				this.violations.add("lost-early", "found gone " + (hold.leaseEnd - at) / 1000
+						+ " ms before the end of the lease its holder counted on: " + hold);
 			}
 		}
 	}

@@ -127,6 +127,24 @@ class SafetyChecksTests {
 	}
 
 	@Test
+	void holdFoundGoneBeforeTheEndOfTheLeaseItsHolderCountedOnIsAViolationUnlessRedisLostItsData() {
+		Hold hold = hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 3);
+		hold.leaseEnd = 3 * SECOND;
+		this.history.foundGone.put(CheckHistory.lostKey("w0.1", SEMAPHORE, hold.token), 2 * SECOND);
+		assertThat(check().counts()).isEqualTo("{lost-early=1}");
+		this.history.faults.add(new Fault("redis-flush", 2 * SECOND - 1000, 2 * SECOND - 500, true, "redis"));
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
+	void holdFoundGoneAfterTheEndOfTheLeaseItsHolderCountedOnIsNoViolation() {
+		Hold hold = hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 2);
+		hold.leaseEnd = 2 * SECOND;
+		this.history.foundGone.put(CheckHistory.lostKey("w0.1", SEMAPHORE, hold.token), 2 * SECOND + 5000);
+		assertThat(check().isEmpty()).isTrue();
+	}
+
+	@Test
 	void permitGrantedWithinTheLockDelayOfAPermitWhoseLeaseRanOutIsAViolation() {
 		this.history.permits.put(SEMAPHORE, 1);
 		ranOutWithADelay(hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 2));
