@@ -30,10 +30,10 @@ final class CheckHistory {
 
 	/** The faults on a worker's connections, which can lose or hold back its answers. */
 	private static final Set<String> NETWORK_FAULTS = Set.of("proxy-stall", "proxy-cut", "proxy-latency", "holder-cut",
-			"share-cut", "reply-lag");
+			"reply-lag");
 
 	/** The faults that cut a worker's connections, losing the answers under way. */
-	private static final Set<String> CUTS = Set.of("proxy-cut", "holder-cut", "share-cut");
+	private static final Set<String> CUTS = Set.of("proxy-cut", "holder-cut");
 
 	/** How long a command waits for its answer before the worker sends it again. */
 	private static final long COMMAND_TIMEOUT_MICROS = CheckWorkerMain.COMMAND_TIMEOUT.toNanos() / 1000;

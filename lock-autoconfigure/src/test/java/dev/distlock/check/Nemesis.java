@@ -49,19 +49,20 @@ import org.jspecify.annotations.Nullable;
  * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
  * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
- * waits for, for longer than its lease and lock delay, and {@code share-cut} one that
- * keeps a read share or permit so. {@code rival-transfer} has a worker hold a free lock
- * with another of its threads waiting, parks its release, empties Redis and has a worker
- * of another JVM take the lock before the release goes on. {@code give-back-probe} has a
- * worker stall one pooled connection under an attempt until after its give-back
+ * waits for, for longer than its lease and lock delay. {@code share-pause} freezes a
+ * worker without a lock delay that keeps a read share or permit until just before its
+ * lease runs out. {@code rival-transfer} has a worker hold a free lock with another of
+ * its threads waiting, parks its release, empties Redis and has a worker of another JVM
+ * take the lock before the release goes on. {@code give-back-probe} has a worker stall
+ * one pooled connection under an attempt until after its give-back
  * ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker that holds every
  * permit of a semaphore until their lease ran out, and lets its releases through at once
  * while a rival waits. {@code reply-lag} delays the replies to a worker of a lock that a
  * rival waits for, then holds its commands while the replies flow on, until the rival
  * holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock
  * back while a worker holds a lock, now and then, where the server's clock can be
- * stepped. {@code delay-pause}, {@code lease-out-release} and {@code share-cut} are also
- * due in turn every few seconds ({@link AimedFaults}), as {@code delay-pause} and
+ * stepped. {@code delay-pause}, {@code lease-out-release} and {@code share-pause} are
+ * also due in turn every few seconds ({@link AimedFaults}), as {@code delay-pause} and
  * {@code rival-pause} are on a quorum. A targeted fault that finds no such worker is
  * counted as {@code <kind>-missed} and not recorded.
  * <p>
@@ -88,7 +89,7 @@ final class Nemesis {
 	 * The faults aimed at rare moments that are due in turn on one Redis
 	 * ({@link AimedFaults}), beside those drawn at random.
 	 */
-	private static final List<String> AIMED = List.of("delay-pause", "lease-out-release", "share-cut");
+	private static final List<String> AIMED = List.of("delay-pause", "lease-out-release", "share-pause");
 
 	/**
 	 * The faults aimed at rare moments that are due in turn on a Redlock quorum.
@@ -306,8 +307,8 @@ final class Nemesis {
 					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
-			case "share-cut" ->
-				targeted(this::shareKeptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
+			case "share-pause" -> targeted(this::sharesKeptWithoutLockDelay,
+					(slot, locks, statuses) -> freezeUntilLeaseNearlyOut(slot, locks), AIMED_ROUNDS);
 			case "reply-lag" -> targeted(Nemesis::lockKeptWithRival,
 					(slot, locks, statuses) -> lagRepliesThenStallRequests(slot, locks), AIMED_ROUNDS);
 			case "release-flush" ->
@@ -357,18 +358,13 @@ final class Nemesis {
 
 	/**
 	 * Aim at the read shares and permits a worker without a lock delay keeps a while
-	 * longer and a worker of another JVM waits for: the semaphore is full, or the
-	 * read/write lock read. Without the delay Redis drops such a share when its lease
-	 * ends, so a share dropped early lets a newcomer in while its holder still counts on
-	 * it.
+	 * longer: Redis drops such a share when its lease ends, with no delay after it.
 	 */
-	private Set<String> shareKeptWithRival(int slot, Status status, List<Status> others) {
+	private Set<String> sharesKeptWithoutLockDelay(int slot, Status status, List<Status> others) {
 		if (this.fleet.hasLockDelay(slot)) {
 			return Set.of();
 		}
-		return keptWithRival(slot, status, others).stream()
-			.filter((name) -> !name.startsWith("c:") && !name.equals(WorkerOps.LEADERSHIP))
-			.collect(Collectors.toSet());
+		return status.kept().stream().filter((name) -> !name.startsWith("c:")).collect(Collectors.toSet());
 	}
 
 	/**
@@ -571,6 +567,16 @@ final class Nemesis {
 		try (RedisTestClient client = RedisTestClient.connect(redis().uri(), CheckWorkerMain.COMMAND_TIMEOUT)) {
 			return Math.max(0, client.sync().pttl(key));
 		}
+	}
+
+	/**
+	 * Freeze a worker that keeps a read share or permit until 150 to 350 ms before the
+	 * lease it counts on runs out: its renewals come late, within the lease, and must
+	 * find the share Redis still keeps.
+	 */
+	private void freezeUntilLeaseNearlyOut(int slot, Set<String> names) {
+		long leaseLeft = this.fleet.leaseLeft(slot, names).orElse(0);
+		freeze(slot, (int) Math.max(0, leaseLeft - 150 - this.random.nextInt(200)));
 	}
 
 	/**

@@ -52,7 +52,7 @@ final class SafetyChecks {
 	private static final long TOLERANCE = 1_000;
 
 	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause", "rival-pause",
-			"delay-pause");
+			"delay-pause", "share-pause");
 
 	/**
 	 * Milliseconds by which a freeze must outlast a lease to prove that the lease ran

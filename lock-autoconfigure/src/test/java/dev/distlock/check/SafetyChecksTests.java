@@ -106,7 +106,7 @@ class SafetyChecksTests {
 	@Test
 	void releaseAnswerMayBeLostToACutThatBeganDuringItOrToAStallThatOutlastedTheCommandTimeout() {
 		this.history.faults.add(new Fault("proxy-stall", SECOND, 2 * SECOND, false, "w0.1"));
-		this.history.faults.add(new Fault("share-cut", 3 * SECOND, 4 * SECOND, false, "w1.1"));
+		this.history.faults.add(new Fault("holder-cut", 3 * SECOND, 4 * SECOND, false, "w1.1"));
 		assertThat(this.history.answerMayBeLost("w0.1", 2 * SECOND - 50_000, 2 * SECOND + 10_000)).isFalse();
 		assertThat(this.history.answerMayBeLost("w0.1", SECOND + 500_000, 2 * SECOND + 600_000)).isTrue();
 		assertThat(this.history.answerMayBeLost("w1.1", 3 * SECOND - 20_000, 4 * SECOND + 10_000)).isTrue();
