@@ -11,6 +11,7 @@ import java.util.function.Function;
 
 import dev.distlock.HoldKind;
 import dev.distlock.LockObserver;
+import dev.distlock.redis.RenewScripts.Renewal;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.thread.DaemonThreads;
@@ -70,7 +71,7 @@ final class RedlockCommands extends RedisLockCommands {
 			LockObserver observer) {
 		super(refusing(), settings);
 		this.nodes = connections.stream()
-			.map((connection) -> new QuorumNode(new RedisLockCommands(connection, settings), this.connector))
+			.map((connection) -> new QuorumNode(new QuorumNodeCommands(connection, settings), this.connector))
 			.toList();
 		this.quorum = new Quorum(this.nodes.size(), redlock, settings.commandTimeout());
 		this.defaultTerms = new LeaseTerms(settings.leaseTime().toMillis(), settings.lockDelay().toMillis());
@@ -444,7 +445,7 @@ final class RedlockCommands extends RedisLockCommands {
 	 * Send a command to every node.
 	 * @return what the command returned on each node, in order
 	 */
-	private <T> List<CompletableFuture<T>> each(Function<RedisLockCommands, T> command) {
+	private <T> List<CompletableFuture<T>> each(Function<QuorumNodeCommands, T> command) {
 		return this.nodes.stream().map((node) -> node.send(command)).toList();
 	}
 
@@ -452,7 +453,7 @@ final class RedlockCommands extends RedisLockCommands {
 	 * Send a command whose reply comes later to every node.
 	 * @return the reply of each node, in order
 	 */
-	private <T> List<CompletableFuture<T>> eachReply(Function<RedisLockCommands, CompletableFuture<T>> command) {
+	private <T> List<CompletableFuture<T>> eachReply(Function<QuorumNodeCommands, CompletableFuture<T>> command) {
 		return each(command).stream().map((sent) -> sent.thenCompose(Function.identity())).toList();
 	}
 
