@@ -31,7 +31,7 @@ interface Acquisition {
 	 * @param queueing whether and how the caller waits in the queue when refused
 	 * @return the grant: positive when taken, otherwise at most 0
 	 */
-	CompletableFuture<RedisLockCommands.Grant> send(RedisLockCommands.Queueing queueing);
+	CompletableFuture<RedisLockCommands.Grant> send(Queueing queueing);
 
 	/**
 	 * Return what an attempt tries to take, for the error message.

@@ -27,7 +27,7 @@ final class HoldRenewals implements HoldRenewer<RedisHold> {
 
 	@Override
 	public List<CompletableFuture<List<Long>>> renew(List<RenewalBatch<RedisHold>> batches) {
-		List<RedisLockCommands.Renewal> renewals = new ArrayList<>(batches.size());
+		List<RenewScripts.Renewal> renewals = new ArrayList<>(batches.size());
 		for (RenewalBatch<RedisHold> batch : batches) {
 			List<LockId> ids = new ArrayList<>(batch.holds().size());
 			List<String> tokens = new ArrayList<>(batch.holds().size());
@@ -35,7 +35,7 @@ final class HoldRenewals implements HoldRenewer<RedisHold> {
 				ids.add(hold.id);
 				tokens.add(hold.token);
 			}
-			renewals.add(new RedisLockCommands.Renewal(batch.holds().get(0).kind, ids, tokens, batch.terms()));
+			renewals.add(new RenewScripts.Renewal(batch.holds().get(0).kind, ids, tokens, batch.terms()));
 		}
 		return this.commands.renew(renewals);
 	}

@@ -59,7 +59,7 @@ final class LockAcquisition implements Acquisition {
 	}
 
 	@Override
-	public CompletableFuture<RedisLockCommands.Grant> send(RedisLockCommands.Queueing queueing) {
+	public CompletableFuture<RedisLockCommands.Grant> send(Queueing queueing) {
 		return this.commands.acquire(this.lock.id, this.token, this.terms, queueing);
 	}
 

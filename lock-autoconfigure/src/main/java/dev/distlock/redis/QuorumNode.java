@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class QuorumNode {
 
-	private final RedisLockCommands commands;
+	private final QuorumNodeCommands commands;
 
 	private final Executor connector;
 
@@ -29,7 +29,7 @@ final class QuorumNode {
 	/** The last command that waits, or waited, for the opening. */
 	private CompletableFuture<?> queued = CompletableFuture.completedFuture(null);
 
-	QuorumNode(RedisLockCommands commands, Executor connector) {
+	QuorumNode(QuorumNodeCommands commands, Executor connector) {
 		this.commands = commands;
 		this.connector = connector;
 	}
@@ -39,7 +39,7 @@ final class QuorumNode {
 	 * @param command sends the command on the node's commands and returns its reply
 	 * @return what the command returned; failed if it threw
 	 */
-	<T> CompletableFuture<T> send(Function<RedisLockCommands, T> command) {
+	<T> CompletableFuture<T> send(Function<QuorumNodeCommands, T> command) {
 		if (!this.connected) {
 			CompletableFuture<T> queuedCommand = queueUntilOpen(command);
 			if (queuedCommand != null) {
@@ -59,7 +59,7 @@ final class QuorumNode {
 	 * @param opening opens the connection on the node's commands and returns it
 	 * @return the connection; failed if opening it threw
 	 */
-	<T> CompletableFuture<T> open(Function<RedisLockCommands, T> opening) {
+	<T> CompletableFuture<T> open(Function<QuorumNodeCommands, T> opening) {
 		return CompletableFuture.supplyAsync(() -> opening.apply(this.commands), this.connector);
 	}
 
@@ -68,7 +68,7 @@ final class QuorumNode {
 	 * the last attempt failed, unless it is open and no command waits for it.
 	 * @return the queued command's reply, or {@code null} when it is to be sent now
 	 */
-	private synchronized <T> @Nullable CompletableFuture<T> queueUntilOpen(Function<RedisLockCommands, T> command) {
+	private synchronized <T> @Nullable CompletableFuture<T> queueUntilOpen(Function<QuorumNodeCommands, T> command) {
 		CompletableFuture<?> opened = this.opening;
 		if (opened != null && opened.isDone() && !opened.isCompletedExceptionally() && this.queued.isDone()) {
 			this.connected = true;
@@ -76,7 +76,7 @@ final class QuorumNode {
 		}
 		if (opened == null || opened.isCompletedExceptionally()) {
 			// Sending a PING opens the connection
-			opened = open(RedisLockCommands::ping);
+			opened = open(QuorumNodeCommands::ping);
 			this.opening = opened;
 		}
 		CompletableFuture<?> open = opened;

@@ -29,7 +29,7 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 
 	private final Consumer<String> onMessage;
 
-	private final Quorum quorum;
+	private final QuorumRules rules;
 
 	/** The channels subscribed and not unsubscribed since. */
 	private final Set<String> channels = ConcurrentHashMap.newKeySet();
@@ -46,12 +46,12 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 	 * Create the subscriber, opening a connection to each node.
 	 * @param nodes the nodes
 	 * @param onMessage told the text of every message of every node
-	 * @param quorum the arithmetic of the quorum
+	 * @param rules how the nodes' replies decide a subscription
 	 */
-	QuorumSubscriber(List<QuorumNode> nodes, Consumer<String> onMessage, Quorum quorum) {
+	QuorumSubscriber(List<QuorumNode> nodes, Consumer<String> onMessage, QuorumRules rules) {
 		this.nodes = nodes;
 		this.onMessage = onMessage;
-		this.quorum = quorum;
+		this.rules = rules;
 		this.opened = new ArrayList<>(nodes.stream().map(this::open).toList());
 	}
 
@@ -64,15 +64,8 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 			.map((node) -> node.thenCompose((subscriber) -> subscriber.subscribe(channel))
 				.thenApply((confirmed) -> true))
 			.toList();
-		return this.quorum
-			.gather(subscribed,
-					(tally) -> tally.answered() >= this.quorum.majority() || this.quorum.isLost(tally.failed()))
-			.thenApply((tally) -> {
-				if (tally.answered() < this.quorum.majority()) {
-					throw this.quorum.unreachable(tally, "subscribe to lock grants on '" + channel + "'");
-				}
-				return null;
-			});
+		return this.rules.answered(subscribed, "subscribe to lock grants on '" + channel + "'")
+			.thenApply((tally) -> null);
 	}
 
 	/**

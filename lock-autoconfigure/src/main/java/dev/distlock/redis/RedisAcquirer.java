@@ -100,9 +100,8 @@ final class RedisAcquirer {
 					}
 					return handedOver;
 				}
-				RedisLockCommands.Queueing queueing = (subscription != null && !deadline.isPast()
-						&& acquisition.mayQueue()) ? queueing(this.signals.grants(), roundTripMillis)
-								: RedisLockCommands.Queueing.NONE;
+				Queueing queueing = (subscription != null && !deadline.isPast() && acquisition.mayQueue())
+						? queueing(this.signals.grants(), roundTripMillis) : Queueing.NONE;
 				long sentNanos = System.nanoTime();
 				attempted = true;
 				long result = attempt(acquisition, queueing);
@@ -148,9 +147,9 @@ final class RedisAcquirer {
 	 * or polling with a longer claim time; either way with time for the grant's message
 	 * and the attempt that takes it up to travel, twice its last round trip.
 	 */
-	static RedisLockCommands.Queueing queueing(GrantChannel grants, long roundTripMillis) {
+	static Queueing queueing(GrantChannel grants, long roundTripMillis) {
 		long claimMillis = CLAIM_MILLIS + 2 * roundTripMillis + (grants.isPolling() ? GrantChannel.MAX_POLL_MILLIS : 0);
-		return new RedisLockCommands.Queueing(true, ENTRY_MILLIS, claimMillis, grants.name());
+		return new Queueing(true, ENTRY_MILLIS, claimMillis, grants.name());
 	}
 
 	/**
@@ -168,7 +167,7 @@ final class RedisAcquirer {
 	 * answer came, the caller gives the token back, so that a late acquisition does not
 	 * keep a hold for a whole lease.
 	 */
-	private long attempt(Acquisition acquisition, RedisLockCommands.Queueing queueing) {
+	private long attempt(Acquisition acquisition, Queueing queueing) {
 		RedisLockCommands.Grant grant = this.commands.await(acquisition.send(queueing),
 				"acquire " + acquisition.describe());
 		this.commands.requireAcknowledged(acquisition.id().name, grant);

@@ -34,7 +34,7 @@ final class SharedAcquisition implements Acquisition {
 	}
 
 	@Override
-	public CompletableFuture<RedisLockCommands.Grant> send(RedisLockCommands.Queueing queueing) {
+	public CompletableFuture<RedisLockCommands.Grant> send(Queueing queueing) {
 		return this.commands.acquireShare(this.attempt, this.token, this.terms, queueing);
 	}
 

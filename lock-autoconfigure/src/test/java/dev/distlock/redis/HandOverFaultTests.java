@@ -296,9 +296,8 @@ class HandOverFaultTests {
 		RedisLockCommands lockCommands = this.closer.add(TestLockRegistry.commands(client));
 		LockId id = new LockId(LockName.of("handed"), "lock:handed");
 		LeaseTerms terms = new LeaseTerms(LEASE.toMillis(), 0);
-		assertThat(lockCommands
-			.await(lockCommands.acquire(id, "holder", terms, RedisLockCommands.Queueing.NONE), "acquire")
-			.reply()).isPositive();
+		assertThat(lockCommands.await(lockCommands.acquire(id, "holder", terms, Queueing.NONE), "acquire").reply())
+			.isPositive();
 		lockCommands.giveBack(id, "next", terms);
 		assertThat(lockCommands.await(lockCommands.transfer(id, "holder", terms, "next", terms, "waiter"), "transfer")
 			.reply()).isZero();

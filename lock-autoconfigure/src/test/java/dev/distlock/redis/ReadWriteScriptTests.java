@@ -99,7 +99,7 @@ class ReadWriteScriptTests {
 		write("writer", waiting());
 		read("reader-2", waiting());
 		this.published.clear();
-		assertThat(write("writer", RedisLockCommands.Queueing.NONE)).isNotPositive();
+		assertThat(write("writer", Queueing.NONE)).isNotPositive();
 		assertThat(this.published.poll(5, TimeUnit.SECONDS)).isEqualTo(CATALOGUE.key);
 		assertThat(read("reader-2", waiting())).isPositive();
 		assertThat(TestLockRegistry.waitersOf(this.redisCommands, CATALOGUE.key)).isZero();
@@ -128,7 +128,7 @@ class ReadWriteScriptTests {
 		write("next-writer", waiting());
 		long read = read("downgrade", TERMS, "writer");
 		assertThat(read).as("admitted past the queued writer").isGreaterThan(write);
-		assertThat(read("other-reader", RedisLockCommands.Queueing.NONE)).isNotPositive();
+		assertThat(read("other-reader", Queueing.NONE)).isNotPositive();
 		this.published.clear();
 		assertThat(release("writer")).isTrue();
 		assertThat(this.redisCommands.exists(CATALOGUE.key)).as("nothing granted").isZero();
@@ -159,13 +159,12 @@ class ReadWriteScriptTests {
 			.isFalse();
 		assertThat(this.redisCommands.pttl(readersKey())).as("the kept share's life").isBetween(1L, 400L);
 		assertThat(this.commands.await(this.commands
-			.renew(List
-				.of(new RedisLockCommands.Renewal(HoldKind.READ_SHARE, List.of(CATALOGUE), List.of("reader"), terms)))
+			.renew(List.of(new RenewScripts.Renewal(HoldKind.READ_SHARE, List.of(CATALOGUE), List.of("reader"), terms)))
 			.get(0), "renew")).containsExactly(0L);
-		assertThat(write("writer", RedisLockCommands.Queueing.NONE)).isNotPositive();
+		assertThat(write("writer", Queueing.NONE)).isNotPositive();
 		await().atMost(Duration.ofSeconds(5))
 			.pollInterval(Duration.ofMillis(20))
-			.until(() -> write("writer", RedisLockCommands.Queueing.NONE) > 0);
+			.until(() -> write("writer", Queueing.NONE) > 0);
 		assertThat(this.redisCommands.exists(readersKey())).isZero();
 	}
 
@@ -181,7 +180,7 @@ class ReadWriteScriptTests {
 		assertThat(this.redisCommands.get(CATALOGUE.key)).isEqualTo("next-writer");
 	}
 
-	private long read(String token, RedisLockCommands.Queueing queueing) {
+	private long read(String token, Queueing queueing) {
 		return this.commands
 			.await(this.commands.acquireShare(SharedAttempt.read(CATALOGUE, ""), token, TERMS, queueing), "read")
 			.reply();
@@ -199,7 +198,7 @@ class ReadWriteScriptTests {
 				"release");
 	}
 
-	private long write(String token, RedisLockCommands.Queueing queueing) {
+	private long write(String token, Queueing queueing) {
 		return this.commands.await(this.commands.acquire(CATALOGUE, token, TERMS, queueing), "write").reply();
 	}
 
@@ -207,8 +206,8 @@ class ReadWriteScriptTests {
 		return this.commands.await(this.commands.release(CATALOGUE, token, 0, 0, false), "release");
 	}
 
-	private static RedisLockCommands.Queueing waiting() {
-		return new RedisLockCommands.Queueing(true, RedisAcquirer.ENTRY_MILLIS, RedisAcquirer.CLAIM_MILLIS, CHANNEL);
+	private static Queueing waiting() {
+		return new Queueing(true, RedisAcquirer.ENTRY_MILLIS, RedisAcquirer.CLAIM_MILLIS, CHANNEL);
 	}
 
 	private static String readersKey() {

@@ -1,0 +1,219 @@
+package dev.distlock.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import dev.distlock.LockObserver;
+import dev.distlock.redis.RedisLockCommands.Grant;
+import dev.distlock.redis.renewal.LeaseTerms;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides an attempt to take a lock on a Redlock quorum (an acquisition or a local
+ * hand-over) from the nodes' grants: held when a majority granted it and raised their
+ * fencing keys to the greatest fencing token they issued, within the lease; otherwise
+ * released on every node but those that refused it, where the caller keeps its place in
+ * the queue, and retried after a random delay when it split the nodes, or when the lock's
+ * key runs out on the first node that refused it. Each node's reply is told to the
+ * registry's {@link LockObserver}, by the node's position.
+ */
+final class QuorumAttempts {
+
+	private final List<QuorumNode> nodes;
+
+	private final Quorum quorum;
+
+	private final QuorumRules rules;
+
+	private final LockObserver observer;
+
+	QuorumAttempts(List<QuorumNode> nodes, Quorum quorum, QuorumRules rules, LockObserver observer) {
+		this.nodes = nodes;
+		this.quorum = quorum;
+		this.rules = rules;
+		this.observer = observer;
+	}
+
+	/**
+	 * Decide an acquisition from the nodes' grants.
+	 * @return the grant: the fencing token when held, otherwise minus the milliseconds
+	 * before a retry is worth it
+	 */
+	CompletableFuture<Grant> acquire(Attempt attempt, List<CompletableFuture<Grant>> grants) {
+		return hold(attempt, grants, (tally) -> refused(attempt, tally, "acquire lock '" + attempt.id().name + "'"));
+	}
+
+	/**
+	 * Decide a local hand-over from the nodes' grants, as an acquisition, unless the
+	 * nodes that did not answer decide whether the current holder still held the lock:
+	 * then fail, as a hand-over that Redis did not answer does, rather than report the
+	 * hold lost.
+	 * @return the grant: the fencing token when held, otherwise 0 or minus the
+	 * milliseconds before a retry is worth it
+	 */
+	CompletableFuture<Grant> handOver(Attempt attempt, List<CompletableFuture<Grant>> grants) {
+		return hold(attempt, grants, (tally) -> {
+			String what = "hand lock '" + attempt.id().name + "' over";
+			if (tally.count((reply) -> reply > 0) < this.quorum.majority()
+					&& !this.quorum.isLost(tally.count((reply) -> reply <= 0)) && !this.quorum.isLost(tally.failed())) {
+				releaseUnlessRefused(attempt, tally);
+				throw this.quorum.undecided(tally, what);
+			}
+			return refused(attempt, tally, what);
+		});
+	}
+
+	/**
+	 * Decide an attempt from the nodes' grants: held when a majority granted it and then
+	 * raised their fencing keys to the greatest token they issued, both within the lease;
+	 * otherwise what the refusal makes of the replies, where a node that granted but
+	 * found the hold gone when raising its fencing key counts as a refusal.
+	 * @param grants each node's grant
+	 * @param refusal what becomes of an attempt that does not count, given the replies
+	 */
+	private CompletableFuture<Grant> hold(Attempt attempt, List<CompletableFuture<Grant>> grants,
+			Function<Tally<Long>, Grant> refusal) {
+		List<CompletableFuture<Long>> replies = observed(grants).stream()
+			.map((grant) -> grant.thenApply(Grant::reply))
+			.toList();
+		return this.quorum.gather(replies, this::decidesAttempt, attempt.sentNanos()).thenCompose((tally) -> {
+			if (isHeld(attempt, tally)) {
+				long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
+				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
+					// A majority issued it: their fencing keys hold it already
+					return CompletableFuture.completedFuture(new Grant(fencingToken, 0));
+				}
+				return raiseFences(attempt, fencingToken, replies, refusal);
+			}
+			return CompletableFuture.completedFuture(refusal.apply(tally));
+		});
+	}
+
+	/**
+	 * Raise the fencing keys of the nodes that grant a hold below its fencing token to
+	 * it, within what is left of the time the attempt's nodes are waited for: the hold
+	 * counts once a majority's fencing keys hold at least the token (those that issued it
+	 * hold it already) within the lease. A node whose grant had not come when a majority
+	 * granted is raised once it grants. Otherwise the refusal decides from the replies,
+	 * as from those to the attempt: a node that did not answer the raise counts as one
+	 * that did not answer, one that found the hold gone as one that refused it.
+	 * @param replies each node's reply to the attempt
+	 * @param refusal what becomes of an attempt that does not count, given the replies
+	 */
+	private CompletableFuture<Grant> raiseFences(Attempt attempt, long fencingToken,
+			List<CompletableFuture<Long>> replies, Function<Tally<Long>, Grant> refusal) {
+		List<CompletableFuture<Long>> raised = new ArrayList<>(replies.size());
+		for (int i = 0; i < replies.size(); i++) {
+			QuorumNode node = this.nodes.get(i);
+			raised.add(replies.get(i)
+				.thenCompose((reply) -> (reply <= 0 || reply >= fencingToken) ? CompletableFuture.completedFuture(reply)
+						: node
+							.send((commands) -> commands.raiseFence(attempt.id(), attempt.token(), fencingToken,
+									attempt.sent()))
+							.thenCompose(Function.identity())
+							.thenApply((held) -> held ? reply : 0L)));
+		}
+		return this.quorum.gather(raised, this::decidesAttempt, attempt.sentNanos()).thenApply((tally) -> {
+			if (isHeld(attempt, tally)) {
+				return new Grant(fencingToken, 0);
+			}
+			return refusal.apply(tally);
+		});
+	}
+
+	/**
+	 * Return whether a majority granted an attempt, and its lease is still valid.
+	 */
+	private boolean isHeld(Attempt attempt, Tally<Long> tally) {
+		return tally.count((reply) -> reply > 0) >= this.quorum.majority()
+				&& this.quorum.isValid(attempt.sentNanos(), attempt.leaseMillis());
+	}
+
+	/**
+	 * Return whether the replies to an attempt decide it: a majority granted it, or so
+	 * many nodes refused it or did not answer that no majority can.
+	 */
+	private boolean decidesAttempt(Tally<Long> tally) {
+		return this.rules.isDecided(tally, (reply) -> reply > 0);
+	}
+
+	/**
+	 * Give back an attempt that no majority granted on every node, and tell the caller
+	 * when to retry: after a random delay when some nodes granted it, otherwise when the
+	 * lock's key runs out on the first node that refused it.
+	 * @param what the attempt, for the message of its failure
+	 */
+	private Grant refused(Attempt attempt, Tally<Long> tally, String what) {
+		releaseUnlessRefused(attempt, tally);
+		if (this.quorum.isLost(tally.failed())) {
+			throw this.quorum.unreachable(tally, what);
+		}
+		long shortestTtl = tally.answers()
+			.stream()
+			.filter((reply) -> reply < 0)
+			.mapToLong((reply) -> -reply)
+			.min()
+			.orElse(0);
+		boolean split = tally.count((reply) -> reply > 0) > 0;
+		return new Grant((split || shortestTtl == 0) ? Quorum.retryReply() : -shortestTtl, 0);
+	}
+
+	/**
+	 * Free what an attempt that does not count took: release its token on every node but
+	 * those that refused it (and keep it in their queues), also where it is not known
+	 * whether the attempt got through.
+	 */
+	private void releaseUnlessRefused(Attempt attempt, Tally<Long> grants) {
+		List<Integer> refused = grants.nodesWhere((reply) -> reply <= 0);
+		for (int i = 0; i < this.nodes.size(); i++) {
+			if (!refused.contains(i)) {
+				this.nodes.get(i).send((node) -> node.release(attempt.id(), attempt.token(), 0, 0, false));
+			}
+		}
+	}
+
+	/**
+	 * Tell the observer each node's reply to an attempt to take a lock once it came, or
+	 * failed, as after the driver's command timeout.
+	 * @param grants each node's grant
+	 * @return the same grants
+	 */
+	private List<CompletableFuture<Grant>> observed(List<CompletableFuture<Grant>> grants) {
+		if (this.observer == LockObserver.NONE) {
+			return grants;
+		}
+		for (int i = 0; i < grants.size(); i++) {
+			int node = i;
+			grants.get(i)
+				.whenComplete((@Nullable Grant grant, @Nullable Throwable failure) -> this.observer.nodeReplied(node,
+						nodeReply(grant, failure)));
+		}
+		return grants;
+	}
+
+	/**
+	 * Return what a node did with an attempt to take a lock, from its grant or failure.
+	 */
+	private static LockObserver.NodeReply nodeReply(@Nullable Grant grant, @Nullable Throwable failure) {
+		if (failure != null || grant == null) {
+			return LockObserver.NodeReply.FAILED;
+		}
+		return (grant.reply() > 0) ? LockObserver.NodeReply.GRANTED : LockObserver.NodeReply.REFUSED;
+	}
+
+	/**
+	 * An attempt sent to the nodes, as its hold is decided.
+	 *
+	 * @param id the lock
+	 * @param token the token the attempt is made under
+	 * @param sent the terms the nodes were sent
+	 * @param leaseMillis the lease the holder counts
+	 * @param sentNanos when the attempt was sent
+	 */
+	record Attempt(LockId id, String token, LeaseTerms sent, long leaseMillis, long sentNanos) {
+
+	}
+
+}
