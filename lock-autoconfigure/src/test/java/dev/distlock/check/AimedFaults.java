@@ -8,15 +8,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * The faults aimed at moments a run meets only now and then, due in turn every few
  * seconds, so that each comes up several times in a short run however many kinds the
- * random draw picks from: a hold kept past its lease within the lock delay, permits whose
- * lease runs out while their releases are held back, a read share or permit cut off from
- * Redis while a rival waits for its place. Drawn at random only, each came up once or
- * twice a minute, and a run of a minute could miss the one bug it is aimed at.
+ * random draw picks from: a hold kept past its lease within the lock delay, a holder
+ * thawed while a rival holds its lock, permits whose lease runs out while their releases
+ * are held back, a share renewed late within its lease. Drawn at random only, each came
+ * up once or twice a minute, and a run of a minute could miss the one bug it is aimed at.
  */
 final class AimedFaults {
 
 	/** How long after the run began the first is due, and after each the next. */
-	private static final long INTERVAL_MILLIS = 4_000;
+	private static final long INTERVAL_MILLIS = 3_500;
 
 	private final List<String> kinds;
 

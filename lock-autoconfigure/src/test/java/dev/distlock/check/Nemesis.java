@@ -89,7 +89,15 @@ final class Nemesis {
 	 * The faults aimed at rare moments that are due in turn on one Redis
 	 * ({@link AimedFaults}), beside those drawn at random.
 	 */
-	private static final List<String> AIMED = List.of("delay-pause", "lease-out-release", "share-pause");
+	private static final List<String> AIMED = List.of("delay-pause", "rival-pause", "lease-out-release", "delay-pause",
+			"share-pause", "rival-pause");
+
+	/**
+	 * What the {@code delay-pause} faults aim at in turn (0: a lock, 1: a read share or
+	 * permit, 2: the leader): locks half the time, since a lock's renewal is the script
+	 * whose lease check the others do not share.
+	 */
+	private static final int[] DELAY_PAUSE_AIMS = { 0, 1, 0, 2 };
 
 	/**
 	 * The faults aimed at rare moments that are due in turn on a Redlock quorum.
@@ -318,8 +326,9 @@ final class Nemesis {
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
 			case "lease-out-release" ->
 				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
-			case "delay-pause" -> targeted(keptWithLockDelay(this.delayPauses++ % 3),
-					(slot, locks, statuses) -> freezeWithinLockDelay(slot, locks), AIMED_ROUNDS);
+			case "delay-pause" ->
+				targeted(keptWithLockDelay(DELAY_PAUSE_AIMS[this.delayPauses++ % DELAY_PAUSE_AIMS.length]),
+						(slot, locks, statuses) -> freezeWithinLockDelay(slot, locks), AIMED_ROUNDS);
 			case ClockSteps.KIND -> (targeted(own(Status::holding),
 					(slot, locks, statuses) -> Objects.requireNonNull(this.clockSteps).stepBack(),
 					AIMED_ROUNDS) != null) ? "redis" : null;
@@ -386,10 +395,10 @@ final class Nemesis {
 	}
 
 	/**
-	 * Aim at the holds a worker with a lock delay keeps a while longer, in turn from one
-	 * {@code delay-pause} to the next: at its locks ({@code c:}), whose renewals are one
-	 * script, at its read shares and permits, whose renewals are another, and at the
-	 * leader, which must not say it leads once thawed.
+	 * Aim at the holds a worker with a lock delay keeps a while longer, as the turn of
+	 * the {@code delay-pause} says ({@link #DELAY_PAUSE_AIMS}): at its locks
+	 * ({@code c:}), whose renewals are one script, at its read shares and permits, whose
+	 * renewals are another, or at the leader, which must not say it leads once thawed.
 	 * @param turn which of the three, 0 to 2
 	 */
 	private Aim keptWithLockDelay(int turn) {
