@@ -25,8 +25,12 @@ final class Quorum {
 	/** The longest random delay before retrying an attempt that split the nodes. */
 	static final long MAX_RETRY_DELAY_MILLIS = 50;
 
-	/** How far ahead of the client's clock the fencing token it proposes is. */
-	static final Duration TOKEN_FLOOR_LEAD = Duration.ofSeconds(1);
+	/**
+	 * How far ahead of the client's clock the fencing token it proposes is: a node takes
+	 * the proposal only up to twice that ahead of its own clock
+	 * ({@code token-floor.lua}).
+	 */
+	static final Duration TOKEN_FLOOR_LEAD = Duration.ofMillis(10);
 
 	private final int nodes;
 

@@ -81,11 +81,20 @@ final class QuorumAttempts {
 		return this.quorum.gather(replies, this::decidesAttempt, attempt.sentNanos()).thenCompose((tally) -> {
 			if (isHeld(attempt, tally)) {
 				long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
+				List<CompletableFuture<Long>> raised = raiseFences(attempt, fencingToken, replies);
 				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
-					// A majority issued it: their fencing keys hold it already
+					// A majority issued it: their fencing keys hold it already, the
+					// others are
+					// raised all the same (a later renewal majority may include them)
 					return CompletableFuture.completedFuture(new Grant(fencingToken, 0));
 				}
-				return raiseFences(attempt, fencingToken, replies, refusal);
+				return this.quorum.gather(raised, this::decidesAttempt, attempt.sentNanos())
+					.thenApply((raisedTally) -> {
+						if (isHeld(attempt, raisedTally)) {
+							return new Grant(fencingToken, 0);
+						}
+						return refusal.apply(raisedTally);
+					});
 			}
 			return CompletableFuture.completedFuture(refusal.apply(tally));
 		});
@@ -93,17 +102,16 @@ final class QuorumAttempts {
 
 	/**
 	 * Raise the fencing keys of the nodes that grant a hold below its fencing token to
-	 * it, within what is left of the time the attempt's nodes are waited for: the hold
-	 * counts once a majority's fencing keys hold at least the token (those that issued it
-	 * hold it already) within the lease. A node whose grant had not come when a majority
-	 * granted is raised once it grants. Otherwise the refusal decides from the replies,
-	 * as from those to the attempt: a node that did not answer the raise counts as one
-	 * that did not answer, one that found the hold gone as one that refused it.
+	 * it, each once it granted, also those whose grant comes after the hold was decided:
+	 * the hold counts once a majority's fencing keys hold at least the token (those that
+	 * issued it hold it already) within the lease, and a later majority that renews it
+	 * may include any node that granted it. A node that did not answer the raise counts
+	 * as one that did not answer, one that found the hold gone as one that refused it.
 	 * @param replies each node's reply to the attempt
-	 * @param refusal what becomes of an attempt that does not count, given the replies
+	 * @return each node's reply once raised: its grant, 0 when it found the hold gone
 	 */
-	private CompletableFuture<Grant> raiseFences(Attempt attempt, long fencingToken,
-			List<CompletableFuture<Long>> replies, Function<Tally<Long>, Grant> refusal) {
+	private List<CompletableFuture<Long>> raiseFences(Attempt attempt, long fencingToken,
+			List<CompletableFuture<Long>> replies) {
 		List<CompletableFuture<Long>> raised = new ArrayList<>(replies.size());
 		for (int i = 0; i < replies.size(); i++) {
 			QuorumNode node = this.nodes.get(i);
@@ -115,12 +123,7 @@ final class QuorumAttempts {
 							.thenCompose(Function.identity())
 							.thenApply((held) -> held ? reply : 0L)));
 		}
-		return this.quorum.gather(raised, this::decidesAttempt, attempt.sentNanos()).thenApply((tally) -> {
-			if (isHeld(attempt, tally)) {
-				return new Grant(fencingToken, 0);
-			}
-			return refusal.apply(tally);
-		});
+		return raised;
 	}
 
 	/**

@@ -486,6 +486,34 @@ class RedlockTests {
 			.containsEntry("evalsha", 20L));
 	}
 
+	/**
+	 * Two nodes whose fencing keys were raised above the client's proposal (by an earlier
+	 * holder's write-back) issue the same token and decide the hold without a write-back;
+	 * the third node grants later, below that token, and must be raised to it all the
+	 * same: a later majority that renews the hold may include it.
+	 */
+	@Test
+	void nodeThatGrantsBelowTheTokenAfterTheHoldWasDecidedIsRaisedToIt() throws Exception {
+		QuorumNodes nodes = nodes(3);
+		List<TcpProxy> proxies = nodes.proxies();
+		TestLockRegistry registry = registry(QuorumNodes.urisOf(proxies));
+		registry.registry().acquire("ledger", Duration.ZERO).release();
+		List<RedisCommands<String, String>> clients = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			clients.add(this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync());
+		}
+		String fenceKey = LockKeys.fenceKey("lock:ledger");
+		long raised = Long.parseLong(clients.get(0).get(fenceKey)) + 60_000_000;
+		clients.get(0).set(fenceKey, Long.toString(raised));
+		clients.get(1).set(fenceKey, Long.toString(raised));
+		proxies.get(2).setReplyLatency(Duration.ofMillis(300));
+		try (LockLease lease = registry.registry().acquire("ledger", Duration.ZERO)) {
+			assertThat(lease.fencingToken()).isEqualTo(raised + 1);
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(clients.get(2).get(fenceKey)).isEqualTo(Long.toString(raised + 1)));
+		}
+	}
+
 	@Test
 	void acquisitionsOnNodesUpALeaseSinceTheirLastSaveReadNoServerInfo() throws Exception {
 		QuorumNodes nodes = nodes(3);
