@@ -145,15 +145,16 @@ final class GrantChannel implements AutoCloseable {
 		try {
 			CompletableFuture<Void> current = this.subscribed;
 			LockConnection.ReleaseSubscriber subscriber = this.subscriber;
-			if (subscriber == null) {
-				subscriber = this.commands.subscriber(this.onMessage);
-				this.subscriber = subscriber;
-			}
 			if (current == null || current.isCompletedExceptionally()) {
+				if (subscriber == null) {
+					subscriber = this.commands.subscriber(this.onMessage);
+					this.subscriber = subscriber;
+				}
 				current = subscriber.subscribe(this.channel);
 				this.subscribed = current;
 			}
-			else {
+			else if (subscriber != null) {
+				// Not after close, which leaves the subscription done
 				subscriber.reopen();
 			}
 			return current;
