@@ -9,12 +9,13 @@
 -- by up to a second: that second is not counted.
 -- ARGV[#ARGV - 1]: how long the server must have been up, in milliseconds, after the
 -- arguments of the script that follows and before the token floor (token-floor.lua)
--- Returns 0, as that script does when it takes nothing, while the server is younger.
+-- Returns 0, as that script does when it takes nothing, while the server is younger; no
+-- minimum (0) asks nothing, also of a server started within the second.
 local min_uptime_millis = tonumber(ARGV[#ARGV - 1])
 local function up_for(seconds)
 	return (seconds - 1) * 1000 >= min_uptime_millis
 end
-if not up_for(tonumber(redis.call('time')[1]) - redis.call('lastsave'))
+if min_uptime_millis > 0 and not up_for(tonumber(redis.call('time')[1]) - redis.call('lastsave'))
 		and not up_for(tonumber(string.match(redis.call('info', 'server'), 'uptime_in_seconds:(%d+)'))) then
 	return 0
 end

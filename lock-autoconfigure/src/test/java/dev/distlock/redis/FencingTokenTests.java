@@ -10,6 +10,7 @@ import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;
+import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.TestThread;
@@ -223,11 +224,27 @@ class FencingTokenTests {
 	 * given token floor, and delete the lock key again.
 	 * @return the fencing token
 	 */
+	/**
+	 * A quorum's acquire script with no minimum uptime asks nothing of the node, also of
+	 * one started within the second, whose uptime reads as 0 whole seconds.
+	 */
+	@Test
+	void aQuorumNodeAskedForNoMinimumUptimeGrantsAsSoonAsItStarted() throws Exception {
+		try (RedisServer fresh = RedisServer.start();
+				RedisTestClient client = RedisTestClient.connect(fresh.uri(), Duration.ofSeconds(5))) {
+			assertThat(acquireOnQuorumAbove(client.sync(), 0)).isPositive();
+		}
+	}
+
 	private long acquireOnQuorumAbove(long tokenFloor) {
-		Long token = this.commands.eval(LuaScript.ACQUIRE_ON_QUORUM.source(), ScriptOutputType.INTEGER,
+		return acquireOnQuorumAbove(this.commands, tokenFloor);
+	}
+
+	private static long acquireOnQuorumAbove(RedisCommands<String, String> commands, long tokenFloor) {
+		Long token = commands.eval(LuaScript.ACQUIRE_ON_QUORUM.source(), ScriptOutputType.INTEGER,
 				new LockId(LockName.of("clock"), "lock:clock").grantKeys, "holder", "30000", "600000", "0", "0", "0",
 				"", "0", Long.toString(tokenFloor));
-		this.commands.del("lock:clock");
+		commands.del("lock:clock");
 		return token;
 	}
 
