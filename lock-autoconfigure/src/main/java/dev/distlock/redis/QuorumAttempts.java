@@ -83,9 +83,8 @@ final class QuorumAttempts {
 				long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
 				List<CompletableFuture<Long>> raised = raiseFences(attempt, fencingToken, replies);
 				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
-					// A majority issued it: their fencing keys hold it already, the
-					// others are
-					// raised all the same (a later renewal majority may include them)
+					// A majority's fencing keys hold it already; the others are raised
+					// all the same, since a later renewal majority may include them
 					return CompletableFuture.completedFuture(new Grant(fencingToken, 0));
 				}
 				return this.quorum.gather(raised, this::decidesAttempt, attempt.sentNanos())
