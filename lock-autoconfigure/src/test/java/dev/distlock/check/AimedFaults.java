@@ -10,8 +10,10 @@ import org.jspecify.annotations.Nullable;
  * seconds, so that each comes up several times in a short run however many kinds the
  * random draw picks from: a hold kept past its lease within the lock delay, a holder
  * thawed while a rival holds its lock, permits whose lease runs out while their releases
- * are held back, a share renewed late within its lease. Drawn at random only, each came
- * up once or twice a minute, and a run of a minute could miss the one bug it is aimed at.
+ * are held back, a share renewed late within its lease, a local hand-over of a lock
+ * another process took meanwhile, an attempt that reaches Redis after its give-back.
+ * Drawn at random only, each came up once or twice a minute, and a run of a minute could
+ * miss the one bug it is aimed at.
  */
 final class AimedFaults {
 

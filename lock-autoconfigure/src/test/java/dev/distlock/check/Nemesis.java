@@ -61,8 +61,9 @@ import org.jspecify.annotations.Nullable;
  * rival waits for, then holds its commands while the replies flow on, until the rival
  * holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock
  * back while a worker holds a lock, now and then, where the server's clock can be
- * stepped. {@code delay-pause}, {@code lease-out-release} and {@code share-pause} are
- * also due in turn every few seconds ({@link AimedFaults}), as {@code delay-pause} and
+ * stepped. {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
+ * {@code rival-transfer}, {@code share-pause} and {@code give-back-probe} are also due in
+ * turn every few seconds ({@link AimedFaults}), as {@code delay-pause} and
  * {@code rival-pause} are on a quorum. A targeted fault that finds no such worker is
  * counted as {@code <kind>-missed} and not recorded.
  * <p>
@@ -80,17 +81,11 @@ final class Nemesis {
 			"give-back-probe", "lease-out-release", "reply-lag", "reply-lag", "reply-lag" };
 
 	/**
-	 * The kinds of faults on workers that lock on a Redlock quorum: those on the workers
-	 * that locks, leases and leaderships meet (no read/write locks or semaphores, and no
-	 * flush, which one node that keeps running cannot tell), and twice each fault of
-	 * {@link NodeFaults}.
-	 */
-	/**
 	 * The faults aimed at rare moments that are due in turn on one Redis
 	 * ({@link AimedFaults}), beside those drawn at random.
 	 */
-	private static final List<String> AIMED = List.of("delay-pause", "rival-pause", "lease-out-release", "delay-pause",
-			"share-pause", "rival-pause");
+	private static final List<String> AIMED = List.of("delay-pause", "rival-pause", "lease-out-release",
+			"rival-transfer", "delay-pause", "share-pause", "rival-pause", "give-back-probe");
 
 	/**
 	 * What the {@code delay-pause} faults aim at in turn (0: a lock, 1: a read share or
@@ -104,6 +99,12 @@ final class Nemesis {
 	 */
 	private static final List<String> QUORUM_AIMED = List.of("delay-pause", "rival-pause");
 
+	/**
+	 * The kinds of faults on workers that lock on a Redlock quorum: those on the workers
+	 * that locks, leases and leaderships meet (no read/write locks or semaphores, and no
+	 * flush, which one node that keeps running cannot tell), and twice each fault of
+	 * {@link NodeFaults}.
+	 */
 	private static final String[] QUORUM_KINDS = { "interrupt", "interrupt", "interrupt", "interrupt", "interrupt",
 			"interrupt", "jvm-pause", "jvm-pause", "proxy-stall", "proxy-stall", "proxy-cut", "proxy-cut",
 			"proxy-latency", "jvm-kill", "waiter-kill", "waiter-pause", "waiter-pause", "holder-pause",

@@ -146,7 +146,10 @@ final class WorkerOps implements Runnable {
 	 */
 	private static final Duration PARKED_WAITER_WAIT = Duration.ofSeconds(5);
 
-	/** How long the holder of a parked release lets its waiter queue at most. */
+	/**
+	 * How long the holder of a parked release, or a downgrading writer, lets its waiter
+	 * queue at most.
+	 */
 	private static final Duration PARKED_QUEUE_BOUND = Duration.ofSeconds(1);
 
 	/**
@@ -317,15 +320,23 @@ final class WorkerOps implements Runnable {
 				this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
 				parts.add(startAfter(Thread.currentThread().getName() + "-waiter", 0,
 						() -> lock(this.registry, name, PARKED_WAITER_WAIT, 0), threads));
-				long deadline = System.nanoTime() + PARKED_QUEUE_BOUND.toNanos();
-				while (!this.registry.waits().names().contains(name) && System.nanoTime() - deadline < 0) {
-					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-				}
-				// Past the waiter's offer of a hand-over and its first attempt in Redis
-				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+				awaitQueued(name);
 				parked.park(id);
 			}
 		});
+	}
+
+	/**
+	 * Wait until a thread of this JVM waits for the named lock, within
+	 * {@link #PARKED_QUEUE_BOUND}, and then past its offer of a hand-over and its first
+	 * attempt in Redis.
+	 */
+	private void awaitQueued(String name) {
+		long deadline = System.nanoTime() + PARKED_QUEUE_BOUND.toNanos();
+		while (!this.registry.waits().names().contains(name) && System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
 	}
 
 	/**
@@ -727,13 +738,34 @@ final class WorkerOps implements Runnable {
 	}
 
 	/**
-	 * Write, take the read lock under the write lock, release the write lock and read.
+	 * Write, take the read lock under the write lock, release the write lock and read;
+	 * half the time with a writer of this JVM queued behind the downgrading writer, whom
+	 * the release must not hand the lock while its thread keeps the read share. The
+	 * queued writer is awaited within {@link #BOUND}.
 	 */
-	private void downgrade() {
+	private void downgrade() throws Exception {
 		FencedReadWriteLock lock = this.registry.readWriteLock(READ_WRITE);
 		if (!lock.writeLock().tryLock(waitTime())) {
 			return;
 		}
+		List<Thread> threads = new ArrayList<>();
+		List<CompletableFuture<Void>> parts = new ArrayList<>();
+		try (Closer closer = new Closer()) {
+			closer.add(() -> awaitAll(parts, threads));
+			if (this.random.nextBoolean()) {
+				parts.add(startAfter(Thread.currentThread().getName() + "-queued-writer", 0,
+						() -> write(ReaderBurst.WRITER_WAIT, 0), threads));
+				awaitQueued(READ_WRITE);
+			}
+			downgrade(lock);
+		}
+	}
+
+	/**
+	 * Write under the write lock this thread holds, take the read lock under it, release
+	 * the write lock and read.
+	 */
+	private void downgrade(FencedReadWriteLock lock) {
 		boolean reading = false;
 		try {
 			RecordedHold write = ((RecordedLease) lock.writeLock().currentHold()).hold();
