@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How long and how hard a benchmark run is.
  *
- * @param mode {@code smoke} or {@code full}
+ * @param mode {@code smoke}, {@code full} or {@code quorum}
  * @param warmupRounds rounds per contender and scenario run before measuring
  * @param rounds measured rounds per contender and scenario
  * @param roundTime how long one contender runs in one round
@@ -32,15 +32,23 @@ public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duratio
 			Duration.ofSeconds(3), 10_000, 3);
 
 	/**
+	 * The full run's rounds for the locks on a Redlock quorum alone, beside the raw floor
+	 * and the single-node lock, uncontended and on distinct keys: about two minutes.
+	 */
+	public static final BenchmarkConfig QUORUM = new BenchmarkConfig("quorum", FULL.warmupRounds, FULL.rounds,
+			FULL.roundTime, FULL.opsCap, FULL.leaseTime, FULL.heldLocks, FULL.renewalPeriods);
+
+	/**
 	 * Return the configuration of the named mode.
-	 * @param mode {@code smoke} or {@code full}
+	 * @param mode {@code smoke}, {@code full} or {@code quorum}
 	 * @return its configuration
 	 */
 	public static BenchmarkConfig of(String mode) {
 		return switch (mode) {
 			case "smoke" -> SMOKE;
 			case "full" -> FULL;
-			default -> throw new IllegalArgumentException("Unknown mode '" + mode + "': use smoke or full");
+			case "quorum" -> QUORUM;
+			default -> throw new IllegalArgumentException("Unknown mode '" + mode + "': use smoke, full or quorum");
 		};
 	}
 

@@ -10,10 +10,11 @@ import java.time.LocalDate;
  * Runs the benchmarks and prints the report.
  *
  * <p>
- * Arguments: the mode ({@code full}, the default, {@code smoke}, or {@code requests} for
- * Redis' time per request of the raw floor and distlock alone, {@link RequestCost}),
- * optionally a file to write the report to as well, and optionally a file to draw the
- * headline comparison of a full run in ({@link HeadlineChart}).
+ * Arguments: the mode ({@code full}, the default, {@code smoke}, {@code quorum} for the
+ * Redlock quorum's scenarios alone, or {@code requests} for Redis' time per request of
+ * the raw floor and distlock alone, {@link RequestCost}), optionally a file to write the
+ * report to as well, and optionally a file to draw the headline comparison of a full run
+ * in ({@link HeadlineChart}).
  *
  * @since 0.1.0
  */

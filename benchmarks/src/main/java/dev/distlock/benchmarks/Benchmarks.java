@@ -28,7 +28,9 @@ import static dev.distlock.benchmarks.Contenders.SPINNER;
 
 /**
  * Runs every scenario against one real redis-server: all contenders in this one JVM,
- * except in the cross-process scenarios, which run them on JVMs spawned for them.
+ * except in the cross-process scenarios, which run them on JVMs spawned for them. The
+ * {@code quorum} mode runs only the Redlock quorum's scenarios, with the raw floor and
+ * the single-node lock beside it.
  *
  * @since 0.1.0
  */
@@ -53,7 +55,7 @@ public final class Benchmarks {
 	}
 
 	/**
-	 * Run every scenario.
+	 * Run every scenario, or in the {@code quorum} mode only those of the Redlock quorum.
 	 * @param config how long and how hard
 	 * @return the header lines and the rows
 	 */
@@ -76,14 +78,18 @@ public final class Benchmarks {
 						config.leaseTime())) {
 			CommandStats stats = new CommandStats(admin.sync());
 			List<Contender> uncontended = contenders.get(concat(List.of(RAW, RAW_JEDIS), LOCKS));
-			List<Contender> uncontendedShared = contenders
-				.get(concat(concat(concat(List.of(RAW, RAW_JEDIS), LOCKS), SHARED), QUORUM));
+			boolean quorumOnly = config.mode().equals(BenchmarkConfig.QUORUM.mode());
+			List<Contender> uncontendedShared = contenders.get(quorumOnly ? concat(List.of(RAW, DISTLOCK_LOCK), QUORUM)
+					: concat(concat(concat(List.of(RAW, RAW_JEDIS), LOCKS), SHARED), QUORUM));
 			List<Contender> contended = contenders.get(concat(List.of(SPINNER), LOCKS));
 			for (ThroughputScenario scenario : List.of(new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false),
 					new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false))) {
 				ThroughputScenario.Measured measured = scenario.run(uncontendedShared, config,
 						goals(scenario.title(), contenders), admin.sync());
 				rows.addAll(progress(RatioGoals.check(scenario.title(), measured, contenders)));
+			}
+			if (quorumOnly) {
+				return new Result(header, rows, tables);
 			}
 			ThroughputScenario.Measured oneKey = new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true).run(contended,
 					config, goals(Goals.ONE_KEY, contenders), admin.sync());
