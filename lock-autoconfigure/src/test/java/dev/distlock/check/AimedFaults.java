@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
  * random draw picks from: a hold kept past its lease within the lock delay, a holder
  * thawed while a rival holds its lock, permits whose lease runs out while their releases
  * are held back, a share renewed late within its lease, a local hand-over of a lock
- * another process took meanwhile, an attempt that reaches Redis after its give-back.
- * Drawn at random only, each came up once or twice a minute, and a run of a minute could
- * miss the one bug it is aimed at.
+ * another process took meanwhile, an attempt that reaches Redis after its give-back, a
+ * renewal whose reply comes late. Drawn at random only, each came up once or twice a
+ * minute, and a run of a minute could miss the one bug it is aimed at.
  */
 final class AimedFaults {
 

@@ -62,10 +62,10 @@ import org.jspecify.annotations.Nullable;
  * holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock
  * back while a worker holds a lock, now and then, where the server's clock can be
  * stepped. {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
- * {@code rival-transfer}, {@code share-pause} and {@code give-back-probe} are also due in
- * turn every few seconds ({@link AimedFaults}), as {@code delay-pause} and
- * {@code rival-pause} are on a quorum. A targeted fault that finds no such worker is
- * counted as {@code <kind>-missed} and not recorded.
+ * {@code rival-transfer}, {@code reply-lag}, {@code share-pause} and
+ * {@code give-back-probe} are also due in turn every few seconds ({@link AimedFaults}),
+ * as {@code delay-pause} and {@code rival-pause} are on a quorum. A targeted fault that
+ * finds no such worker is counted as {@code <kind>-missed} and not recorded.
  * <p>
  * On a Redlock quorum, the faults on the lock Redis are {@link NodeFaults} on one node at
  * a time, and only the faults on workers that locks, leases and leaderships meet are
@@ -82,17 +82,19 @@ final class Nemesis {
 
 	/**
 	 * The faults aimed at rare moments that are due in turn on one Redis
-	 * ({@link AimedFaults}), beside those drawn at random.
+	 * ({@link AimedFaults}), beside those drawn at random. A run of a minute gets through
+	 * about one and a half rotations, so the kinds that each catch one kind of bug alone
+	 * come early.
 	 */
-	private static final List<String> AIMED = List.of("delay-pause", "rival-pause", "lease-out-release",
-			"rival-transfer", "delay-pause", "share-pause", "rival-pause", "give-back-probe");
+	private static final List<String> AIMED = List.of("delay-pause", "rival-pause", "reply-lag", "give-back-probe",
+			"delay-pause", "rival-transfer", "lease-out-release", "delay-pause", "share-pause", "rival-pause");
 
 	/**
 	 * What the {@code delay-pause} faults aim at in turn (0: a lock, 1: a read share or
-	 * permit, 2: the leader): locks half the time, since a lock's renewal is the script
-	 * whose lease check the others do not share.
+	 * permit, 2: the leader): a lock and the leader twice in a run of a minute, a share
+	 * once, since {@code share-pause} aims at shares too.
 	 */
-	private static final int[] DELAY_PAUSE_AIMS = { 0, 1, 0, 2 };
+	private static final int[] DELAY_PAUSE_AIMS = { 0, 2, 1 };
 
 	/**
 	 * The faults aimed at rare moments that are due in turn on a Redlock quorum.

@@ -164,6 +164,12 @@ final class WorkerOps implements Runnable {
 	 */
 	private static final Duration TAKE_PERMIT_WAIT = Duration.ofSeconds(4);
 
+	/**
+	 * How long a downgrading writer waits for the write lock: long enough to get it
+	 * between the reader bursts and writers that keep the read/write lock busy.
+	 */
+	private static final Duration DOWNGRADE_WAIT = Duration.ofSeconds(2);
+
 	/** How long the threads of a permit burst wait for a permit. */
 	private static final Duration PERMIT_BURST_WAIT = Duration.ofSeconds(2);
 
@@ -738,25 +744,23 @@ final class WorkerOps implements Runnable {
 	}
 
 	/**
-	 * Write, take the read lock under the write lock, release the write lock and read;
-	 * half the time with a writer of this JVM queued behind the downgrading writer, whom
-	 * the release must not hand the lock while its thread keeps the read share. The
-	 * queued writer is awaited within {@link #BOUND}.
+	 * Write, take the read lock under the write lock, release the write lock and read,
+	 * with a writer of this JVM queued behind the downgrading writer, whom the release
+	 * must not hand the lock while its thread keeps the read share. The queued writer is
+	 * awaited within {@link #BOUND}.
 	 */
 	private void downgrade() throws Exception {
 		FencedReadWriteLock lock = this.registry.readWriteLock(READ_WRITE);
-		if (!lock.writeLock().tryLock(waitTime())) {
+		if (!lock.writeLock().tryLock(DOWNGRADE_WAIT)) {
 			return;
 		}
 		List<Thread> threads = new ArrayList<>();
 		List<CompletableFuture<Void>> parts = new ArrayList<>();
 		try (Closer closer = new Closer()) {
 			closer.add(() -> awaitAll(parts, threads));
-			if (this.random.nextBoolean()) {
-				parts.add(startAfter(Thread.currentThread().getName() + "-queued-writer", 0,
-						() -> write(ReaderBurst.WRITER_WAIT, 0), threads));
-				awaitQueued(READ_WRITE);
-			}
+			parts.add(startAfter(Thread.currentThread().getName() + "-queued-writer", 0,
+					() -> write(ReaderBurst.WRITER_WAIT, 0), threads));
+			awaitQueued(READ_WRITE);
 			downgrade(lock);
 		}
 	}
