@@ -3,9 +3,11 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -161,15 +163,30 @@ final class Quorum {
 	}
 
 	/**
-	 * Return the failure of a command that fewer than a majority of the nodes answered.
+	 * Return the failure of a command that fewer than a majority of the nodes answered,
+	 * ending with what became of the first node that failed: a node may have answered
+	 * with an error, such as an ACL's refusal, rather than not at all.
 	 * @param tally the replies
 	 * @param what the command, for the message
 	 */
 	DistributedLockException unreachable(Tally<?> tally, String what) {
+		Throwable failure = tally.firstFailure();
+		String said = (failure == null) ? "" : "; the first failure: " + describe(failure);
 		return new DistributedLockException(
 				"Only " + tally.answered() + " of " + this.nodes + " Redis nodes answered to " + what
-						+ ", fewer than the majority of " + majority() + " (distlock.redlock.nodes)",
-				tally.firstFailure());
+						+ ", fewer than the majority of " + majority() + " (distlock.redlock.nodes)" + said,
+				failure);
+	}
+
+	/**
+	 * Describe a node's failure for a message: the time it was waited for when it did not
+	 * answer, otherwise what it said.
+	 */
+	private String describe(Throwable failure) {
+		if (failure instanceof TimeoutException) {
+			return "no answer within " + this.nodeTimeout.toMillis() + " ms";
+		}
+		return Objects.requireNonNullElse(failure.getMessage(), failure.toString());
 	}
 
 	/**

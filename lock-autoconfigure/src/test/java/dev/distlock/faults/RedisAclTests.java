@@ -310,6 +310,18 @@ class RedisAclTests {
 
 	private String createUser(List<String> rules) {
 		String user = "locker" + (++this.users);
+		setUser(this.admin, user, rules);
+		return user;
+	}
+
+	/**
+	 * Create or reset an ACL user with the password {@code pw}, no channels but those the
+	 * given rules name, and the given rules.
+	 * @param admin a connection allowed to change users
+	 * @param user the user's name
+	 * @param rules the rules
+	 */
+	static void setUser(RedisCommands<String, String> admin, String user, List<String> rules) {
 		CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8).add("SETUSER")
 			.add(user)
 			.add("reset")
@@ -317,8 +329,7 @@ class RedisAclTests {
 			.add(">pw")
 			.add("resetchannels");
 		rules.forEach(args::add);
-		assertThat(this.admin.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), args)).isEqualTo("OK");
-		return user;
+		assertThat(admin.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), args)).isEqualTo("OK");
 	}
 
 }

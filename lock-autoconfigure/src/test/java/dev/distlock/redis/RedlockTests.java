@@ -249,6 +249,25 @@ class RedlockTests {
 	}
 
 	@Test
+	void acquisitionThatAPausedMajorityOfTheNodesDoesNotAnswerSaysHowLongItWaited() {
+		QuorumNodes nodes = nodes(3);
+		TestLockRegistry registry = registry(nodes.uris());
+		registry.registry().acquire("ledger", Duration.ZERO).release();
+		nodes.node(0).pause();
+		nodes.node(1).pause();
+		try {
+			assertThatExceptionOfType(DistributedLockException.class)
+				.isThrownBy(() -> registry.registry().tryAcquire("ledger", Duration.ZERO))
+				.withMessageEndingWith("Only 1 of 3 Redis nodes answered to acquire lock 'ledger', fewer than the"
+						+ " majority of 2 (distlock.redlock.nodes); the first failure: no answer within 900 ms");
+		}
+		finally {
+			nodes.node(0).resume();
+			nodes.node(1).resume();
+		}
+	}
+
+	@Test
 	void nodeRestartedEmptyWhileALockIsHeldLetsNoSecondClientIn() throws Exception {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry holder = registry(nodes.uris());
@@ -347,8 +366,8 @@ class RedlockTests {
 		nodes.node(0).kill();
 		nodes.node(1).kill();
 		assertThat(handOver.unlockFailure()).isExactlyInstanceOf(DistributedLockException.class)
-			.hasMessageEndingWith("Only 1 of 3 Redis nodes answered to hand lock 'report' over, fewer than the"
-					+ " majority of 2 (distlock.redlock.nodes)");
+			.hasMessageContaining("Only 1 of 3 Redis nodes answered to hand lock 'report' over, fewer than the"
+					+ " majority of 2 (distlock.redlock.nodes); the first failure: ");
 		assertThat(handOver.waiting()).failsWithin(Duration.ofSeconds(5))
 			.withThrowableThat()
 			.havingCause()
@@ -469,11 +488,7 @@ class RedlockTests {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry registry = registry(nodes.uris());
 		registry.registry().acquire("ledger", Duration.ZERO).release();
-		List<CommandStats> stats = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			stats.add(new CommandStats(
-					this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync()));
-		}
+		List<CommandStats> stats = clients(nodes).stream().map(CommandStats::new).toList();
 		stats.forEach(CommandStats::reset);
 		long previous = 0;
 		for (int i = 0; i < 10; i++) {
@@ -498,10 +513,7 @@ class RedlockTests {
 		List<TcpProxy> proxies = nodes.proxies();
 		TestLockRegistry registry = registry(QuorumNodes.urisOf(proxies));
 		registry.registry().acquire("ledger", Duration.ZERO).release();
-		List<RedisCommands<String, String>> clients = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			clients.add(this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync());
-		}
+		List<RedisCommands<String, String>> clients = clients(nodes);
 		String fenceKey = LockKeys.fenceKey("lock:ledger");
 		long raised = Long.parseLong(clients.get(0).get(fenceKey)) + 60_000_000;
 		clients.get(0).set(fenceKey, Long.toString(raised));
@@ -519,10 +531,7 @@ class RedlockTests {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry registry = registry(nodes.uris());
 		registry.registry().acquire("ledger", Duration.ZERO).release();
-		List<RedisCommands<String, String>> clients = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			clients.add(this.closer.add(RedisTestClient.connect(nodes.node(i).uri(), COMMAND_TIMEOUT)).sync());
-		}
+		List<RedisCommands<String, String>> clients = clients(nodes);
 		clients.forEach(RedisCommands::configResetstat);
 		for (int i = 0; i < 10; i++) {
 			registry.registry().acquire("ledger", Duration.ZERO).release();
@@ -657,6 +666,17 @@ class RedlockTests {
 		QuorumNodes nodes = this.closer.add(new QuorumNodes(count));
 		nodes.awaitUp(RESTART_DELAY);
 		return nodes;
+	}
+
+	/**
+	 * Return a client of each node, straight to it, closed after the test.
+	 */
+	private List<RedisCommands<String, String>> clients(QuorumNodes nodes) {
+		List<RedisCommands<String, String>> clients = new ArrayList<>();
+		for (String uri : nodes.uris()) {
+			clients.add(this.closer.add(RedisTestClient.connect(uri, COMMAND_TIMEOUT)).sync());
+		}
+		return clients;
 	}
 
 	private TestLockRegistry registry(List<String> uris) {
