@@ -51,6 +51,15 @@ public interface Contender extends AutoCloseable {
 	}
 
 	/**
+	 * Return the CPU time of the Redis servers the contender started for itself, beside
+	 * the benchmark's Redis, such as the other nodes of a quorum.
+	 * @return their user and system time since they started, in nanoseconds
+	 */
+	default long ownRedisCpuNanos() {
+		return 0;
+	}
+
+	/**
 	 * Return the Redis key that holds the named lock while it is held.
 	 * @param name the lock's name
 	 * @return its Redis key

@@ -9,9 +9,9 @@ import io.lettuce.core.api.sync.RedisCommands;
 /**
  * The CPU one contender's cycles cost over its measured rounds: Redis' ({@code INFO cpu},
  * the server process's user and system time, so its network work as well as its commands
- * and scripts) and this JVM's (the process CPU time, so every thread of the client: its
- * I/O, its renewals and its garbage collection). Both are counted per cycle, and compared
- * with the baseline's.
+ * and scripts, summed over the servers a contender started for itself too) and this JVM's
+ * (the process CPU time, so every thread of the client: its I/O, its renewals and its
+ * garbage collection). Both are counted per cycle, and compared with the baseline's.
  *
  * @param redisNanos Redis' CPU time over the rounds
  * @param clientNanos this JVM's CPU time over the rounds
@@ -78,10 +78,12 @@ record CycleCost(long redisNanos, long clientNanos, long cycles) {
 		 * Read both clocks now.
 		 * @param redis a connection to the Redis the contenders use, which none of them
 		 * uses
+		 * @param contender the contender measured, whose own Redis servers count as
+		 * Redis' time too
 		 * @return the times
 		 */
-		static Clock read(RedisCommands<String, String> redis) {
-			return new Clock(redisCpuNanos(redis.info("cpu")), OS.getProcessCpuTime());
+		static Clock read(RedisCommands<String, String> redis, Contender contender) {
+			return new Clock(redisCpuNanos(redis.info("cpu")) + contender.ownRedisCpuNanos(), OS.getProcessCpuTime());
 		}
 
 		/**

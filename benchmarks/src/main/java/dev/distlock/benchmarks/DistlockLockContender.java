@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 import dev.distlock.LockEvent;
@@ -17,6 +18,7 @@ import dev.distlock.redis.RedlockSettings;
 import dev.distlock.redis.connection.LockConnections;
 import dev.distlock.testsupport.RedisServer;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 
@@ -50,11 +52,19 @@ public final class DistlockLockContender implements Contender {
 
 	private final Runnable disconnect;
 
+	private final LongSupplier ownRedisCpuNanos;
+
 	private DistlockLockContender(String name, Mode mode, RedisLockRegistry registry, Runnable disconnect) {
+		this(name, mode, registry, disconnect, () -> 0);
+	}
+
+	private DistlockLockContender(String name, Mode mode, RedisLockRegistry registry, Runnable disconnect,
+			LongSupplier ownRedisCpuNanos) {
 		this.name = name;
 		this.mode = mode;
 		this.registry = registry;
 		this.disconnect = disconnect;
+		this.ownRedisCpuNanos = ownRedisCpuNanos;
 	}
 
 	/**
@@ -94,8 +104,8 @@ public final class DistlockLockContender implements Contender {
 	 * Connect the contender to a Redlock quorum of three nodes, each on Lettuce's own
 	 * client, all on one set of client resources, as the auto-configuration connects
 	 * them: the given Redis and two {@code redis-server} processes it starts and stops
-	 * itself. Returns once the quorum grants a lock, when every node has been up for a
-	 * lease.
+	 * itself, whose CPU time it reports ({@link #ownRedisCpuNanos()}). Returns once the
+	 * quorum grants a lock, when every node has been up for a lease.
 	 * @param name the name in the report
 	 * @param redisUri where the first node listens
 	 * @param leaseTime the lease in watchdog mode
@@ -110,11 +120,16 @@ public final class DistlockLockContender implements Contender {
 		RedisLockRegistry registry = new RedisLockRegistry(clients.stream().map(LockConnections::lettuce).toList(),
 				new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR), settings(leaseTime), NO_EVENTS,
 				LockObserver.NONE);
+		List<StatefulRedisConnection<String, String>> admins = clients.subList(1, clients.size())
+			.stream()
+			.map(RedisClient::connect)
+			.toList();
 		DistlockLockContender contender = new DistlockLockContender(name, Mode.LOCK, registry, () -> {
+			admins.forEach(StatefulRedisConnection::close);
 			clients.forEach((client) -> client.shutdown(0, 2, TimeUnit.SECONDS));
 			resources.shutdown(0, 2, TimeUnit.SECONDS);
 			started.forEach(RedisServer::close);
-		});
+		}, () -> admins.stream().mapToLong((admin) -> CycleCost.Clock.redisCpuNanos(admin.sync().info("cpu"))).sum());
 		contender.awaitGrant(leaseTime.multipliedBy(2).plusSeconds(10));
 		return contender;
 	}
@@ -170,6 +185,11 @@ public final class DistlockLockContender implements Contender {
 	@Override
 	public Held hold(String name) {
 		return this.registry.acquire(name, WAIT)::release;
+	}
+
+	@Override
+	public long ownRedisCpuNanos() {
+		return this.ownRedisCpuNanos.getAsLong();
 	}
 
 	@Override

@@ -43,11 +43,11 @@ public record ThroughputScenario(String title, String id, int threads, boolean s
 			for (int i = 0; i < contenders.size(); i++) {
 				Contender contender = contenders.get((i + round) % contenders.size());
 				String prefix = this.id + "." + contenders.indexOf(contender);
-				CycleCost.Clock before = CycleCost.Clock.read(redis);
+				CycleCost.Clock before = CycleCost.Clock.read(redis, contender);
 				RoundResult result = RoundRunner.run(contender, this.threads,
 						(thread) -> this.sharedKey ? prefix : prefix + "." + thread, this.sharedKey, roundNanos,
 						config.opsCap());
-				CycleCost.Clock after = CycleCost.Clock.read(redis);
+				CycleCost.Clock after = CycleCost.Clock.read(redis, contender);
 				if (measured) {
 					results.get(contender).add(result);
 					costs.compute(contender, (key, cost) -> cost.plus(before, after, result.operations()));
