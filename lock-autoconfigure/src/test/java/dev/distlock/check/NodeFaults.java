@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.redis.QuorumNodes;
-import dev.distlock.redis.RedlockSettings;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.TcpProxy;
 
@@ -121,9 +120,7 @@ final class NodeFaults {
 	}
 
 	private static Duration restartDelay() {
-		long millis = CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY).toMillis();
-		return Duration
-			.ofMillis(millis + new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR).driftMillis(millis));
+		return QuorumNodes.minUptime(CheckWorkerMain.LEASE.plus(CheckWorkerMain.LOCK_DELAY));
 	}
 
 	/**

@@ -7,7 +7,6 @@ import java.util.List;
 import dev.distlock.DistributedLockException;
 import dev.distlock.redis.QuorumNodes;
 import dev.distlock.redis.RedisLockSettings;
-import dev.distlock.redis.RedlockSettings;
 import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.RedisTestClient;
@@ -37,8 +36,7 @@ class RedlockAclTests {
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
 	/** How long a node must have been up to grant a lock of {@link #LEASE}. */
-	private static final Duration MIN_UPTIME = LEASE
-		.plusMillis(new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR).driftMillis(LEASE.toMillis()));
+	private static final Duration MIN_UPTIME = QuorumNodes.minUptime(LEASE);
 
 	private static final RedisLockSettings SETTINGS = TestLockRegistry.settings(LEASE)
 		.withCommandTimeout(COMMAND_TIMEOUT);

@@ -27,6 +27,8 @@ public final class QuorumNodes implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
+	private static final RedlockSettings DEFAULT_DRIFT = new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR);
+
 	private final Closer closer = new Closer();
 
 	private final List<RedisServer> servers;
@@ -46,6 +48,17 @@ public final class QuorumNodes implements AutoCloseable {
 	 */
 	public RedisServer node(int index) {
 		return this.servers.get(index);
+	}
+
+	/**
+	 * Return how long a node must have been up to grant a hold whose key lives the given
+	 * time: that time plus its drift allowance at the default drift factor, the life of
+	 * the hold's key on the node.
+	 * @param keyLife how long the hold's key lives, the lease plus any lock delay
+	 * @return the minimum uptime
+	 */
+	public static Duration minUptime(Duration keyLife) {
+		return keyLife.plusMillis(DEFAULT_DRIFT.driftMillis(keyLife.toMillis()));
 	}
 
 	/**

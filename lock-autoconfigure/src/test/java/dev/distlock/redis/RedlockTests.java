@@ -70,8 +70,7 @@ class RedlockTests {
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
 	/** How long a node must have been up to grant a lock of {@link #LEASE}. */
-	private static final Duration RESTART_DELAY = LEASE
-		.plusMillis(new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR).driftMillis(LEASE.toMillis()));
+	private static final Duration RESTART_DELAY = QuorumNodes.minUptime(LEASE);
 
 	private static final RedisLockSettings SETTINGS = TestLockRegistry.settings(LEASE)
 		.withCommandTimeout(COMMAND_TIMEOUT);
@@ -303,7 +302,7 @@ class RedlockTests {
 	void holdWhoseRenewalOneOfItsTwoNodesMissesOnceIsRenewedAfterwardsAndNotLost() throws Exception {
 		QuorumNodes nodes = nodes(3);
 		Duration lease = Duration.ofSeconds(3);
-		nodes.awaitUp(lease.plusMillis(new RedlockSettings(RedlockSettings.DEFAULT_DRIFT_FACTOR).driftMillis(3000)));
+		nodes.awaitUp(QuorumNodes.minUptime(lease));
 		TestLockRegistry registry = this.closer.add(TestLockRegistry.createOnQuorum(nodes.uris(),
 				TestLockRegistry.settings(lease).withCommandTimeout(Duration.ofMillis(500))));
 		FencedLock lock = registry.registry().obtain("report");
