@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -37,6 +38,7 @@ import dev.distlock.redis.TestLockRegistry;
 import dev.distlock.testsupport.LiveThreads;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisURI;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -65,8 +67,9 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * input: {@code interrupt} (interrupts one worker thread), {@code interrupt-waiter}
  * (interrupts one worker thread that is acquiring a lock, if any), {@code take <name>}
  * (takes the named lock if it is free, or a permit of the named semaphore, on a thread of
- * its own, {@link WorkerOps#take}), {@code park-release <id> <name>} (takes the named
- * lock on a thread of its own, has another thread wait for it and parks its release,
+ * its own and through a registry of its own, as another process would,
+ * {@link WorkerOps#take}), {@code park-release <id> <name>} (takes the named lock on a
+ * thread of its own, has another thread wait for it and parks its release,
  * {@link WorkerOps#parkedRelease}), {@code release-parked <id>} (lets that release go,
  * {@link ParkedReleases}), {@code lease-out-release <id> <name>} (takes every permit of
  * the named semaphore on a thread of its own and releases them once their lease ran out,
@@ -79,13 +82,13 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * (prints
  * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
- * holds them or campaigned for by its leadership as a standby, those it holds, and those
- * it holds while another of its threads waits for them, and those it keeps
- * ({@link KeptHolds}) with at least {@link #KEPT_AHEAD} left, and those with less than
- * {@link #ENDING} left), {@code stop} (stops the threads within a bound, records every
- * thread that did not finish as {@code HUNG}, stops the leadership, records every hold
- * the registry still has as {@code HELD}, stops its {@link ValiditySampler}, prints
- * {@code STOPPED}), {@code close} (closes the context, the registry, its client or
+ * holds them or campaigned for by its leadership as a standby, those it holds (its takes
+ * too), and those its own registry holds while another of its threads waits for them, and
+ * those it keeps ({@link KeptHolds}) with at least {@link #KEPT_AHEAD} left, and those
+ * with less than {@link #ENDING} left), {@code stop} (stops the threads within a bound,
+ * records every thread that did not finish as {@code HUNG}, stops the leadership, records
+ * every hold the registry still has as {@code HELD}, stops its {@link ValiditySampler},
+ * prints {@code STOPPED}), {@code close} (closes the context, the registry, its client or
  * connection factory and the store's clients, records the threads that outlived them as
  * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
@@ -157,6 +160,7 @@ final class CheckWorkerMain {
 		ValiditySampler sampler = new ValiditySampler(seed + 1);
 		FreshRegistries freshRegistries = new FreshRegistries(driver, lockUri, settings, events, history, incarnation,
 				sampler);
+		FreshRegistries.@Nullable Fresh rival = quorum ? null : freshRegistries.openRival();
 		RedisLockRegistry engine = lockRegistry.registry();
 		RecordingLockRegistry recorder = new RecordingLockRegistry(engine, history, incarnation, sampler,
 				settings.lockDelay());
@@ -194,7 +198,9 @@ final class CheckWorkerMain {
 				case "interrupt" -> workers.get(random.nextInt(workers.size())).interrupt();
 				case "take", "park-release", "lease-out-release", "give-back-probe" -> {
 					if (!stopping.get()) {
-						WorkerOps ops = new WorkerOps(recorder, freshRegistries, service, critical, kept, history,
+						RecordingLockRegistry registry = command[0].equals("take")
+								? Objects.requireNonNull(rival, "a take on a quorum").recorder() : recorder;
+						WorkerOps ops = new WorkerOps(registry, freshRegistries, service, critical, kept, history,
 								random.nextLong(), apis, stopping::get);
 						String[] args = command[1].split(" ");
 						Runnable call = switch (command[0]) {
@@ -221,7 +227,8 @@ final class CheckWorkerMain {
 					System.out
 						.println("LEASE-LEFT " + args[0] + " " + kept.leaseLeft(Set.of(args[1].split(","))).orElse(-1));
 				}
-				case "status" -> System.out.println("STATUS " + command[1] + " " + status(recorder, engine, kept));
+				case "status" ->
+					System.out.println("STATUS " + command[1] + " " + status(recorder, engine, rival, kept));
 				case "stop" -> {
 					stopping.set(true);
 					callbacks.awaitRestarts();
@@ -234,6 +241,9 @@ final class CheckWorkerMain {
 					async.shutdownNow();
 					async.awaitTermination(10, TimeUnit.SECONDS);
 					lockRegistry.close();
+					if (rival != null) {
+						rival.close();
+					}
 					store.close();
 					((DisposableBean) fenceConnections).destroy();
 					history.record("THREADS", "extra", String.join(",", LiveThreads.beyond(baseline, THREADS_SETTLE)));
@@ -289,14 +299,16 @@ final class CheckWorkerMain {
 	 * holding=<names> queued=<names> kept=<names> ending=<names>}, names separated by
 	 * commas.
 	 */
-	private static String status(RecordingLockRegistry recorder, RedisLockRegistry engine, KeptHolds kept) {
-		Set<String> holding = engine.heldLocks()
-			.stream()
-			.map(HeldLock::name)
-			.collect(Collectors.toCollection(TreeSet::new));
+	private static String status(RecordingLockRegistry recorder, RedisLockRegistry engine,
+			FreshRegistries.@Nullable Fresh rival, KeptHolds kept) {
+		Set<String> ownHolding = heldLocks(engine);
+		Set<String> holding = new TreeSet<>(ownHolding);
+		if (rival != null) {
+			holding.addAll(heldLocks(rival.registry().registry()));
+		}
 		Set<String> acquiring = recorder.waits().names();
 		Set<String> queued = new TreeSet<>(acquiring);
-		queued.retainAll(holding);
+		queued.retainAll(ownHolding);
 		Set<String> waiting = new TreeSet<>(acquiring);
 		waiting.addAll(recorder.standbys());
 		waiting.removeAll(holding);
@@ -304,6 +316,10 @@ final class CheckWorkerMain {
 				+ String.join(",", queued) + " kept="
 				+ String.join(",", kept.kept((left) -> left >= KEPT_AHEAD.toMillis())) + " ending="
 				+ String.join(",", kept.kept((left) -> left < ENDING.toMillis()));
+	}
+
+	private static Set<String> heldLocks(RedisLockRegistry engine) {
+		return engine.heldLocks().stream().map(HeldLock::name).collect(Collectors.toCollection(TreeSet::new));
 	}
 
 	private static void stop(List<Thread> workers, Thread leader, RecordingLockRegistry recorder,

@@ -43,8 +43,22 @@ final class FreshRegistries {
 	 * @return the registry
 	 */
 	Fresh open() {
+		return open("fresh" + this.opened.incrementAndGet());
+	}
+
+	/**
+	 * Open the registry of the worker's rival: the one its {@code take} calls lock
+	 * through, as another process would, so that no thread of the worker's own registry
+	 * that waits for the lock queues them behind it; close it with the worker.
+	 * @return the registry
+	 */
+	Fresh openRival() {
+		return open("rival");
+	}
+
+	private Fresh open(String name) {
 		TestLockRegistry registry = this.factory.get();
-		String holdIds = this.incarnation + "-fresh" + this.opened.incrementAndGet();
+		String holdIds = this.incarnation + "-" + name;
 		return new Fresh(registry,
 				new RecordingLockRegistry(registry.registry(), this.history, holdIds, this.sampler, this.lockDelay));
 	}

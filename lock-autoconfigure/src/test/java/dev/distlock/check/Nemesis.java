@@ -593,30 +593,26 @@ final class Nemesis {
 
 	/**
 	 * Empty Redis under a worker about to hand a lock over within its JVM, and have a
-	 * worker of another JVM take the lock at once, one whose threads neither wait for it
-	 * nor hold it if there is one (they would queue the taker behind them): the hand-over
-	 * must find the lock another process's.
+	 * worker of another JVM take the lock at once: the hand-over must find the lock
+	 * another process's.
 	 */
 	private void flushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
-		int taker = taker(slot, name, statuses);
+		int taker = taker(slot, statuses);
 		redis().flushAll();
 		this.fleet.send(taker, "take " + name);
 	}
 
 	/**
-	 * Return a worker of another JVM than the given one, one whose threads neither wait
-	 * for the named lock nor hold it if there is one (they would queue it behind them).
+	 * Return a worker of another JVM than the given one, one that answered if there is
+	 * one. It takes through a registry of its own ({@link WorkerOps#take}), so that none
+	 * of its threads that wait for the lock queue it behind them.
 	 */
-	private int taker(int slot, String name, Map<Integer, Status> statuses) {
+	private int taker(int slot, Map<Integer, Status> statuses) {
 		List<Integer> others = new ArrayList<>(IntStream.range(0, this.fleet.size()).boxed().toList());
 		others.remove(Integer.valueOf(slot));
 		Collections.shuffle(others, this.random);
-		return others.stream()
-			.filter((other) -> statuses.containsKey(other) && !statuses.get(other).waiting().contains(name)
-					&& !statuses.get(other).holding().contains(name))
-			.findFirst()
-			.orElse(others.get(0));
+		return others.stream().filter(statuses::containsKey).findFirst().orElse(others.get(0));
 	}
 
 	/**
@@ -673,7 +669,7 @@ final class Nemesis {
 			redis().flushAll();
 			this.faults.record("FAULT", "fault", "redis-flush", "start", start, "end", History.now(), "dataLoss", true,
 					"target", "redis");
-			this.fleet.send(taker(slot, name, statuses), "take " + name);
+			this.fleet.send(taker(slot, statuses), "take " + name);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
 			while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, Set.of(name))) {
 				pause(20);
@@ -706,7 +702,7 @@ final class Nemesis {
 			network.setLatency(Duration.ofMillis(LEASE_OUT_LATENCY_MILLIS));
 			pause(CheckWorkerMain.LEASE.toMillis() - LEASE_OUT_LATENCY_MILLIS);
 			network.stall();
-			this.fleet.send(taker(slot, name, statuses), "take " + name);
+			this.fleet.send(taker(slot, statuses), "take " + name);
 			this.fleet.awaitLine(slot, "RELEASING " + id, LEASE_OUT_BOUND);
 		}
 		finally {

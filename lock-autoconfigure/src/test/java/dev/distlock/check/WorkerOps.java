@@ -230,8 +230,9 @@ final class WorkerOps implements Runnable {
 	/**
 	 * Take the named lock if it is free, work under it and keep it for
 	 * {@value #TAKE_KEEP_MILLIS} ms, recorded as the call {@code take}: a rival the
-	 * nemesis sends at a lock another JVM is about to hand over. For a semaphore, wait up
-	 * to {@link #TAKE_PERMIT_WAIT} for a permit and keep it as long: a rival for a place
+	 * nemesis sends at a lock another JVM is about to hand over, through the registry of
+	 * the worker's rival ({@link FreshRegistries#openRival}). For a semaphore, wait up to
+	 * {@link #TAKE_PERMIT_WAIT} for a permit and keep it as long: a rival for a place
 	 * that a release whose lease ran out may free too early.
 	 * @param name the lock's or semaphore's name
 	 */
