@@ -68,27 +68,33 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * (interrupts one worker thread that is acquiring a lock, if any), {@code take <name>}
  * (takes the named lock if it is free, or a permit of the named semaphore, on a thread of
  * its own and through a registry of its own, as another process would,
- * {@link WorkerOps#take}), {@code park-release <id> <name>} (takes the named lock on a
- * thread of its own, has another thread wait for it and parks its release,
- * {@link WorkerOps#parkedRelease}), {@code release-parked <id>} (lets that release go,
- * {@link ParkedReleases}), {@code lease-out-release <id> <name>} (takes every permit of
- * the named semaphore on a thread of its own and releases them once their lease ran out,
+ * {@link WorkerOps#take}), {@code probe <name> <millis>} (tries the read lock of the
+ * named read/write lock or a permit of the named semaphore without waiting every 30 to 50
+ * ms for that long, releasing at once whatever it gets, on a thread of its own and
+ * through the registry of its takes, {@link WorkerOps#probe}),
+ * {@code park-release <id> <name>} (takes the named lock on a thread of its own, has
+ * another thread wait for it and parks its release, {@link WorkerOps#parkedRelease}),
+ * {@code release-parked <id>} (lets that release go, {@link ParkedReleases}),
+ * {@code lease-out-release <id> <name>} (takes every permit of the named semaphore on a
+ * thread of its own and releases them once their lease ran out,
  * {@link WorkerOps#leaseOutRelease}), {@code give-back-probe <id>} (has an attempt reach
  * Redis after its give-back, on a thread of its own, {@link GiveBackProbe}),
- * {@code keep <millis>} (keeps every hold its threads keep now that much longer,
- * {@link KeptHolds#prolong}), {@code lease-left <n> <names>} (prints
- * {@code LEASE-LEFT <n> <millis>}: how much lease the kept hold of those names with the
- * least left has, -1 when none is kept, {@link KeptHolds#leaseLeft}), {@code status <n>}
- * (prints
- * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}:
+ * {@code watch-leader <id>} (looks at its leadership without a pause until just after the
+ * freeze that follows, on a thread of its own, {@link ThawWatch}), {@code keep <millis>}
+ * (keeps every hold its threads keep now that much longer, {@link KeptHolds#prolong}),
+ * {@code lease-left <n> <names>} (prints {@code LEASE-LEFT <n> <millis>}: how much lease
+ * the kept hold of those names with the least left has among those still valid, -1 when
+ * none is kept, {@link KeptHolds#leaseLeft}), {@code status <n>} (prints
+ * {@code STATUS <n> waiting=<names> holding=<names> queued=<names> kept=<names> shares=<names> ending=<names>}:
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
  * holds them or campaigned for by its leadership as a standby, those it holds (its takes
  * too), and those its own registry holds while another of its threads waits for them, and
- * those it keeps ({@link KeptHolds}) with at least {@link #KEPT_AHEAD} left, and those
- * with less than {@link #ENDING} left), {@code stop} (stops the threads within a bound,
- * records every thread that did not finish as {@code HUNG}, stops the leadership, records
- * every hold the registry still has as {@code HELD}, stops its {@link ValiditySampler},
- * prints {@code STOPPED}), {@code close} (closes the context, the registry, its client or
+ * those it keeps ({@link KeptHolds}) with at least {@link #KEPT_AHEAD} left, those of
+ * them it keeps as read shares or permits still valid, and those with less than
+ * {@link #ENDING} left), {@code stop} (stops the threads within a bound, records every
+ * thread that did not finish as {@code HUNG}, stops the leadership, records every hold
+ * the registry still has as {@code HELD}, stops its {@link ValiditySampler}, prints
+ * {@code STOPPED}), {@code close} (closes the context, the registry, its client or
  * connection factory and the store's clients, records the threads that outlived them as
  * {@code THREADS}, prints {@code CLOSED}) and {@code exit}.
  */
@@ -107,8 +113,9 @@ final class CheckWorkerMain {
 	static final String KEY_PREFIX = "lock:";
 
 	/**
-	 * How long a hold must still be kept to count as kept in a status: long enough for
-	 * the validity sampler to look at it many times after a freeze.
+	 * How long a hold must still be kept to count as kept, or as a kept share, in a
+	 * status: long enough for the validity sampler to look at it many times after a
+	 * freeze.
 	 */
 	static final Duration KEPT_AHEAD = Duration.ofMillis(400);
 
@@ -196,15 +203,16 @@ final class CheckWorkerMain {
 			String[] command = line.split(" ", 2);
 			switch (command[0]) {
 				case "interrupt" -> workers.get(random.nextInt(workers.size())).interrupt();
-				case "take", "park-release", "lease-out-release", "give-back-probe" -> {
+				case "take", "probe", "park-release", "lease-out-release", "give-back-probe" -> {
 					if (!stopping.get()) {
-						RecordingLockRegistry registry = command[0].equals("take")
-								? Objects.requireNonNull(rival, "a take on a quorum").recorder() : recorder;
+						RecordingLockRegistry registry = (command[0].equals("take") || command[0].equals("probe"))
+								? Objects.requireNonNull(rival, "a rival on a quorum").recorder() : recorder;
 						WorkerOps ops = new WorkerOps(registry, freshRegistries, service, critical, kept, history,
 								random.nextLong(), apis, stopping::get);
 						String[] args = command[1].split(" ");
 						Runnable call = switch (command[0]) {
 							case "take" -> () -> ops.take(args[0]);
+							case "probe" -> () -> ops.probe(args[0], Long.parseLong(args[1]));
 							case "park-release" -> () -> ops.parkedRelease(args[1], parked, args[0]);
 							case "lease-out-release" -> () -> ops.leaseOutRelease(args[1], args[0]);
 							default -> () -> probe.run(args[0]);
@@ -213,6 +221,13 @@ final class CheckWorkerMain {
 						takers.add(taker);
 						taker.start();
 					}
+				}
+				case "watch-leader" -> {
+					Thread watch = new Thread(
+							new ThawWatch(recorder.leadership(WorkerOps.LEADERSHIP), history, command[1]),
+							ThawWatch.THREAD_NAME);
+					takers.add(watch);
+					watch.start();
 				}
 				case "release-parked" -> parked.release(command[1]);
 				case "interrupt-waiter" -> {
@@ -295,9 +310,10 @@ final class CheckWorkerMain {
 	/**
 	 * Return what this JVM waits for in Redis, what it holds, what it holds while another
 	 * of its threads waits for it, what it keeps with at least {@link #KEPT_AHEAD} left,
-	 * and what it keeps with less than {@link #ENDING} left: {@code waiting=<names>
-	 * holding=<names> queued=<names> kept=<names> ending=<names>}, names separated by
-	 * commas.
+	 * which of those it keeps as read shares or permits still valid, and what it keeps
+	 * with less than {@link #ENDING} left:
+	 * {@code waiting=<names> holding=<names> queued=<names>
+	 * kept=<names> shares=<names> ending=<names>}, names separated by commas.
 	 */
 	private static String status(RecordingLockRegistry recorder, RedisLockRegistry engine,
 			FreshRegistries.@Nullable Fresh rival, KeptHolds kept) {
@@ -314,7 +330,8 @@ final class CheckWorkerMain {
 		waiting.removeAll(holding);
 		return "waiting=" + String.join(",", waiting) + " holding=" + String.join(",", holding) + " queued="
 				+ String.join(",", queued) + " kept="
-				+ String.join(",", kept.kept((left) -> left >= KEPT_AHEAD.toMillis())) + " ending="
+				+ String.join(",", kept.kept((left) -> left >= KEPT_AHEAD.toMillis())) + " shares="
+				+ String.join(",", kept.shares((left) -> left >= KEPT_AHEAD.toMillis())) + " ending="
 				+ String.join(",", kept.kept((left) -> left < ENDING.toMillis()));
 	}
 

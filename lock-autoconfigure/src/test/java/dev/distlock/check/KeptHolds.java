@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 
 import dev.distlock.LockLease;
 
@@ -18,10 +19,11 @@ import dev.distlock.LockLease;
  * ({@code SIGSTOP}) uses up one step, not the time it lasted, as a holder's work does not
  * advance while its process stands still. So a holder frozen while it keeps a hold is
  * still keeping it, and looking at its validity, once thawed; the nemesis aims its
- * freezes at such holders ({@code kept=} in a worker's status), and its flushes at
- * holders about to release ({@code ending=}). The nemesis also asks how much of a kept
- * hold's lease is left ({@link #leaseLeft}), to thaw a frozen holder at a chosen moment
- * after that lease ran out.
+ * freezes at such holders ({@code kept=} in a worker's status, and {@code shares=} for
+ * the read shares and permits among them, which Redis keeps as entries of a set rather
+ * than as a key), and its flushes at holders about to release ({@code ending=}). The
+ * nemesis also asks how much of a kept hold's lease is left ({@link #leaseLeft}), to thaw
+ * a frozen holder at a chosen moment before or after that lease runs out.
  */
 final class KeptHolds {
 
@@ -35,9 +37,11 @@ final class KeptHolds {
 	 * @param name the name of the lock, read/write lock or semaphore held
 	 * @param hold the hold
 	 * @param millis how long
+	 * @param shared whether the hold is a read share or a permit: the name of a
+	 * read/write lock is kept by its read shares and its write holds alike
 	 */
-	void keep(String name, LockLease hold, long millis) {
-		Kept keeping = new Kept(name, hold, millis / STEP_MILLIS);
+	void keep(String name, LockLease hold, long millis, boolean shared) {
+		Kept keeping = new Kept(name, hold, millis / STEP_MILLIS, shared);
 		this.kept.put(Thread.currentThread(), keeping);
 		try {
 			while (keeping.steps.get() > 0 && !Thread.currentThread().isInterrupted()) {
@@ -66,9 +70,23 @@ final class KeptHolds {
 	 * @return the names
 	 */
 	Set<String> kept(LongPredicate left) {
+		return names((keeping) -> left.test(keeping.millisLeft()));
+	}
+
+	/**
+	 * Return the names of the read shares and permits kept with a time left that the
+	 * given test accepts, of those still valid: a lost one has no renewal to aim at.
+	 * @param left the test of the time left, in milliseconds
+	 * @return the names
+	 */
+	Set<String> shares(LongPredicate left) {
+		return names((keeping) -> keeping.shared && left.test(keeping.millisLeft()) && keeping.hold.isValid());
+	}
+
+	private Set<String> names(Predicate<Kept> wanted) {
 		Set<String> names = new TreeSet<>();
 		for (Kept keeping : this.kept.values()) {
-			if (left.test(keeping.steps.get() * STEP_MILLIS)) {
+			if (wanted.test(keeping)) {
 				names.add(keeping.name);
 			}
 		}
@@ -77,14 +95,16 @@ final class KeptHolds {
 
 	/**
 	 * Return how much of its lease the kept hold of one of the given names with the least
-	 * left has, as its holder counts it.
+	 * left has, as its holder counts it, among those still valid: a hold that was lost,
+	 * or whose lease ran out, is no moment to aim at, though a lost one's lease counts on
+	 * until its end.
 	 * @param names the names
-	 * @return the lease left, or empty when no hold of those names is kept
+	 * @return the lease left, or empty when no valid hold of those names is kept
 	 */
 	OptionalLong leaseLeft(Set<String> names) {
 		return this.kept.values()
 			.stream()
-			.filter((keeping) -> names.contains(keeping.name))
+			.filter((keeping) -> names.contains(keeping.name) && keeping.hold.isValid())
 			.mapToLong((keeping) -> keeping.hold.remainingLease().toMillis())
 			.min();
 	}
@@ -100,10 +120,21 @@ final class KeptHolds {
 
 		final AtomicLong steps;
 
-		Kept(String name, LockLease hold, long steps) {
+		/** Whether the hold is a read share or a permit. */
+		final boolean shared;
+
+		Kept(String name, LockLease hold, long steps, boolean shared) {
 			this.name = name;
 			this.hold = hold;
 			this.steps = new AtomicLong(steps);
+			this.shared = shared;
+		}
+
+		/**
+		 * Return how long the hold is still kept, in milliseconds of the JVM running.
+		 */
+		long millisLeft() {
+			return this.steps.get() * STEP_MILLIS;
 		}
 
 	}

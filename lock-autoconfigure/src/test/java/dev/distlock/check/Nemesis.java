@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -50,18 +51,20 @@ import org.jspecify.annotations.Nullable;
  * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
  * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
  * waits for, for longer than its lease and lock delay. {@code share-pause} freezes a
- * worker without a lock delay that keeps a read share or permit until just before its
- * lease runs out. {@code rival-transfer} has a worker hold a free lock with another of
- * its threads waiting, parks its release, empties Redis and has a worker of another JVM
- * take the lock before the release goes on. {@code give-back-probe} has a worker stall
- * one pooled connection under an attempt until after its give-back
- * ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker that holds every
- * permit of a semaphore until their lease ran out, and lets its releases through at once
- * while a rival waits. {@code reply-lag} delays the replies to a worker of a lock that a
- * rival waits for, then holds its commands while the replies flow on, until the rival
- * holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock
- * back while a worker holds a lock, now and then, where the server's clock can be
- * stepped. {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
+ * worker without a lock delay that keeps a read share or permit, just after its renewal,
+ * until just before its lease runs out, while a worker of another JVM tries the same name
+ * without waiting, so that Redis looks for expired entries of that name meanwhile.
+ * {@code rival-transfer} has a worker hold a free lock with another of its threads
+ * waiting, parks its release, empties Redis and has a worker of another JVM take the lock
+ * before the release goes on. {@code give-back-probe} has a worker stall one pooled
+ * connection under an attempt until after its give-back ({@link GiveBackProbe}).
+ * {@code lease-out-release} stalls a worker that holds every permit of a semaphore until
+ * their lease ran out, and lets its releases through at once while a rival waits.
+ * {@code reply-lag} delays the replies to a worker of a lock that a rival waits for, then
+ * holds its commands while the replies flow on, until the rival holds the lock.
+ * {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock back while a worker
+ * holds a lock, now and then, where the server's clock can be stepped.
+ * {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
  * {@code rival-transfer}, {@code reply-lag}, {@code share-pause} and
  * {@code give-back-probe} are also due in turn every few seconds ({@link AimedFaults}),
  * as {@code delay-pause} and {@code rival-pause} are on a quorum. A targeted fault that
@@ -92,9 +95,18 @@ final class Nemesis {
 	/**
 	 * What the {@code delay-pause} faults aim at in turn (0: a lock, 1: a read share or
 	 * permit, 2: the leader): a lock and the leader twice in a run of a minute, a share
-	 * once, since {@code share-pause} aims at shares too.
+	 * once, since {@code share-pause} aims at shares too. The next aim's turn comes once
+	 * a fault hit the one before, or {@link #MISSES_PER_AIM} missed it.
 	 */
 	private static final int[] DELAY_PAUSE_AIMS = { 0, 2, 1 };
+
+	/**
+	 * How many {@code delay-pause} faults in a row may find nothing to hit for one aim
+	 * before the next aim's turn comes: a moment that no worker meets for a while is
+	 * tried once more, and one that none can meet (no worker has a lock delay) does not
+	 * keep the others' turns.
+	 */
+	private static final int MISSES_PER_AIM = 2;
 
 	/**
 	 * The faults aimed at rare moments that are due in turn on a Redlock quorum.
@@ -149,6 +161,19 @@ final class Nemesis {
 	private static final Duration LEASE_OUT_BOUND = Duration.ofSeconds(4);
 
 	/**
+	 * How long a {@code delay-pause} or {@code share-pause} waits at most for its hold's
+	 * next renewal before it freezes the worker: a watchdog period (a third of the lease)
+	 * and some more.
+	 */
+	private static final Duration RENEWAL_WAIT = Duration.ofMillis(700);
+
+	/**
+	 * How long a watch of the leader's thaw ({@link ThawWatch}) takes at most to start,
+	 * and to stop once the leader was thawed.
+	 */
+	private static final Duration WATCH_BOUND = Duration.ofSeconds(1);
+
+	/**
 	 * How long a freeze waits before it reads a lock's key: long enough for a renewal
 	 * sent just before the freeze to arrive.
 	 */
@@ -162,6 +187,13 @@ final class Nemesis {
 	 * a while longer, ask before they give up.
 	 */
 	private static final int AIMED_ROUNDS = 40;
+
+	/**
+	 * How many rounds a {@code share-pause} asks before it gives up: often only one
+	 * worker has no lock delay, and the read shares and permits it keeps a while longer
+	 * may be gone for several seconds at a time.
+	 */
+	private static final int SHARE_ROUNDS = 100;
 
 	private final Random random;
 
@@ -184,14 +216,20 @@ final class Nemesis {
 
 	private final Map<String, Integer> injected = new TreeMap<>();
 
-	/** How many {@code delay-pause} faults the nemesis injected, for their aim. */
-	private int delayPauses;
+	/** Whose turn it is among the {@code delay-pause} aims. */
+	private int delayPauseTurn;
+
+	/** How many {@code delay-pause} faults in a row found nothing for this turn's aim. */
+	private int delayPauseMisses;
 
 	/** How many releases the nemesis parked, for their ids. */
 	private int parkedReleases;
 
 	/** How many give-backs the nemesis probed, for their ids. */
 	private int probes;
+
+	/** How many thaws of the leader the nemesis had watched, for their ids. */
+	private int thawWatches;
 
 	/** How many permits' leases the nemesis let run out, for their ids. */
 	private int leaseOuts;
@@ -318,8 +356,8 @@ final class Nemesis {
 					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
-			case "share-pause" -> targeted(this::sharesKeptWithoutLockDelay,
-					(slot, locks, statuses) -> freezeUntilLeaseNearlyOut(slot, locks), AIMED_ROUNDS);
+			case "share-pause" ->
+				targeted(this::sharesKeptWithoutLockDelay, this::freezeUntilLeaseNearlyOut, SHARE_ROUNDS);
 			case "reply-lag" -> targeted(Nemesis::lockKeptWithRival,
 					(slot, locks, statuses) -> lagRepliesThenStallRequests(slot, locks), AIMED_ROUNDS);
 			case "release-flush" ->
@@ -329,9 +367,7 @@ final class Nemesis {
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
 			case "lease-out-release" ->
 				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
-			case "delay-pause" ->
-				targeted(keptWithLockDelay(DELAY_PAUSE_AIMS[this.delayPauses++ % DELAY_PAUSE_AIMS.length]),
-						(slot, locks, statuses) -> freezeWithinLockDelay(slot, locks), AIMED_ROUNDS);
+			case "delay-pause" -> delayPause();
 			case ClockSteps.KIND -> (targeted(own(Status::holding),
 					(slot, locks, statuses) -> Objects.requireNonNull(this.clockSteps).stepBack(),
 					AIMED_ROUNDS) != null) ? "redis" : null;
@@ -369,14 +405,17 @@ final class Nemesis {
 	}
 
 	/**
-	 * Aim at the read shares and permits a worker without a lock delay keeps a while
-	 * longer: Redis drops such a share when its lease ends, with no delay after it.
+	 * Aim at one of the read shares and permits a worker without a lock delay keeps a
+	 * while longer ({@code shares=}, not the write holds of the read/write lock's name),
+	 * when another worker answered too: Redis drops such a share when its lease ends,
+	 * with no delay after it, and the other worker probes it.
 	 */
 	private Set<String> sharesKeptWithoutLockDelay(int slot, Status status, List<Status> others) {
-		if (this.fleet.hasLockDelay(slot)) {
+		if (this.fleet.hasLockDelay(slot) || status.shares().isEmpty() || others.isEmpty()) {
 			return Set.of();
 		}
-		return status.kept().stream().filter((name) -> !name.startsWith("c:")).collect(Collectors.toSet());
+		List<String> shares = List.copyOf(new TreeSet<>(status.shares()));
+		return Set.of(shares.get(this.random.nextInt(shares.size())));
 	}
 
 	/**
@@ -400,8 +439,9 @@ final class Nemesis {
 	/**
 	 * Aim at the holds a worker with a lock delay keeps a while longer, as the turn of
 	 * the {@code delay-pause} says ({@link #DELAY_PAUSE_AIMS}): at its locks
-	 * ({@code c:}), whose renewals are one script, at its read shares and permits, whose
-	 * renewals are another, or at the leader, which must not say it leads once thawed.
+	 * ({@code c:}), whose renewals are one script, at its read shares and permits
+	 * ({@code shares=}), whose renewals are another, or at the leader, which must not say
+	 * it leads once thawed.
 	 * @param turn which of the three, 0 to 2
 	 */
 	private Aim keptWithLockDelay(int turn) {
@@ -412,10 +452,10 @@ final class Nemesis {
 			if (!this.fleet.hasLockDelay(slot)) {
 				return Set.of();
 			}
-			return status.kept()
-				.stream()
-				.filter((name) -> name.startsWith("c:") == (turn == 0))
-				.collect(Collectors.toSet());
+			if (turn == 1) {
+				return status.shares();
+			}
+			return status.kept().stream().filter((name) -> name.startsWith("c:")).collect(Collectors.toSet());
 		};
 	}
 
@@ -547,6 +587,20 @@ final class Nemesis {
 	}
 
 	/**
+	 * Inject a {@code delay-pause} at this turn's aim ({@link #DELAY_PAUSE_AIMS}), and
+	 * pass the turn on once it hit, or missed {@link #MISSES_PER_AIM} times in a row.
+	 */
+	private @Nullable String delayPause() {
+		String target = targeted(keptWithLockDelay(DELAY_PAUSE_AIMS[this.delayPauseTurn % DELAY_PAUSE_AIMS.length]),
+				(slot, locks, statuses) -> freezeWithinLockDelay(slot, locks), AIMED_ROUNDS);
+		if (target != null || ++this.delayPauseMisses == MISSES_PER_AIM) {
+			this.delayPauseTurn++;
+			this.delayPauseMisses = 0;
+		}
+		return target;
+	}
+
+	/**
 	 * Freeze a worker with a lock delay that keeps a hold until 230 to 350 ms after its
 	 * lease ran out, past the check's margin and well within the lock delay: its key or
 	 * entry is then kept only by the delay when it thaws, and its renewal must be refused
@@ -555,9 +609,14 @@ final class Nemesis {
 	 * began cannot move it; a share's is the worker's count before the freeze. A hold the
 	 * worker does not say how much lease it has left (the leader's term) is frozen for
 	 * just longer than a lease and the margin, which thaws it so unless it renewed long
-	 * before the freeze.
+	 * before the freeze, and watched through the thaw ({@link ThawWatch}) first of its
+	 * threads ({@link ThawFirst}), so that what it says first once thawed is seen. A
+	 * renewed hold is frozen just after a renewal ({@link #awaitRenewal}), so that the
+	 * freeze lasts longer than a lease and the margin, as {@code valid-after-lease} needs
+	 * to judge the thawed holder's belief.
 	 */
 	private void freezeWithinLockDelay(int slot, Set<String> names) {
+		awaitRenewal(slot, names);
 		long pastLease = FREEZE_MARGIN_MILLIS + 30 + this.random.nextInt(120);
 		String lock = names.stream().filter((name) -> name.startsWith("c:")).findFirst().orElse(null);
 		if (this.redis != null && lock != null) {
@@ -569,7 +628,39 @@ final class Nemesis {
 			return;
 		}
 		long leaseLeft = this.fleet.leaseLeft(slot, names).orElse(CheckWorkerMain.LEASE.toMillis());
+		if (names.contains(WorkerOps.LEADERSHIP)) {
+			String id = this.fleet.incarnation(slot) + "-" + (++this.thawWatches);
+			this.fleet.send(slot, "watch-leader " + id);
+			if (this.fleet.awaitLine(slot, "WATCHING " + id, WATCH_BOUND)) {
+				try (ThawFirst first = new ThawFirst(this.fleet.jvm(slot).pid(), ThawWatch.THREAD_NAME)) {
+					frozen(slot, () -> {
+						first.apply();
+						pause(leaseLeft + pastLease);
+					});
+					this.fleet.awaitLine(slot, "WATCHED " + id, WATCH_BOUND);
+				}
+				return;
+			}
+		}
 		freeze(slot, (int) (leaseLeft + pastLease));
+	}
+
+	/**
+	 * Wait until a worker's kept hold of the given names was just renewed (the lease it
+	 * has left went up), at most {@link #RENEWAL_WAIT}; at once if it keeps no valid one,
+	 * or none that says how much lease it has left.
+	 */
+	private void awaitRenewal(int slot, Set<String> names) {
+		long deadline = System.nanoTime() + RENEWAL_WAIT.toNanos();
+		long last = Long.MAX_VALUE;
+		while (System.nanoTime() - deadline < 0) {
+			OptionalLong left = this.fleet.leaseLeft(slot, names);
+			if (left.isEmpty() || left.getAsLong() > last) {
+				return;
+			}
+			last = left.getAsLong();
+			pause(5);
+		}
 	}
 
 	/**
@@ -582,13 +673,34 @@ final class Nemesis {
 	}
 
 	/**
-	 * Freeze a worker that keeps a read share or permit until 150 to 350 ms before the
-	 * lease it counts on runs out: its renewals come late, within the lease, and must
-	 * find the share Redis still keeps.
+	 * Freeze a worker that keeps a read share or permit, just after its renewal
+	 * ({@link #awaitRenewal}), until 150 to 350 ms before the lease it counts on runs
+	 * out, about a whole lease, and have a worker of another JVM try the same name
+	 * without waiting every 30 to 50 ms until the thaw ({@code probe},
+	 * {@link WorkerOps#probe}). Redis drops the entries of a name whose lease ran out
+	 * only when a script on that name runs, as each of the rival's attempts does, so an
+	 * entry dropped before its lease ran out is then gone: the thawed holder's renewal,
+	 * late but within the lease, must find the share Redis still keeps
+	 * ({@code lost-early} otherwise), and the rival must not be let in beside it at
+	 * capacity. The worker first keeps its holds {@link #RENEWAL_WAIT} longer
+	 * ({@code keep}), so that the share outlasts the wait for its renewal and the freeze.
 	 */
-	private void freezeUntilLeaseNearlyOut(int slot, Set<String> names) {
-		long leaseLeft = this.fleet.leaseLeft(slot, names).orElse(0);
-		freeze(slot, (int) Math.max(0, leaseLeft - 150 - this.random.nextInt(200)));
+	private void freezeUntilLeaseNearlyOut(int slot, Set<String> names, Map<Integer, Status> statuses) {
+		String name = names.iterator().next();
+		this.fleet.send(slot, "keep " + RENEWAL_WAIT.toMillis());
+		awaitRenewal(slot, names);
+		OptionalLong leaseLeft = this.fleet.leaseLeft(slot, names);
+		if (leaseLeft.isEmpty()) {
+			return;
+		}
+		long thaw = System.nanoTime()
+				+ TimeUnit.MILLISECONDS.toNanos(leaseLeft.getAsLong() - 150 - this.random.nextInt(200));
+		int prober = taker(slot, statuses);
+		frozen(slot, () -> {
+			long millis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(thaw - System.nanoTime()));
+			this.fleet.send(prober, "probe " + name + " " + millis);
+			pause(millis);
+		});
 	}
 
 	/**

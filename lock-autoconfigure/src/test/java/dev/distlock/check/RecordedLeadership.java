@@ -62,9 +62,19 @@ final class RecordedLeadership implements Leadership {
 		long before = History.now();
 		OptionalLong token = this.delegate.fencingToken();
 		if (token.isPresent()) {
-			this.history.record("LEADER", "name", name(), "token", token.getAsLong(), "before", before);
+			said(token.getAsLong(), before);
 		}
 		return token;
+	}
+
+	/**
+	 * Record that it said it was leader, in a look at the engine's leadership made
+	 * elsewhere.
+	 * @param token the fencing token of the term it said it led in
+	 * @param before the time taken just before the look
+	 */
+	void said(long token, long before) {
+		this.history.record("LEADER", "name", name(), "token", token, "before", before);
 	}
 
 	/**

@@ -163,11 +163,11 @@ final class WorkerFleet {
 
 	/**
 	 * Ask a worker how much lease the hold it keeps of one of the given names with the
-	 * least left has ({@link KeptHolds#leaseLeft}).
+	 * least left has, among those still valid ({@link KeptHolds#leaseLeft}).
 	 * @param slot the worker's slot
 	 * @param names the names of the holds
-	 * @return the lease left in milliseconds, or empty when the worker keeps none of them
-	 * or did not answer in time
+	 * @return the lease left in milliseconds, or empty when the worker keeps no valid one
+	 * of them or did not answer in time
 	 */
 	OptionalLong leaseLeft(int slot, Set<String> names) {
 		long request = ++this.statusRequests;
@@ -267,27 +267,33 @@ final class WorkerFleet {
 	/**
 	 * What a worker said it waits for in Redis (being acquired by one of its threads
 	 * while none holds it), what it holds, what it holds while another of its threads
-	 * waits for it, what it keeps a while longer, and what it is about to release.
+	 * waits for it, what it keeps a while longer, which of those it keeps as read shares
+	 * or permits, and what it is about to release.
 	 *
 	 * @param waiting the names of the locks it waits for
 	 * @param holding the names of the locks it holds
 	 * @param queued the names of the locks it holds with a thread of its own waiting
 	 * @param kept the names of the locks, read/write locks and semaphores it keeps for at
 	 * least {@link CheckWorkerMain#KEPT_AHEAD} of its running
+	 * @param shares the names of the read/write locks it keeps a valid read share of, and
+	 * the semaphores it keeps a valid permit of, for that long: a read/write lock's name
+	 * in {@code kept} may be kept by a write hold
 	 * @param ending the names of those it keeps for less than
 	 * {@link CheckWorkerMain#ENDING}, about to be released
 	 */
-	record Status(Set<String> waiting, Set<String> holding, Set<String> queued, Set<String> kept, Set<String> ending) {
+	record Status(Set<String> waiting, Set<String> holding, Set<String> queued, Set<String> kept, Set<String> shares,
+			Set<String> ending) {
 
 		/**
 		 * Read a worker's answer,
-		 * {@code waiting=<names> holding=<names> queued=<names> kept=<names> ending=<names>}.
+		 * {@code waiting=<names> holding=<names> queued=<names> kept=<names> shares=<names> ending=<names>}.
 		 * @param answer the answer
 		 * @return the status
 		 */
 		static Status parse(String answer) {
 			String[] fields = answer.split(" ");
-			return new Status(names(fields[0]), names(fields[1]), names(fields[2]), names(fields[3]), names(fields[4]));
+			return new Status(names(fields[0]), names(fields[1]), names(fields[2]), names(fields[3]), names(fields[4]),
+					names(fields[5]));
 		}
 
 		private static Set<String> names(String field) {

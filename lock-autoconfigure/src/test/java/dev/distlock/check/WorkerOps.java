@@ -135,6 +135,18 @@ final class WorkerOps implements Runnable {
 	private static final int TAKE_KEEP_MILLIS = 500;
 
 	/**
+	 * How long a rival that probes a share or permit for the nemesis waits between its
+	 * attempts at least: often enough that some attempts fall within the last few hundred
+	 * milliseconds of the frozen holder's lease.
+	 */
+	private static final int PROBE_MIN_MILLIS = 30;
+
+	/**
+	 * How long a rival that probes a share or permit waits between its attempts at most.
+	 */
+	private static final int PROBE_MAX_MILLIS = 50;
+
+	/**
 	 * The options of a hold whose release waits for the nemesis: a fixed lease, so that
 	 * no renewal finds the lock gone before the release does, that outlasts the wait.
 	 */
@@ -243,6 +255,36 @@ final class WorkerOps implements Runnable {
 			}
 			else {
 				lock(this.registry, name, Duration.ZERO, TAKE_KEEP_MILLIS);
+			}
+		});
+	}
+
+	/**
+	 * Try the read lock of the read/write lock, or a permit of the named semaphore,
+	 * without waiting, every {@value #PROBE_MIN_MILLIS} to {@value #PROBE_MAX_MILLIS} ms
+	 * for the given time, and release at once whatever an attempt takes (a read share
+	 * after reading under it), recorded as the call {@code probe}: a rival the nemesis
+	 * sends, through the registry of the worker's rival
+	 * ({@link FreshRegistries#openRival}), at a share or permit whose holder of another
+	 * JVM it froze until just before the lease that holder counts on runs out. Redis
+	 * drops the entries of a name whose lease ran out only when a script on that name
+	 * runs, as each attempt does; an entry dropped before its lease ran out is then found
+	 * gone by the thawed holder's renewal, or lets this rival in beside it at capacity.
+	 * @param name the read/write lock's or semaphore's name
+	 * @param millis how long to keep trying
+	 */
+	void probe(String name, long millis) {
+		callRecorded("probe", (api) -> {
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+			while (System.nanoTime() - deadline < 0 && !this.stopping.getAsBoolean()) {
+				if (SEMAPHORES.containsKey(name)) {
+					permit(name, Duration.ZERO, 0);
+				}
+				else {
+					read(Duration.ZERO, 0, false);
+				}
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS
+					.toNanos(PROBE_MIN_MILLIS + this.random.nextInt(PROBE_MAX_MILLIS - PROBE_MIN_MILLIS + 1)));
 			}
 		});
 	}
@@ -417,7 +459,7 @@ final class WorkerOps implements Runnable {
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
-			this.kept.keep(name, lock.currentHold(), keepMillis);
+			this.kept.keep(name, lock.currentHold(), keepMillis, false);
 			if (this.random.nextInt(3) == 0) {
 				reenter(lock);
 			}
@@ -441,7 +483,7 @@ final class WorkerOps implements Runnable {
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
 			long leaseMillis = NEAR_EXPIRY.leaseTime().toMillis();
-			this.kept.keep(lock.name(), lock.currentHold(), leaseMillis - 80 + this.random.nextInt(120));
+			this.kept.keep(lock.name(), lock.currentHold(), leaseMillis - 80 + this.random.nextInt(120), false);
 		}
 		finally {
 			lock.unlock();
@@ -501,7 +543,7 @@ final class WorkerOps implements Runnable {
 		RecordedHold hold = ((RecordedLease) permit.get()).hold();
 		try {
 			hold.checkValid();
-			this.kept.keep(name, permit.get(), keepMillis);
+			this.kept.keep(name, permit.get(), keepMillis, true);
 			hold.checkValid();
 		}
 		finally {
@@ -554,7 +596,7 @@ final class WorkerOps implements Runnable {
 			if (sideTrips && this.random.nextInt(4) == 0) {
 				upgrade(lock, hold);
 			}
-			this.kept.keep(READ_WRITE, lock.readLock().currentHold(), keepMillis);
+			this.kept.keep(READ_WRITE, lock.readLock().currentHold(), keepMillis, true);
 		}
 		finally {
 			lock.readLock().unlock();
@@ -737,7 +779,7 @@ final class WorkerOps implements Runnable {
 		}
 		try {
 			this.critical.run(List.of(((RecordedLease) lock.currentHold()).hold()));
-			this.kept.keep(READ_WRITE, lock.currentHold(), keepMillis);
+			this.kept.keep(READ_WRITE, lock.currentHold(), keepMillis, false);
 		}
 		finally {
 			lock.unlock();
