@@ -89,8 +89,8 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * the locks this JVM waits for in Redis, being acquired by one of its threads while none
  * holds them or campaigned for by its leadership as a standby, those it holds (its takes
  * too), and those its own registry holds while another of its threads waits for them, and
- * those it keeps ({@link KeptHolds}) with at least {@link #KEPT_AHEAD} left, those of
- * them it keeps as read shares or permits still valid, and those with less than
+ * those it keeps ({@link KeptHolds}) still valid with at least {@link #KEPT_AHEAD} left,
+ * those of them it keeps as read shares or permits, and those with less than
  * {@link #ENDING} left), {@code stop} (stops the threads within a bound, records every
  * thread that did not finish as {@code HUNG}, stops the leadership, records every hold
  * the registry still has as {@code HELD}, stops its {@link ValiditySampler}, prints
@@ -309,9 +309,9 @@ final class CheckWorkerMain {
 
 	/**
 	 * Return what this JVM waits for in Redis, what it holds, what it holds while another
-	 * of its threads waits for it, what it keeps with at least {@link #KEPT_AHEAD} left,
-	 * which of those it keeps as read shares or permits still valid, and what it keeps
-	 * with less than {@link #ENDING} left:
+	 * of its threads waits for it, what it keeps still valid with at least
+	 * {@link #KEPT_AHEAD} left, which of those it keeps as read shares or permits, and
+	 * what it keeps with less than {@link #ENDING} left:
 	 * {@code waiting=<names> holding=<names> queued=<names>
 	 * kept=<names> shares=<names> ending=<names>}, names separated by commas.
 	 */
@@ -330,7 +330,7 @@ final class CheckWorkerMain {
 		waiting.removeAll(holding);
 		return "waiting=" + String.join(",", waiting) + " holding=" + String.join(",", holding) + " queued="
 				+ String.join(",", queued) + " kept="
-				+ String.join(",", kept.kept((left) -> left >= KEPT_AHEAD.toMillis())) + " shares="
+				+ String.join(",", kept.valid((left) -> left >= KEPT_AHEAD.toMillis())) + " shares="
 				+ String.join(",", kept.shares((left) -> left >= KEPT_AHEAD.toMillis())) + " ending="
 				+ String.join(",", kept.kept((left) -> left < ENDING.toMillis()));
 	}

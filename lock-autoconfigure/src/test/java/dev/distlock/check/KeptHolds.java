@@ -74,6 +74,16 @@ final class KeptHolds {
 	}
 
 	/**
+	 * Return the names of the holds kept with a time left that the given test accepts, of
+	 * those still valid: a lost one has no renewal to aim at.
+	 * @param left the test of the time left, in milliseconds
+	 * @return the names
+	 */
+	Set<String> valid(LongPredicate left) {
+		return names((keeping) -> left.test(keeping.millisLeft()) && keeping.hold.isValid());
+	}
+
+	/**
 	 * Return the names of the read shares and permits kept with a time left that the
 	 * given test accepts, of those still valid: a lost one has no renewal to aim at.
 	 * @param left the test of the time left, in milliseconds

@@ -41,30 +41,30 @@ import org.jspecify.annotations.Nullable;
  * ms) to beyond a lease, and {@code waiter-interrupt} interrupts a thread that is
  * acquiring a lock; {@code holder-flush} empties Redis while a worker holds a lock that
  * another of its threads waits for, so that the holder's release hands over a lock Redis
- * no longer has. {@code rival-pause} freezes a worker that keeps a lock a worker of
- * another JVM waits for until that rival holds it, and {@code delay-pause} a worker with
- * a lock delay that keeps a hold for just longer than its lease, within the delay; both
- * thaw a holder that keeps its hold, and looks at its validity, a while longer
- * ({@link KeptHolds}). {@code release-flush} empties Redis while a worker is about to
- * release a lock another of its threads waits for, after its last renewal: its hand-over
- * must find the lock gone, and {@code rival-flush} also has a worker of another JVM take
- * the lock at once, so that the hand-over finds it someone else's. {@code holder-cut}
- * cuts the connections of a worker that keeps a lock or permit a worker of another JVM
- * waits for, for longer than its lease and lock delay. {@code share-pause} freezes a
- * worker without a lock delay that keeps a read share or permit, just after its renewal,
- * until just before its lease runs out, while a worker of another JVM tries the same name
- * without waiting, so that Redis looks for expired entries of that name meanwhile.
- * {@code rival-transfer} has a worker hold a free lock with another of its threads
- * waiting, parks its release, empties Redis and has a worker of another JVM take the lock
- * before the release goes on. {@code give-back-probe} has a worker stall one pooled
- * connection under an attempt until after its give-back ({@link GiveBackProbe}).
- * {@code lease-out-release} stalls a worker that holds every permit of a semaphore until
- * their lease ran out, and lets its releases through at once while a rival waits.
- * {@code reply-lag} delays the replies to a worker of a lock that a rival waits for, then
- * holds its commands while the replies flow on, until the rival holds the lock.
- * {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock back while a worker
- * holds a lock, now and then, where the server's clock can be stepped.
- * {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
+ * no longer has. {@code rival-pause} freezes a worker that keeps a lock or write lock a
+ * worker of another JVM waits for until that rival holds it, and {@code delay-pause} a
+ * worker with a lock delay that keeps a hold for just longer than its lease, within the
+ * delay; both thaw a holder that keeps its hold, and looks at its validity, a while
+ * longer ({@link KeptHolds}). {@code release-flush} empties Redis while a worker is about
+ * to release a lock another of its threads waits for, after its last renewal: its
+ * hand-over must find the lock gone, and {@code rival-flush} also has a worker of another
+ * JVM take the lock at once, so that the hand-over finds it someone else's.
+ * {@code holder-cut} cuts the connections of a worker that keeps a lock or permit a
+ * worker of another JVM waits for, for longer than its lease and lock delay.
+ * {@code share-pause} freezes a worker without a lock delay that keeps a read share or
+ * permit, just after its renewal, until just before its lease runs out, while a worker of
+ * another JVM tries the same name without waiting, so that Redis looks for expired
+ * entries of that name meanwhile. {@code rival-transfer} has a worker hold a free lock
+ * with another of its threads waiting, parks its release, empties Redis and has a worker
+ * of another JVM take the lock before the release goes on. {@code give-back-probe} has a
+ * worker stall one pooled connection under an attempt until after its give-back
+ * ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker that holds every
+ * permit of a semaphore until their lease ran out, and lets its releases through at once
+ * while a rival waits. {@code reply-lag} delays the replies to a worker of a lock that a
+ * rival waits for, then holds its commands while the replies flow on, until the rival
+ * holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock
+ * back while a worker holds a lock, now and then, where the server's clock can be
+ * stepped. {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
  * {@code rival-transfer}, {@code reply-lag}, {@code share-pause} and
  * {@code give-back-probe} are also due in turn every few seconds ({@link AimedFaults}),
  * as {@code delay-pause} and {@code rival-pause} are on a quorum. A targeted fault that
@@ -352,7 +352,7 @@ final class Nemesis {
 			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> redis().flushAll());
 			case "waiter-interrupt" ->
 				targeted(own(Status::waiting), (slot, locks, statuses) -> this.fleet.send(slot, "interrupt-waiter"));
-			case "rival-pause" -> targeted(Nemesis::keptWithRival,
+			case "rival-pause" -> targeted(Nemesis::exclusiveKeptWithRival,
 					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
@@ -391,6 +391,17 @@ final class Nemesis {
 	private static Set<String> keptWithRival(int slot, Status status, List<Status> others) {
 		Set<String> names = new TreeSet<>(status.kept());
 		names.retainAll(others.stream().flatMap((other) -> other.waiting().stream()).toList());
+		return names;
+	}
+
+	/**
+	 * Aim at the locks and write locks a worker keeps a while longer and a worker of
+	 * another JVM waits for: those that a rival can hold only once the key of the frozen
+	 * holder expired, so that its renewal after the thaw meets the rival's key.
+	 */
+	private static Set<String> exclusiveKeptWithRival(int slot, Status status, List<Status> others) {
+		Set<String> names = keptWithRival(slot, status, others);
+		names.removeAll(status.shares());
 		return names;
 	}
 
