@@ -627,7 +627,7 @@ final class Nemesis {
 	 * to judge the thawed holder's belief.
 	 */
 	private void freezeWithinLockDelay(int slot, Set<String> names) {
-		awaitRenewal(slot, names);
+		OptionalLong renewed = awaitRenewal(slot, names);
 		long pastLease = FREEZE_MARGIN_MILLIS + 30 + this.random.nextInt(120);
 		String lock = names.stream().filter((name) -> name.startsWith("c:")).findFirst().orElse(null);
 		if (this.redis != null && lock != null) {
@@ -638,7 +638,7 @@ final class Nemesis {
 			});
 			return;
 		}
-		long leaseLeft = this.fleet.leaseLeft(slot, names).orElse(CheckWorkerMain.LEASE.toMillis());
+		long leaseLeft = renewed.orElse(CheckWorkerMain.LEASE.toMillis());
 		if (names.contains(WorkerOps.LEADERSHIP)) {
 			String id = this.fleet.incarnation(slot) + "-" + (++this.thawWatches);
 			this.fleet.send(slot, "watch-leader " + id);
@@ -660,18 +660,21 @@ final class Nemesis {
 	 * Wait until a worker's kept hold of the given names was just renewed (the lease it
 	 * has left went up), at most {@link #RENEWAL_WAIT}; at once if it keeps no valid one,
 	 * or none that says how much lease it has left.
+	 * @return the lease left at the last look, empty when it keeps no valid hold of those
+	 * names
 	 */
-	private void awaitRenewal(int slot, Set<String> names) {
+	private OptionalLong awaitRenewal(int slot, Set<String> names) {
 		long deadline = System.nanoTime() + RENEWAL_WAIT.toNanos();
-		long last = Long.MAX_VALUE;
-		while (System.nanoTime() - deadline < 0) {
-			OptionalLong left = this.fleet.leaseLeft(slot, names);
-			if (left.isEmpty() || left.getAsLong() > last) {
-				return;
-			}
-			last = left.getAsLong();
+		OptionalLong left = this.fleet.leaseLeft(slot, names);
+		while (left.isPresent() && System.nanoTime() - deadline < 0) {
 			pause(5);
+			OptionalLong next = this.fleet.leaseLeft(slot, names);
+			if (next.isEmpty() || next.getAsLong() > left.getAsLong()) {
+				return next;
+			}
+			left = next;
 		}
+		return left;
 	}
 
 	/**
@@ -699,8 +702,7 @@ final class Nemesis {
 	private void freezeUntilLeaseNearlyOut(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
 		this.fleet.send(slot, "keep " + RENEWAL_WAIT.toMillis());
-		awaitRenewal(slot, names);
-		OptionalLong leaseLeft = this.fleet.leaseLeft(slot, names);
+		OptionalLong leaseLeft = awaitRenewal(slot, names);
 		if (leaseLeft.isEmpty()) {
 			return;
 		}
