@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What one call of {@link RedisAcquirer} takes, and how: the script of its kind of hold
  * and what the script's reply means. A lock also takes a hold that a releasing thread of
- * this JVM hands over; a shared hold has no hand-over, which the default methods say.
+ * this JVM hands over, and starts on a grant's message; a shared hold has neither, which
+ * the default methods say.
  */
 interface Acquisition {
 
@@ -43,6 +44,18 @@ interface Acquisition {
 	 * @param sentNanos when the attempt was sent
 	 */
 	RedisHold hold(long reply, long sentNanos);
+
+	/**
+	 * Return the hold that a grant heard on its message gives, if the acquisition may
+	 * start on one and heard one in time; otherwise its next attempt takes the grant up.
+	 * @param subscription the waiter's subscription, which keeps the grant heard last
+	 * @param last how the last attempt queued the waiter
+	 * @param sentNanos when the last attempt was sent
+	 * @return the hold, or {@code null}
+	 */
+	default @Nullable RedisHold startOnGrant(ReleaseSignals.Subscription subscription, Queueing last, long sentNanos) {
+		return null;
+	}
 
 	/**
 	 * Return how long to wait, at most, before the next attempt after a refusal.

@@ -55,7 +55,7 @@ final class GrantChannel implements AutoCloseable {
 
 	private final String channel;
 
-	/** Told the lock key of every grant or release message. */
+	/** Told the text of every grant or release message. */
 	private final Consumer<String> onMessage;
 
 	/** Guards the subscriber and the subscription. */
@@ -72,7 +72,7 @@ final class GrantChannel implements AutoCloseable {
 	/**
 	 * Create the grant channel of one registry.
 	 * @param keyPrefix the registry's key prefix, which the channel's name starts with
-	 * @param onMessage told the lock key of every message on the channel
+	 * @param onMessage told the text of every message on the channel
 	 */
 	GrantChannel(RedisLockCommands commands, String keyPrefix, Consumer<String> onMessage) {
 		this.commands = commands;

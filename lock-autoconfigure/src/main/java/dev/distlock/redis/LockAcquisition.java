@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
@@ -74,6 +75,23 @@ final class LockAcquisition implements Acquisition {
 	@Override
 	public RedisHold hold(long reply, long sentNanos) {
 		return new RedisHold(this.lock.id, HoldKind.EXCLUSIVE, this.token, reply, sentNanos, this.terms, this.options);
+	}
+
+	/**
+	 * Return the hold of a grant to this waiter heard after its last attempt, within a
+	 * quarter of the attempt's claim time, so that the take-up has the rest of it to
+	 * reach Redis even on a busy machine; never on a quorum, whose nodes each grant on
+	 * their own.
+	 */
+	@Override
+	public @Nullable RedisHold startOnGrant(ReleaseSignals.Subscription subscription, Queueing last, long sentNanos) {
+		long fencingToken = subscription.granted(this.token, last.attempt());
+		if (fencingToken <= 0 || !this.commands.startsOnGrant()
+				|| System.nanoTime() - sentNanos >= TimeUnit.MILLISECONDS.toNanos(last.claimMillis()) / 4) {
+			return null;
+		}
+		return RedisHold.startedOnGrant(this.lock.id, this.token, fencingToken, sentNanos, last.claimMillis(),
+				this.terms, this.options);
 	}
 
 	/**

@@ -9,10 +9,13 @@ package dev.distlock.redis;
  * @param claimMillis how long a grant to the caller waits for it to be taken up
  * @param channel the channel on which the caller's process hears its grants; empty when
  * it polls
+ * @param attempt the number of the caller's attempt, counted from 1 for each acquisition,
+ * which a grant's message names, so that the caller knows which of its attempts came
+ * before the grant
  */
-record Queueing(boolean waits, long entryMillis, long claimMillis, String channel) {
+record Queueing(boolean waits, long entryMillis, long claimMillis, String channel, long attempt) {
 
 	/** Not waiting: a caller that only tries, or gives up. */
-	static final Queueing NONE = new Queueing(false, 0, 0, "");
+	static final Queueing NONE = new Queueing(false, 0, 0, "", 0);
 
 }

@@ -23,11 +23,17 @@ import org.jspecify.annotations.Nullable;
  * wake-up is missed, and re-checks at least every {@value #RECHECK_MILLIS} ms, renewing
  * its queue entry, which lives {@value #ENTRY_MILLIS} ms: a waiter that died is skipped
  * once that passed. A grant waits {@value #CLAIM_MILLIS} ms, plus twice the waiter's last
- * round trip, for its waiter to take it up; then the next attempt of any waiter that
- * finds the lock free grants it to the next. A waiter whose wait time ends leaves the
- * queue with its last attempt, or gives its token back; one that stops by an exception
- * (interrupt, Redis failure) gives its token back, which also takes it out of the queue
- * and frees what an attempt without an answer may have taken.
+ * round trip (its claim time), for its waiter to take it up; then the next attempt of any
+ * waiter that finds the lock free grants it to the next. A lock's waiter that hears the
+ * grant's message within a quarter of its claim time, counted from when its last attempt
+ * was sent (the grant came after that attempt reached Redis, as the message says), starts
+ * at once: the grant wrote its token under the lock key and issued its fencing token, and
+ * a renewal sent at once in the background takes the grant up. Other waiters (one that
+ * heard too late, polls, waits on a quorum or for replicas) take it up with their next
+ * attempt, which issues a fencing token of their own. A waiter whose wait time ends
+ * leaves the queue with its last attempt, or gives its token back; one that stops by an
+ * exception (interrupt, Redis failure) gives its token back, which also takes it out of
+ * the queue and frees what an attempt without an answer may have taken.
  */
 final class RedisAcquirer {
 
@@ -83,6 +89,10 @@ final class RedisAcquirer {
 		ReleaseSignals.Subscription subscription = null;
 		boolean attempted = false;
 		long roundTripMillis = 0;
+		// The last attempt: its number, how it queued the waiter, and when it was sent
+		long attempts = 0;
+		Queueing last = Queueing.NONE;
+		long sentNanos = 0;
 		// Whether a hand-over may have taken this waiter out of the queue before its
 		// attempt put it back
 		boolean requeued = false;
@@ -100,16 +110,22 @@ final class RedisAcquirer {
 					}
 					return handedOver;
 				}
-				Queueing queueing = (subscription != null && !deadline.isPast() && acquisition.mayQueue())
-						? queueing(this.signals.grants(), roundTripMillis) : Queueing.NONE;
-				long sentNanos = System.nanoTime();
+				RedisHold started = (subscription != null && last.waits())
+						? acquisition.startOnGrant(subscription, last, sentNanos) : null;
+				if (started != null) {
+					return acquisition.settle(started);
+				}
+				attempts++;
+				last = (subscription != null && !deadline.isPast() && acquisition.mayQueue())
+						? queueing(this.signals.grants(), roundTripMillis, attempts) : Queueing.NONE;
+				sentNanos = System.nanoTime();
 				attempted = true;
-				long result = attempt(acquisition, queueing);
+				long result = attempt(acquisition, last);
 				roundTripMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos);
-				requeued = queueing.waits() && acquisition.isClaimed();
+				requeued = last.waits() && acquisition.isClaimed();
 				if (result > 0 || deadline.isPast()) {
 					RedisHold acquired = (result > 0) ? acquisition.hold(result, sentNanos) : null;
-					if (acquired == null && queueing.waits()) {
+					if (acquired == null && last.waits()) {
 						// The deadline passed while this attempt joined the queue.
 						acquisition.giveBack();
 					}
@@ -147,9 +163,9 @@ final class RedisAcquirer {
 	 * or polling with a longer claim time; either way with time for the grant's message
 	 * and the attempt that takes it up to travel, twice its last round trip.
 	 */
-	static Queueing queueing(GrantChannel grants, long roundTripMillis) {
+	static Queueing queueing(GrantChannel grants, long roundTripMillis, long attempt) {
 		long claimMillis = CLAIM_MILLIS + 2 * roundTripMillis + (grants.isPolling() ? GrantChannel.MAX_POLL_MILLIS : 0);
-		return new Queueing(true, ENTRY_MILLIS, claimMillis, grants.name());
+		return new Queueing(true, ENTRY_MILLIS, claimMillis, grants.name(), attempt);
 	}
 
 	/**

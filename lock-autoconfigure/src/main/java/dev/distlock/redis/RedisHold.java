@@ -57,6 +57,12 @@ final class RedisHold implements RenewedHold {
 	/** Whether the watchdog renews this hold. */
 	final boolean renewed;
 
+	/**
+	 * Whether the hold started on the message of a grant, which it takes up with a
+	 * renewal sent at once.
+	 */
+	final boolean startedOnGrant;
+
 	private final long minHoldNanos;
 
 	/** Name of the owning thread, or {@code null} for an owner-free lease. */
@@ -102,16 +108,38 @@ final class RedisHold implements RenewedHold {
 
 	RedisHold(LockId id, HoldKind kind, String token, long fencingToken, long sentNanos, LeaseTerms terms,
 			LeaseOptions options) {
+		this(id, kind, token, fencingToken, sentNanos, sentNanos + TimeUnit.MILLISECONDS.toNanos(terms.leaseMillis()),
+				terms, options, false);
+	}
+
+	private RedisHold(LockId id, HoldKind kind, String token, long fencingToken, long acquiredNanos,
+			long validUntilNanos, LeaseTerms terms, LeaseOptions options, boolean startedOnGrant) {
 		this.id = id;
 		this.kind = kind;
 		this.token = token;
 		this.fencingToken = fencingToken;
 		this.acquiredAt = Instant.now();
-		this.acquiredNanos = sentNanos;
+		this.acquiredNanos = acquiredNanos;
 		this.terms = terms;
 		this.renewed = options.leaseTime() == null;
 		this.minHoldNanos = (options.minHoldTime() != null) ? options.minHoldTime().toNanos() : 0;
-		this.validUntilNanos = new AtomicLong(sentNanos + TimeUnit.MILLISECONDS.toNanos(terms.leaseMillis()));
+		this.validUntilNanos = new AtomicLong(validUntilNanos);
+		this.startedOnGrant = startedOnGrant;
+	}
+
+	/**
+	 * Return the hold of a lock that a release granted, started now on the grant's
+	 * message: valid for the grant's claim time (or its lease, if shorter) from when the
+	 * attempt that queued its waiter was sent (the grant came after that attempt), until
+	 * its take-up renews it with its terms.
+	 * @param sentNanos when the attempt that queued the waiter was sent
+	 * @param claimMillis the claim time of that attempt
+	 */
+	static RedisHold startedOnGrant(LockId id, String token, long fencingToken, long sentNanos, long claimMillis,
+			LeaseTerms terms, LeaseOptions options) {
+		long validNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(claimMillis, terms.leaseMillis()));
+		return new RedisHold(id, HoldKind.EXCLUSIVE, token, fencingToken, System.nanoTime(), sentNanos + validNanos,
+				terms, options, true);
 	}
 
 	@Override

@@ -241,9 +241,17 @@ class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
+	 * Return whether a waiter may start on the message of a grant, without a command of
+	 * its own: not when grants wait for replicas, which the waiter's take-up does.
+	 */
+	boolean startsOnGrant() {
+		return this.grants.needNoAcks();
+	}
+
+	/**
 	 * Open a subscriber to grant messages on a connection of its own.
-	 * @param onMessage told the text of every message: the key of a lock granted or
-	 * released
+	 * @param onMessage told the text of every message: the key of a lock released, or
+	 * granted with the grant's details after it
 	 */
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
 		return this.connection.subscriber(onMessage);

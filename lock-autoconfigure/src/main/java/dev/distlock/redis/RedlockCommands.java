@@ -102,6 +102,15 @@ final class RedlockCommands extends RedisLockCommands {
 			});
 	}
 
+	/**
+	 * Return {@code false}: a node grants on its own, so a grant's message is no grant of
+	 * the quorum; the waiter's next attempt takes the grant up on every node.
+	 */
+	@Override
+	boolean startsOnGrant() {
+		return false;
+	}
+
 	@Override
 	CompletableFuture<Grant> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms, Queueing queueing) {
 		throw RedisLockRegistry.notOnRedlock("shared holds");

@@ -7,17 +7,21 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.distlock.LockName;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
  * Wakes this JVM's waiters when a lock is granted to them or released: a release that
- * grants a lock to one of this registry's waiters, or wakes it to re-check, publishes the
- * lock key on the registry's {@link GrantChannel}, and only there. Releases within this
- * JVM wake its waiters without a message ({@link #fire}). Waiters that poll, since Redis
- * refused the subscription, re-check as the channel says, never later than the holder's
- * lease would run out; this JVM's own releases still wake them at once.
+ * wakes one of this registry's waiters to re-check publishes the lock key on the
+ * registry's {@link GrantChannel}, and only there; one that grants it the lock publishes
+ * the lock key, {@code !}, then the waiter's token, the number of the attempt that queued
+ * it and its fencing token, which the waiter may start on ({@link Subscription#granted}).
+ * Releases within this JVM wake its waiters without a message ({@link #fire}). Waiters
+ * that poll, since Redis refused the subscription, re-check as the channel says, never
+ * later than the holder's lease would run out; this JVM's own releases still wake them at
+ * once.
  *
  * <p>
  * Waiting happens under {@code java.util.concurrent} locks, never inside a monitor, so
@@ -39,7 +43,7 @@ final class ReleaseSignals implements AutoCloseable {
 	 * with
 	 */
 	ReleaseSignals(RedisLockCommands commands, String keyPrefix) {
-		this.grants = new GrantChannel(commands, keyPrefix, this::fire);
+		this.grants = new GrantChannel(commands, keyPrefix, this::hear);
 	}
 
 	/**
@@ -73,7 +77,19 @@ final class ReleaseSignals implements AutoCloseable {
 	void fire(String key) {
 		Signal signal = this.signals.get(key);
 		if (signal != null) {
-			signal.fire();
+			signal.fire(null);
+		}
+	}
+
+	/**
+	 * Wake this JVM's waiters for the lock a message names, keeping the grant it tells
+	 * of, if any, for its waiter.
+	 */
+	private void hear(String message) {
+		int end = message.indexOf(LockName.RESERVED);
+		Signal signal = this.signals.get((end < 0) ? message : message.substring(0, end));
+		if (signal != null) {
+			signal.fire((end < 0) ? null : HeardGrant.parse(message.substring(end + 1)));
 		}
 	}
 
@@ -117,6 +133,18 @@ final class ReleaseSignals implements AutoCloseable {
 		}
 
 		/**
+		 * Return the fencing token of the last grant heard for this lock if it was to the
+		 * given waiter after the given attempt of it, otherwise 0.
+		 * @param token the token the waiter waits under
+		 * @param attempt the number of its last attempt, which queued it
+		 */
+		long granted(String token, long attempt) {
+			HeardGrant grant = this.signal.grant();
+			return (grant != null && grant.token().equals(token) && grant.attempt() == attempt) ? grant.fencingToken()
+					: 0;
+		}
+
+		/**
 		 * Sleep until a signal arrives after the given generation, or the time is up;
 		 * when polling, at most until the next re-check is due.
 		 */
@@ -152,6 +180,9 @@ final class ReleaseSignals implements AutoCloseable {
 
 		private long generation;
 
+		/** The last grant heard for the lock, if any. */
+		private @Nullable HeardGrant grant;
+
 		long generation() {
 			this.lock.lock();
 			try {
@@ -162,9 +193,22 @@ final class ReleaseSignals implements AutoCloseable {
 			}
 		}
 
-		void fire() {
+		@Nullable HeardGrant grant() {
 			this.lock.lock();
 			try {
+				return this.grant;
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		void fire(@Nullable HeardGrant heard) {
+			this.lock.lock();
+			try {
+				if (heard != null) {
+					this.grant = heard;
+				}
 				this.generation++;
 				this.fired.signalAll();
 			}
@@ -183,6 +227,33 @@ final class ReleaseSignals implements AutoCloseable {
 			}
 			finally {
 				this.lock.unlock();
+			}
+		}
+
+	}
+
+	/**
+	 * A grant a message told of.
+	 *
+	 * @param token the token of the waiter granted the lock
+	 * @param attempt the number of the waiter's attempt that queued it
+	 * @param fencingToken the fencing token issued with the grant
+	 */
+	private record HeardGrant(String token, long attempt, long fencingToken) {
+
+		/**
+		 * Read a grant from the text after the lock key of its message.
+		 * @return the grant, or {@code null} if the text is not one (then the message
+		 * only wakes)
+		 */
+		static @Nullable HeardGrant parse(String text) {
+			String[] parts = text.split(" ");
+			try {
+				return (parts.length == 3)
+						? new HeardGrant(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2])) : null;
+			}
+			catch (NumberFormatException ex) {
+				return null;
 			}
 		}
 

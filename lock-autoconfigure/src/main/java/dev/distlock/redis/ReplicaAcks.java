@@ -42,6 +42,14 @@ final class ReplicaAcks {
 	}
 
 	/**
+	 * Return whether grants need no replica's acknowledgement, so that a waiter may start
+	 * on a grant's message before a command of its own confirmed the grant.
+	 */
+	boolean needNoAcks() {
+		return this.replicasToAck == 0;
+	}
+
+	/**
 	 * Throw when a grant was acknowledged by too few replicas.
 	 * @param lockName the lock's name, for the message
 	 * @throws DistributedLockException if the lock was granted to too few replicas

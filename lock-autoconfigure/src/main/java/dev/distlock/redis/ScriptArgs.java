@@ -26,12 +26,22 @@ final class ScriptArgs {
 	 * Return the arguments that the acquire script and the attempt script of every shared
 	 * hold start with: the caller's token, how long its key or entry lives (the lease
 	 * plus the lock delay), how long the fencing key lives, {@code 1} to wait in the
-	 * queue or {@code 0} to leave it, how long a queue entry lives, the caller's claim
-	 * time and the channel of its process.
+	 * queue or {@code 0} to leave it, how long a queue entry lives, the caller's grant
+	 * terms and the channel of its process.
 	 */
 	String[] acquire(String token, LeaseTerms terms, Queueing queueing) {
 		return new String[] { token, Long.toString(terms.keyMillis()), fenceMillis(terms), flag(queueing.waits()),
-				Long.toString(queueing.entryMillis()), Long.toString(queueing.claimMillis()), queueing.channel() };
+				Long.toString(queueing.entryMillis()), grantTerms(terms, queueing), queueing.channel() };
+	}
+
+	/**
+	 * Return the terms of a grant to the caller, as its queue entry keeps them: how long
+	 * the grant keeps the lock key for it (its claim time plus its lock delay), how long
+	 * the fencing key lives after the grant, and the number of the attempt.
+	 */
+	private String grantTerms(LeaseTerms terms, Queueing queueing) {
+		LeaseTerms claim = new LeaseTerms(queueing.claimMillis(), terms.delayMillis());
+		return claim.keyMillis() + " " + fenceMillis(claim) + " " + queueing.attempt();
 	}
 
 	/**

@@ -7,8 +7,8 @@
 -- ARGV[1]: the caller's random token, ARGV[2]: how long the permit's entry lives in
 -- milliseconds, the lease plus the lock delay, ARGV[3]: how long the fencing key lives in
 -- milliseconds, ARGV[4]: '1' to wait in the queue, '0' to leave it, ARGV[5]: how long a
--- queue entry lives without being renewed, in milliseconds, ARGV[6]: the caller's claim
--- time in milliseconds (kept in its queue entry), ARGV[7]: the channel of the caller's
+-- queue entry lives without being renewed, in milliseconds, ARGV[6]: the caller's grant
+-- terms, kept in its queue entry (wait-queue.lua), ARGV[7]: the channel of the caller's
 -- process ('' when it polls), ARGV[8]: the permits the caller counts with
 -- Returns the permit's fencing token (> 0) when fewer holders than the permits hold one
 -- and nobody live waits before the caller; otherwise minus the milliseconds until the
@@ -30,4 +30,4 @@ local permits = tonumber(ARGV[8])
 if held < permits and first_in_line(ARGV[1], now) then
 	return admit(ARGV[1], now_millis, tonumber(ARGV[2]), ARGV[3], held + 1 < permits)
 end
-return refuse(ARGV[1], now, ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7])
+return refuse(ARGV[1], now, ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7])

@@ -10,14 +10,15 @@
 -- ARGV[1]: the caller's random token, ARGV[2]: how long the key lives in milliseconds,
 -- the lease plus the lock delay, ARGV[3]: how long the fencing key lives in milliseconds,
 -- ARGV[4]: '1' to wait in the queue, '0' to leave it, ARGV[5]: how long a queue entry
--- lives without being renewed, in milliseconds, ARGV[6]: how long a grant waits for the
--- caller to take it up, in milliseconds, ARGV[7]: the channel of the caller's process
--- ('' when it polls)
+-- lives without being renewed, in milliseconds, ARGV[6]: the caller's grant terms, kept
+-- in its queue entry (wait-queue.lua), ARGV[7]: the channel of the caller's process ('' when
+-- it polls)
 -- Returns the caller's fencing token (> 0) when the caller holds the lock: it was free,
 -- nobody read it and nobody waited before the caller, or a release granted it to the
--- caller, who takes the grant up (its fencing token is issued now, and none for a grant
--- never taken up); otherwise minus the milliseconds the lock key has left, or the read shares while
--- readers hold the lock (0 when unknown), for the caller's next re-check. A waiter that
+-- caller, who takes the grant up (a fencing token of its own is issued now: the grant's
+-- was for a start on its message); otherwise minus the milliseconds the lock key has left,
+-- or the read shares while readers hold the lock (0 when unknown), for the caller's next
+-- re-check. A waiter that
 -- leaves the queue while readers hold the lock wakes the first waiter left, which may be
 -- a reader that it kept out. An attempt whose token was given back (it reached Redis after
 -- the give-back, which was sent after it on another connection) takes nothing: returns 0.
@@ -45,7 +46,7 @@ if not holder and not read then
 	grant(first, claim, channel)
 end
 if ARGV[4] == '1' then
-	enqueue(ARGV[1], now, tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7])
+	enqueue(ARGV[1], now, tonumber(ARGV[5]), ARGV[6], ARGV[7])
 else
 	if leave(ARGV[1]) and read then
 		wake_first()

@@ -8,8 +8,8 @@
 -- ARGV[1]: the reader's random token, ARGV[2]: how long the share lives in milliseconds,
 -- the lease plus the lock delay, ARGV[3]: how long the fencing key lives in milliseconds,
 -- ARGV[4]: '1' to wait in the queue, '0' to leave it, ARGV[5]: how long a queue entry
--- lives without being renewed, in milliseconds, ARGV[6]: the reader's claim time in
--- milliseconds (kept in its queue entry), ARGV[7]: the channel of the reader's process
+-- lives without being renewed, in milliseconds, ARGV[6]: the reader's grant terms, kept
+-- in its queue entry (wait-queue.lua), ARGV[7]: the channel of the reader's process
 -- ('' when it polls), ARGV[8]: the token of the write lock that the reader's own thread
 -- holds ('' when none)
 -- Returns the share's fencing token (> 0) when the reader is admitted: no writer holds
@@ -37,7 +37,7 @@ elseif holder ~= ARGV[8] and (holder or not first_in_line(ARGV[1], now)) then
 	if not holder and live_holders(now_millis) == 0 then
 		grant_next()
 	end
-	return refuse(ARGV[1], now, ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7])
+	return refuse(ARGV[1], now, ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7])
 end
 live_holders(now_millis)
 return admit(ARGV[1], now_millis, tonumber(ARGV[2]), ARGV[3], holder ~= ARGV[8])

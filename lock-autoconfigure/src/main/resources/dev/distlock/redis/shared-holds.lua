@@ -66,9 +66,9 @@ end
 -- Refuses the caller, who waits in the queue or leaves it as it asks. Returns minus the
 -- milliseconds until the first holder's entry expires (at least 1), for the caller's
 -- next re-check, or 0 when no holder is left.
-local function refuse(token, now, waits, entry_millis, claim, channel)
+local function refuse(token, now, waits, entry_millis, grant_terms, channel)
 	if waits == '1' then
-		enqueue(token, now, entry_millis, claim, channel)
+		enqueue(token, now, entry_millis, grant_terms, channel)
 	else
 		leave(token)
 	end

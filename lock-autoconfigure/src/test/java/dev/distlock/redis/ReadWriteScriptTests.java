@@ -3,7 +3,6 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.HoldKind;
@@ -14,8 +13,6 @@ import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import dev.distlock.testsupport.LettuceClients;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +44,7 @@ class ReadWriteScriptTests {
 
 	private final Closer closer = new Closer();
 
-	private final BlockingQueue<String> published = new LinkedBlockingQueue<>();
+	private BlockingQueue<String> published;
 
 	private RedisCommands<String, String> redisCommands;
 
@@ -60,16 +57,7 @@ class ReadWriteScriptTests {
 		this.redisCommands.flushall();
 		RedisClient client = RedisClient.create(redis.server().uri());
 		this.closer.add(() -> LettuceClients.shutdown(client));
-		StatefulRedisPubSubConnection<String, String> pubSub = this.closer.add(client.connectPubSub());
-		pubSub.addListener(new RedisPubSubAdapter<>() {
-
-			@Override
-			public void message(String channel, String message) {
-				ReadWriteScriptTests.this.published.add(message);
-			}
-
-		});
-		pubSub.sync().subscribe(CHANNEL);
+		this.published = TestLockRegistry.grantMessages(client, this.closer);
 		this.commands = this.closer.add(TestLockRegistry.commands(client));
 	}
 
@@ -113,7 +101,8 @@ class ReadWriteScriptTests {
 		write("next-writer", waiting());
 		assertThat(release("writer")).isTrue();
 		assertThat(this.redisCommands.get(CATALOGUE.key)).isEqualTo("reader-1");
-		this.published.clear();
+		assertThat(this.published.poll(5, TimeUnit.SECONDS)).as("the grant's message")
+			.startsWith(CATALOGUE.key + LockName.RESERVED + "reader-1 ");
 		assertThat(read("reader-1", waiting())).isPositive();
 		assertThat(this.redisCommands.exists(CATALOGUE.key)).as("the grant turned into a share").isZero();
 		assertThat(this.published.poll(5, TimeUnit.SECONDS)).as("the reader behind woken").isEqualTo(CATALOGUE.key);
@@ -207,7 +196,7 @@ class ReadWriteScriptTests {
 	}
 
 	private static Queueing waiting() {
-		return new Queueing(true, RedisAcquirer.ENTRY_MILLIS, RedisAcquirer.CLAIM_MILLIS, CHANNEL);
+		return new Queueing(true, RedisAcquirer.ENTRY_MILLIS, RedisAcquirer.CLAIM_MILLIS, CHANNEL, 1);
 	}
 
 	private static String readersKey() {

@@ -2,13 +2,16 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Consumer;
 
 import dev.distlock.LeadershipGrantedEvent;
 import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
 import dev.distlock.LockLostEvent;
+import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.LockRenewalFailedEvent;
 import dev.distlock.observation.LockMeterObservationHandler;
@@ -19,6 +22,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.LettuceClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -259,6 +265,29 @@ public final class TestLockRegistry implements AutoCloseable {
 	 */
 	public static long waitersOf(RedisCommands<String, String> commands, String lockKey) {
 		return commands.zcard(LockKeys.helperKey(lockKey, LockKeys.QUEUE));
+	}
+
+	/**
+	 * Listen to the messages that grant locks to the waiters of every registry with key
+	 * prefix {@code lock:}, or wake them, from now on.
+	 * @param client a Lettuce client, owned by the caller
+	 * @param closer closes the subscription
+	 * @return the messages received: the key of a lock released, or granted with the
+	 * grant's details after it
+	 */
+	static BlockingQueue<String> grantMessages(RedisClient client, Closer closer) {
+		BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+		StatefulRedisPubSubConnection<String, String> connection = closer.add(client.connectPubSub());
+		connection.addListener(new RedisPubSubAdapter<>() {
+
+			@Override
+			public void message(String pattern, String channel, String message) {
+				messages.add(message);
+			}
+
+		});
+		connection.sync().psubscribe("lock:" + LockName.RESERVED + "grants:*");
+		return messages;
 	}
 
 	/**

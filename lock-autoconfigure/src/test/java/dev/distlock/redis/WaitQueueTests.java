@@ -3,33 +3,50 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
+import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.LockName;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
+import dev.distlock.testsupport.LettuceClients;
 import dev.distlock.testsupport.RedisServerExtension;
 import dev.distlock.testsupport.RedisTestClient;
 import dev.distlock.testsupport.RivalJvm;
 import dev.distlock.testsupport.TcpProxy;
 import dev.distlock.testsupport.TestThread;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static dev.distlock.redis.CrossProcessLockTests.RIVAL_REPLY;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The wait queue of a lock in Redis, with waiters in rival JVMs ({@link LockWorkerMain})
  * that die, pause and give up while queued: a grant to a waiter that cannot take it up
  * costs the others about the claim time and a re-check, never a lease, and a lock that is
- * free while others wait goes to the first of them, not to a newcomer.
+ * free while others wait goes to the first of them, not to a newcomer. A waiter of
+ * another registry (another process, as far as Redis knows) starts on the message of its
+ * grant, without an acquire round trip, even while Redis stalls right after the release,
+ * and the renewal that takes the grant up once Redis answers extends it to its lease; a
+ * message for another waiter's grant, or for a grant made before the waiter's last
+ * attempt, is not started on; a waiter of an earlier version, whose queue entry says
+ * nothing to start on, is told the lock key alone.
  */
 @Timeout(120)
 class WaitQueueTests {
@@ -41,6 +58,11 @@ class WaitQueueTests {
 	private static final Duration WITHIN_A_RECHECK = Duration.ofMillis(RedisAcquirer.CLAIM_MILLIS)
 		.plusMillis(RedisAcquirer.RECHECK_MILLIS)
 		.plusSeconds(8);
+
+	/**
+	 * Rounds in which the release may miss the first quarter of the waiter's claim time.
+	 */
+	private static final int ROUNDS = 5;
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -164,6 +186,120 @@ class WaitQueueTests {
 	}
 
 	/**
+	 * The release comes right after the waiter queued, so that its grant's message comes
+	 * within the first quarter of its claim time; on a busy machine it may not, and the
+	 * waiter then takes the grant up with an attempt, once Redis answers again: the round
+	 * is repeated.
+	 */
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void waiterStartsOnItsGrantMessageWhileRedisStallsAndTakesTheGrantUpAfter(boolean watchdog) throws Exception {
+		LeaseOptions options = watchdog ? LeaseOptions.WATCHDOG : LeaseOptions.fixed(LEASE);
+		RedisLockRegistry holding = registry();
+		TestLockRegistry waiting = testRegistry();
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		for (int round = 1; round <= ROUNDS; round++) {
+			LockLease held = holding.acquire("job", Duration.ZERO);
+			CompletableFuture<LockLease> acquired = waiter
+				.call(() -> waiting.registry().tryAcquire("job", Duration.ofSeconds(30), options).orElseThrow());
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(1))
+				.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+			long releasedAt = System.nanoTime();
+			held.release();
+			LockLease started = acquiredWhileRedisStalls(acquired);
+			if (started != null) {
+				System.out.printf("[grant-message] started %d µs after the release, in round %d%n",
+						TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - releasedAt), round);
+				assertThat(started.fencingToken()).isGreaterThan(held.fencingToken());
+				// Past the claim time: the take-up extended the key and the hold
+				await().pollDelay(Duration.ofMillis(2 * RedisAcquirer.CLAIM_MILLIS))
+					.atMost(Duration.ofSeconds(5))
+					.untilAsserted(
+							() -> assertThat(this.commands.pttl("lock:job")).isGreaterThan(LEASE.toMillis() / 2));
+				assertThat(started.isValid()).isTrue();
+				assertThat(waiting.lostEvents()).isEmpty();
+				assertThat(this.commands.get(LockKeys.fenceKey("lock:job")))
+					.as("no fencing token issued after the grant's")
+					.isEqualTo(Long.toString(started.fencingToken()));
+				started.release();
+				return;
+			}
+			acquired.get(10, TimeUnit.SECONDS).release();
+		}
+		fail("The waiter never started on its grant's message in " + ROUNDS + " rounds");
+	}
+
+	@Test
+	void messageForAnotherWaiterOrAnEarlierAttemptIsNotStartedOn() throws Exception {
+		LockLease held = registry().acquire("job", Duration.ZERO);
+		TestLockRegistry waiting = testRegistry();
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		CompletableFuture<LockLease> acquired = waiter
+			.call(() -> waiting.registry().acquire("job", Duration.ofSeconds(30)));
+		await().atMost(Duration.ofSeconds(10)).until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+		Map<String, String> entries = this.commands.hgetall(LockKeys.helperKey("lock:job", LockKeys.WAITERS));
+		assertThat(entries).hasSize(2);
+		String token = entries.keySet().stream().filter((field) -> !field.endsWith("!start")).findFirst().orElseThrow();
+		// <expiry> <claim plus lock delay> <channel>, and <fence millis> <attempt>
+		String channel = entries.get(token).split(" ", 3)[2];
+		long attempt = Long.parseLong(entries.get(token + "!start").split(" ")[1]);
+		this.commands.publish(channel, grantMessage("another-waiter", attempt));
+		this.commands.publish(channel, grantMessage(token, attempt - 1));
+		this.commands.publish(channel, "lock:job!" + token + " not-a-grant");
+		assertThat(acquired).as("started on a message of a grant it does not have")
+			.failsWithin(Duration.ofMillis(500))
+			.withThrowableOfType(TimeoutException.class);
+		held.release();
+		LockLease next = acquired.get(10, TimeUnit.SECONDS);
+		assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+		assertThat(next.isValid()).isTrue();
+		next.release();
+		assertThat(waiting.lostEvents()).isEmpty();
+	}
+
+	@Test
+	void grantToAWaiterOfAnEarlierVersionTellsItTheLockKeyAlone() throws Exception {
+		LockLease held = registry().acquire("job", Duration.ZERO);
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> LettuceClients.shutdown(client));
+		BlockingQueue<String> messages = TestLockRegistry.grantMessages(client, this.closer);
+		// The entry an earlier version writes: <expiry> <claim> <channel>, nothing to
+		// start on
+		List<String> time = this.commands.time();
+		long nowMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+		this.commands.zadd(LockKeys.helperKey("lock:job", LockKeys.QUEUE), nowMillis * 1000.0, "earlier-waiter");
+		this.commands.hset(LockKeys.helperKey("lock:job", LockKeys.WAITERS), "earlier-waiter",
+				(nowMillis + 3000) + " 250 lock:!grants:earlier");
+		held.release();
+		assertThat(messages.poll(5, TimeUnit.SECONDS)).isEqualTo("lock:job");
+		assertThat(this.commands.get("lock:job")).isEqualTo("earlier-waiter");
+		assertThat(this.commands.pttl("lock:job")).isBetween(1L, 250L);
+	}
+
+	/**
+	 * Stall Redis, give the waiter a second to get the lock, and let Redis go on.
+	 * @return the lease, or {@code null} if the waiter waits for Redis
+	 */
+	private static @Nullable LockLease acquiredWhileRedisStalls(CompletableFuture<LockLease> acquired)
+			throws Exception {
+		redis.server().pause();
+		try {
+			return acquired.get(1, TimeUnit.SECONDS);
+		}
+		catch (TimeoutException ex) {
+			return null;
+		}
+		finally {
+			redis.server().resume();
+		}
+	}
+
+	private static String grantMessage(String token, long attempt) {
+		return "lock:job" + LockName.RESERVED + token + " " + attempt + " " + Long.MAX_VALUE / 2;
+	}
+
+	/**
 	 * Start a waiter for the lock in the queue, release the given hold and return the
 	 * hold the waiter got, asserting it came well before any lease could run out.
 	 */
@@ -206,7 +342,11 @@ class WaitQueueTests {
 	}
 
 	private RedisLockRegistry registry() {
-		return this.closer.add(TestLockRegistry.create(redis.server().uri(), LEASE)).registry();
+		return testRegistry().registry();
+	}
+
+	private TestLockRegistry testRegistry() {
+		return this.closer.add(TestLockRegistry.create(redis.server().uri(), LEASE));
 	}
 
 }

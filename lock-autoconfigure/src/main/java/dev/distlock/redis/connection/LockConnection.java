@@ -77,8 +77,8 @@ public interface LockConnection extends AutoCloseable {
 
 	/**
 	 * Open a subscriber to grant messages on a connection of its own.
-	 * @param onMessage told the text of every message: the key of a lock granted or
-	 * released
+	 * @param onMessage told the text of every message: the key of a lock released, or
+	 * granted with the grant's details after it
 	 * @return the subscriber; close it after use
 	 */
 	ReleaseSubscriber subscriber(Consumer<String> onMessage);

@@ -14,7 +14,9 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Finds holds with a fixed lease lost the moment their lease runs out while they are
  * held, rather than at their release: one scheduled check per hold, cancelled when it is
- * released. Its thread starts with the first fixed lease.
+ * released, and scheduled again when it finds the lease renewed since (a grant taken up
+ * after its holder started on the grant's message). Its thread starts with the first
+ * fixed lease.
  *
  * @param <H> the type of the holds
  */
@@ -49,6 +51,19 @@ final class LeaseExpiries<H extends RenewedHold> implements AutoCloseable {
 	}
 
 	/**
+	 * Watch a hold again until its new end, unless it was released or lost meanwhile.
+	 */
+	void watchAgain(H hold) {
+		if (hold.isHeld()) {
+			add(hold);
+			if (!hold.isHeld()) {
+				// Released meanwhile, maybe before its release stopped the watching
+				remove(hold);
+			}
+		}
+	}
+
+	/**
 	 * Stop watching a hold: a released one, or one whose lease is being extended.
 	 * @return whether its check was cancelled before it started: {@code false} when the
 	 * lease was found run out, or the hold was not watched
@@ -65,6 +80,11 @@ final class LeaseExpiries<H extends RenewedHold> implements AutoCloseable {
 
 	private void expire(H hold) {
 		this.checks.remove(hold);
+		if (hold.validUntilNanos() - System.nanoTime() > 0) {
+			// Renewed since it was watched
+			watchAgain(hold);
+			return;
+		}
 		try {
 			this.lossHandler.lost(hold,
 					"its fixed lease of " + hold.terms().leaseMillis() + " ms ran out while it was held");

@@ -82,13 +82,19 @@ public final class LeaseRenewal<H extends RenewedHold> implements AutoCloseable 
 	 * @param hold the hold
 	 */
 	public void resumeExpiry(H hold) {
-		if (!hold.isRenewed() && hold.isHeld()) {
-			this.expiries.add(hold);
-			if (!hold.isHeld()) {
-				// Released meanwhile, maybe before its release stopped the watching
-				this.expiries.remove(hold);
-			}
+		if (!hold.isRenewed()) {
+			this.expiries.watchAgain(hold);
 		}
+	}
+
+	/**
+	 * Renew a hold now, in the background, with its own terms, whether it is in watchdog
+	 * mode or has a fixed lease: a renewal that finds it expired or taken reports it
+	 * lost, as the watchdog's do.
+	 * @param hold the hold, watched already
+	 */
+	public void renewAtOnce(H hold) {
+		this.watchdog.renewAtOnce(hold);
 	}
 
 	/**

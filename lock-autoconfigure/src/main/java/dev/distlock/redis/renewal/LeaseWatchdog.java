@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -101,14 +102,33 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 		long sentNanos = System.nanoTime();
 		List<CompletableFuture<List<Long>>> replies = send(batches);
 		for (int i = 0; i < batches.size(); i++) {
-			try {
-				settle(batches.get(i), replies.get(i), sentNanos);
-			}
-			catch (RuntimeException | Error ex) {
-				logger.error("Settling the renewal of " + batches.get(i).holds().size() + " lock leases failed", ex);
-			}
+			settleSafely(batches.get(i), replies.get(i), sentNanos);
 		}
 		this.lastRoundNanos = System.nanoTime();
+	}
+
+	/**
+	 * Renew one hold now, without waiting for Redis, whether it is in watchdog mode or
+	 * not. A renewal is recorded where its reply arrives, since a round under way on the
+	 * watchdog's thread may wait for Redis for a command timeout; a failure is settled on
+	 * that thread, as a round's are.
+	 */
+	void renewAtOnce(H hold) {
+		RenewalBatch<H> batch = new RenewalBatch<>(List.of(hold), hold.terms());
+		long sentNanos = System.nanoTime();
+		CompletableFuture<List<Long>> reply = send(List.of(batch)).get(0);
+		reply.whenComplete((renewed, ex) -> {
+			if (ex == null && renewed.get(0) == 1L) {
+				recordRenewal(hold, sentNanos, batch.terms());
+				return;
+			}
+			try {
+				this.scheduler.execute(() -> settleSafely(batch, reply, sentNanos));
+			}
+			catch (RejectedExecutionException closed) {
+				// Nothing is renewed any more
+			}
+		});
 	}
 
 	@Override
@@ -127,6 +147,15 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			return Collections.nCopies(renewals.size(), CompletableFuture.failedFuture(ex));
+		}
+	}
+
+	private void settleSafely(RenewalBatch<H> renewal, CompletableFuture<List<Long>> reply, long sentNanos) {
+		try {
+			settle(renewal, reply, sentNanos);
+		}
+		catch (RuntimeException | Error ex) {
+			logger.error("Settling the renewal of " + renewal.holds().size() + " lock leases failed", ex);
 		}
 	}
 
@@ -154,8 +183,7 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 		for (int i = 0; i < batch.size(); i++) {
 			H hold = batch.get(i);
 			if (renewed.get(i) == 1L) {
-				hold.extend(sentNanos, terms);
-				hold.renewalFailure(null);
+				recordRenewal(hold, sentNanos, terms);
 			}
 			else {
 				String failure = hold.renewalFailure();
@@ -163,6 +191,11 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 						+ ((failure != null) ? " after earlier renewals failed (" + failure + ")" : ""));
 			}
 		}
+	}
+
+	private static <H extends RenewedHold> void recordRenewal(H hold, long sentNanos, LeaseTerms terms) {
+		hold.extend(sentNanos, terms);
+		hold.renewalFailure(null);
 	}
 
 	/**
