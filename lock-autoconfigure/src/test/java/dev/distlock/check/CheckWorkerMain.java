@@ -65,13 +65,13 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
  * at once, recording the terms of its leadership as {@code GRANTED} and {@code REVOKED},
  * whose end a listener calls back into ({@link TermLossCallbacks}). Commands on standard
  * input: {@code interrupt} (interrupts one worker thread), {@code interrupt-waiter}
- * (interrupts one worker thread that is acquiring a lock, if any), {@code take <name>}
- * (takes the named lock if it is free, or a permit of the named semaphore, on a thread of
- * its own and through a registry of its own, as another process would,
- * {@link WorkerOps#take}), {@code probe <name> <millis>} (tries the read lock of the
- * named read/write lock or a permit of the named semaphore without waiting every 30 to 50
- * ms for that long, releasing at once whatever it gets, on a thread of its own and
- * through the registry of its takes, {@link WorkerOps#probe}),
+ * (interrupts one worker thread that is acquiring a lock, if any),
+ * {@code take <name> [<millis>]} (takes the named lock, waiting that long for it, or a
+ * permit of the named semaphore, on a thread of its own and through a registry of its
+ * own, as another process would, {@link WorkerOps#take}), {@code probe <name> <millis>}
+ * (tries the read lock of the named read/write lock or a permit of the named semaphore
+ * without waiting every 30 to 50 ms for that long, releasing at once whatever it gets, on
+ * a thread of its own and through the registry of its takes, {@link WorkerOps#probe}),
  * {@code park-release <id> <name>} (takes the named lock on a thread of its own, has
  * another thread wait for it and parks its release, {@link WorkerOps#parkedRelease}),
  * {@code release-parked <id>} (lets that release go, {@link ParkedReleases}),
@@ -211,7 +211,8 @@ final class CheckWorkerMain {
 								random.nextLong(), apis, stopping::get);
 						String[] args = command[1].split(" ");
 						Runnable call = switch (command[0]) {
-							case "take" -> () -> ops.take(args[0]);
+							case "take" -> () -> ops.take(args[0],
+									Duration.ofMillis((args.length > 1) ? Long.parseLong(args[1]) : 0));
 							case "probe" -> () -> ops.probe(args[0], Long.parseLong(args[1]));
 							case "park-release" -> () -> ops.parkedRelease(args[1], parked, args[0]);
 							case "lease-out-release" -> () -> ops.leaseOutRelease(args[1], args[0]);

@@ -6,8 +6,9 @@ import java.util.List;
  * The deliberate safety bugs that {@link MutationScoreTests} puts into the engine one at
  * a time, each of which the randomized fault checker should catch: at least one in every
  * Lua script that decides whether a hold is valid, and in the Java paths that decide it
- * (renewal, hand-over, fencing, leadership), and in the quorum rule of Redlock, which the
- * checker catches on a quorum of {@value #REDLOCK_NODES} nodes.
+ * (renewal, hand-over, the start on a grant's message, fencing, leadership), and in the
+ * quorum rule of Redlock, which the checker catches on a quorum of
+ * {@value #REDLOCK_NODES} nodes.
  */
 final class Mutants {
 
@@ -78,6 +79,9 @@ final class Mutants {
 					"no writer holds the lock while the releasing thread still reads under it"),
 			new Mutant("transfer-same-token", ENGINE + "HandOver.java", "token, grant.reply(), sentNanos,",
 					"token, hold.fencingToken, sentNanos,", "every hold of a lock has its own, greater fencing token"),
+			new Mutant("start-on-foreign-grant", ENGINE + "ReleaseSignals.java",
+					"grant.token().equals(token) && grant.attempt() == attempt", "grant.attempt() == attempt",
+					"a waiter starts only on a grant of the lock to itself"),
 			new Mutant("renewal-counted-from-reply", ENGINE + "renewal/LeaseWatchdog.java",
 					"hold.extend(sentNanos, terms);", "hold.extend(System.nanoTime(), terms);",
 					"a holder counts its lease from when it sent the renewal, never longer than Redis keeps it"),

@@ -41,34 +41,36 @@ import org.jspecify.annotations.Nullable;
  * ms) to beyond a lease, and {@code waiter-interrupt} interrupts a thread that is
  * acquiring a lock; {@code holder-flush} empties Redis while a worker holds a lock that
  * another of its threads waits for, so that the holder's release hands over a lock Redis
- * no longer has. {@code rival-pause} freezes a worker that keeps a lock or write lock a
- * worker of another JVM waits for until that rival holds it, and {@code delay-pause} a
- * worker with a lock delay that keeps a hold for just longer than its lease, within the
- * delay; both thaw a holder that keeps its hold, and looks at its validity, a while
- * longer ({@link KeptHolds}). {@code release-flush} empties Redis while a worker is about
- * to release a lock another of its threads waits for, after its last renewal: its
- * hand-over must find the lock gone, and {@code rival-flush} also has a worker of another
- * JVM take the lock at once, so that the hand-over finds it someone else's.
- * {@code holder-cut} cuts the connections of a worker that keeps a lock or permit a
- * worker of another JVM waits for, for longer than its lease and lock delay.
- * {@code share-pause} freezes a worker without a lock delay that keeps a read share or
- * permit, just after its renewal, until just before its lease runs out, while a worker of
- * another JVM tries the same name without waiting, so that Redis looks for expired
- * entries of that name meanwhile. {@code rival-transfer} has a worker hold a free lock
- * with another of its threads waiting, parks its release, empties Redis and has a worker
- * of another JVM take the lock before the release goes on. {@code give-back-probe} has a
- * worker stall one pooled connection under an attempt until after its give-back
- * ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker that holds every
- * permit of a semaphore until their lease ran out, and lets its releases through at once
- * while a rival waits. {@code reply-lag} delays the replies to a worker of a lock that a
- * rival waits for, then holds its commands while the replies flow on, until the rival
- * holds the lock. {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock
- * back while a worker holds a lock, now and then, where the server's clock can be
- * stepped. {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
- * {@code rival-transfer}, {@code reply-lag}, {@code share-pause} and
- * {@code give-back-probe} are also due in turn every few seconds ({@link AimedFaults}),
- * as {@code delay-pause} and {@code rival-pause} are on a quorum. A targeted fault that
- * finds no such worker is counted as {@code <kind>-missed} and not recorded.
+ * no longer has. {@code rival-pause} freezes a worker that keeps a lock or write lock
+ * past its lease until a worker of another JVM holds it, one that waited for it or, on
+ * one Redis, one sent to take it, and {@code delay-pause} a worker with a lock delay that
+ * keeps a hold for just longer than its lease, within the delay; both thaw a holder that
+ * keeps its hold, and looks at its validity, a while longer ({@link KeptHolds}).
+ * {@code release-flush} empties Redis while a worker is about to release a lock another
+ * of its threads waits for, after its last renewal: its hand-over must find the lock
+ * gone, and {@code rival-flush} also has a worker of another JVM take the lock at once,
+ * so that the hand-over finds it someone else's. {@code holder-cut} cuts the connections
+ * of a worker that keeps a lock or permit a worker of another JVM waits for, for longer
+ * than its lease and lock delay. {@code share-pause} freezes a worker without a lock
+ * delay that keeps a read share or permit, just after its renewal, until just before its
+ * lease runs out, while a worker of another JVM tries the same name without waiting, so
+ * that Redis looks for expired entries of that name meanwhile. {@code rival-transfer} has
+ * a worker hold a free lock with another of its threads waiting, parks its release,
+ * empties Redis and has a worker of another JVM take the lock before the release goes on.
+ * {@code give-back-probe} has a worker stall one pooled connection under an attempt until
+ * after its give-back ({@link GiveBackProbe}). {@code lease-out-release} stalls a worker
+ * that holds every permit of a semaphore until their lease ran out, and lets its releases
+ * through at once while a rival waits. {@code reply-lag} delays the replies to a worker
+ * of a lock that a rival waits for, then holds its commands while the replies flow on,
+ * until the rival holds the lock. {@code grant-echo} publishes every grant message once
+ * more, late ({@link GrantEchoes}). {@code clock-step} ({@link ClockSteps}) steps the
+ * lock Redis' clock back while a worker holds a lock, now and then, where the server's
+ * clock can be stepped. {@code delay-pause}, {@code rival-pause},
+ * {@code lease-out-release}, {@code rival-transfer}, {@code reply-lag},
+ * {@code share-pause} and {@code give-back-probe} are also due in turn every few seconds
+ * ({@link AimedFaults}), as {@code delay-pause} and {@code rival-pause} are on a quorum.
+ * A targeted fault that finds no such worker is counted as {@code <kind>-missed} and not
+ * recorded.
  * <p>
  * On a Redlock quorum, the faults on the lock Redis are {@link NodeFaults} on one node at
  * a time, and only the faults on workers that locks, leases and leaderships meet are
@@ -81,7 +83,7 @@ final class Nemesis {
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
 			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
-			"give-back-probe", "lease-out-release", "reply-lag", "reply-lag", "reply-lag" };
+			"give-back-probe", "lease-out-release", "reply-lag", "reply-lag", "reply-lag", "grant-echo", "grant-echo" };
 
 	/**
 	 * The faults aimed at rare moments that are due in turn on one Redis
@@ -352,8 +354,7 @@ final class Nemesis {
 			case "holder-flush" -> targeted(own(Status::queued), (slot, locks, statuses) -> redis().flushAll());
 			case "waiter-interrupt" ->
 				targeted(own(Status::waiting), (slot, locks, statuses) -> this.fleet.send(slot, "interrupt-waiter"));
-			case "rival-pause" -> targeted(Nemesis::exclusiveKeptWithRival,
-					(slot, locks, statuses) -> freezeUntilRivalHolds(slot, locks), AIMED_ROUNDS);
+			case "rival-pause" -> targeted(this::exclusiveKept, this::freezeUntilRivalHolds, AIMED_ROUNDS);
 			case "holder-cut" ->
 				targeted(Nemesis::keptWithRival, (slot, locks, statuses) -> cutPastLease(slot), AIMED_ROUNDS);
 			case "share-pause" ->
@@ -401,6 +402,21 @@ final class Nemesis {
 	 */
 	private static Set<String> exclusiveKeptWithRival(int slot, Status status, List<Status> others) {
 		Set<String> names = keptWithRival(slot, status, others);
+		names.removeAll(status.shares());
+		return names;
+	}
+
+	/**
+	 * Aim at the locks and write locks a worker keeps a while longer that a worker of
+	 * another JVM waits for, or, on one Redis, when none is, at any of them, when another
+	 * worker answered too: its rival then takes the lock while the holder is frozen.
+	 */
+	private Set<String> exclusiveKept(int slot, Status status, List<Status> others) {
+		Set<String> waited = exclusiveKeptWithRival(slot, status, others);
+		if (!waited.isEmpty() || this.redis == null || others.isEmpty()) {
+			return waited;
+		}
+		Set<String> names = new TreeSet<>(status.kept());
 		names.removeAll(status.shares());
 		return names;
 	}
@@ -475,7 +491,8 @@ final class Nemesis {
 	 */
 	private String untargeted(String kind) {
 		int slot = this.random.nextInt(this.fleet.size());
-		String target = kind.startsWith("redis-") ? "redis" : this.fleet.incarnation(slot);
+		String target = (kind.startsWith("redis-") || kind.equals("grant-echo")) ? "redis"
+				: this.fleet.incarnation(slot);
 		switch (kind) {
 			case "interrupt" -> this.fleet.send(slot, "interrupt");
 			case "jvm-pause" -> freeze(slot, 300 + this.random.nextInt(2200));
@@ -496,6 +513,7 @@ final class Nemesis {
 				redis().flushAll();
 			}
 			case "give-back-probe" -> probeGiveBack(slot);
+			case "grant-echo" -> echoGrants(300 + this.random.nextInt(1200));
 			case "proxy-stall" -> heal(this.fleet.network(slot), () -> this.fleet.network(slot).stall(), 100, 1500);
 			case "proxy-cut" ->
 				heal(this.fleet.network(slot), () -> this.fleet.network(slot).cutConnections(), 20, 300);
@@ -563,15 +581,21 @@ final class Nemesis {
 	}
 
 	/**
-	 * Freeze a worker that keeps a lock a worker of another JVM waits for past its lease,
-	 * until another worker holds it (at most {@value #RIVAL_PAUSE_MILLIS} ms): thawed
-	 * while the rival holds the lock, the holder's renewal must find the key someone
-	 * else's.
+	 * Freeze a worker that keeps a lock past its lease, until another worker holds it (at
+	 * most {@value #RIVAL_PAUSE_MILLIS} ms): thawed while the rival holds the lock, the
+	 * holder's renewal must find the key someone else's. On one Redis, when no worker has
+	 * taken the lock once the lease ran out, a worker of another JVM is sent to take it,
+	 * waiting for the rest of that time ({@link WorkerOps#take}).
 	 */
-	private void freezeUntilRivalHolds(int slot, Set<String> kept) {
+	private void freezeUntilRivalHolds(int slot, Set<String> kept, Map<Integer, Status> statuses) {
+		int taker = taker(slot, statuses);
 		frozen(slot, () -> {
 			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RIVAL_PAUSE_MILLIS);
 			pause(CheckWorkerMain.LEASE.toMillis() + FREEZE_MARGIN_MILLIS);
+			if (this.redis != null && !heldElsewhere(slot, kept)) {
+				this.fleet.send(taker, "take " + kept.iterator().next() + " "
+						+ TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+			}
 			awaitHeldElsewhere(slot, kept, deadline);
 		});
 	}
@@ -953,6 +977,16 @@ final class Nemesis {
 	/**
 	 * Wait while a fault lasts: the stall is the point.
 	 */
+	private void echoGrants(long millis) {
+		try {
+			GrantEchoes.echo(redis().uri(), this.random.nextLong(), millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while echoing grant messages", ex);
+		}
+	}
+
 	private static void pause(long millis) {
 		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
 	}

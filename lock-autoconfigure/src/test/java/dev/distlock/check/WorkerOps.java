@@ -240,21 +240,23 @@ final class WorkerOps implements Runnable {
 	}
 
 	/**
-	 * Take the named lock if it is free, work under it and keep it for
-	 * {@value #TAKE_KEEP_MILLIS} ms, recorded as the call {@code take}: a rival the
-	 * nemesis sends at a lock another JVM is about to hand over, through the registry of
-	 * the worker's rival ({@link FreshRegistries#openRival}). For a semaphore, wait up to
+	 * Take the named lock, waiting for it at most the given time, work under it and keep
+	 * it for {@value #TAKE_KEEP_MILLIS} ms, recorded as the call {@code take}: a rival
+	 * the nemesis sends at a lock another JVM is about to hand over (no wait), or whose
+	 * holder it froze past its lease, through the registry of the worker's rival
+	 * ({@link FreshRegistries#openRival}). For a semaphore, wait up to
 	 * {@link #TAKE_PERMIT_WAIT} for a permit and keep it as long: a rival for a place
 	 * that a release whose lease ran out may free too early.
 	 * @param name the lock's or semaphore's name
+	 * @param waitTime how long to wait for a lock
 	 */
-	void take(String name) {
+	void take(String name, Duration waitTime) {
 		callRecorded("take", (api) -> {
 			if (SEMAPHORES.containsKey(name)) {
 				permit(name, TAKE_PERMIT_WAIT, TAKE_KEEP_MILLIS);
 			}
 			else {
-				lock(this.registry, name, Duration.ZERO, TAKE_KEEP_MILLIS);
+				lock(this.registry, name, waitTime, TAKE_KEEP_MILLIS);
 			}
 		});
 	}
