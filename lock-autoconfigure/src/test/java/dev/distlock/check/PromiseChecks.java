@@ -20,12 +20,13 @@ import dev.distlock.check.CheckHistory.SideChange;
  * leadership's term ends in a revocation (its loss action) after which the leadership
  * never says it leads, and a read/write lock refuses an upgrade (the write lock taken
  * under a read hold) by throwing and grants a downgrade (the read lock taken under a
- * write hold) at once, both from a hold that said valid just before. An attempt that
- * reaches Redis after its give-back takes nothing, unless Redis lost its data meanwhile
- * (and with it the mark of the give-back). An acquisition never fails because another was
- * cancelled: one that threw with a {@link CancellationException} among its causes must
- * have been interrupted itself. A hold reported lost is never entered again by its
- * thread.
+ * write hold) at once, both from a hold that said valid just before, unless Redis lost
+ * its data while that hold was held (a downgrade then finds no write hold). An attempt
+ * that reaches Redis after its give-back takes nothing, unless Redis lost its data
+ * meanwhile (and with it the mark of the give-back). An acquisition never fails because
+ * another was cancelled: one that threw with a {@link CancellationException} among its
+ * causes must have been interrupted itself. A hold reported lost is never entered again
+ * by its thread.
  */
 final class PromiseChecks {
 
@@ -83,7 +84,8 @@ final class PromiseChecks {
 		}
 		for (SideChange change : this.history.sideChanges) {
 			String expected = change.change().equals("upgrade") ? "refused" : "acquired";
-			if (change.valid() && !change.outcome().equals(expected)) {
+			Hold from = this.history.holds.get(change.hold());
+			if (change.valid() && !change.outcome().equals(expected) && (from == null || !dataLostDuring(from))) {
 				this.violations.add(change.change() + "-" + change.outcome(), change.toString());
 			}
 		}

@@ -47,6 +47,17 @@ class PromiseChecksTests {
 	}
 
 	@Test
+	void downgradeRefusedAfterRedisLostItsDataUnderTheWriteHoldIsNoViolation() {
+		Hold write = new Hold("w0.1-1", "w0.1", "rw:0", 7, "write", 1000, 1000, 0);
+		write.releaseStart = 5000;
+		write.releaseOutcome = "LOST";
+		this.history.holds.put(write.id, write);
+		this.history.faults.add(new Fault("release-flush", 2500, 2600, true, "w1.1:c:r0"));
+		this.history.sideChanges.add(new SideChange("w0.1", "w0.1-1", "downgrade", true, "refused"));
+		assertThat(check().counts()).doesNotContain("downgrade-refused");
+	}
+
+	@Test
 	void refusedUpgradeAndGrantedDowngradeAreNoViolation() {
 		this.history.sideChanges.add(new SideChange("w0.1", "w0.1-1", "upgrade", true, "refused"));
 		this.history.sideChanges.add(new SideChange("w0.1", "w0.1-2", "downgrade", true, "acquired"));
