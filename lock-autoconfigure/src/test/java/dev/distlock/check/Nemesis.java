@@ -975,7 +975,7 @@ final class Nemesis {
 	}
 
 	/**
-	 * Wait while a fault lasts: the stall is the point.
+	 * Echo the grant messages on the lock Redis for a while ({@code grant-echo}).
 	 */
 	private void echoGrants(long millis) {
 		try {
@@ -987,6 +987,9 @@ final class Nemesis {
 		}
 	}
 
+	/**
+	 * Wait while a fault lasts: the stall is the point.
+	 */
 	private static void pause(long millis) {
 		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
 	}
