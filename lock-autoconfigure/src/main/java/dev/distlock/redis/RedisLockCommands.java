@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -39,7 +40,7 @@ class RedisLockCommands implements AutoCloseable {
 
 	RedisLockCommands(LockConnection connection, RedisLockSettings settings) {
 		this.connection = connection;
-		this.replies = new Replies(settings.commandTimeout());
+		this.replies = new Replies(settings.commandTimeout(), Duration.ZERO);
 		this.args = new ScriptArgs(settings.fencingRetention().toMillis());
 		this.grants = new ReplicaAcks(connection, settings);
 		this.renewals = new RenewScripts(connection, this.args);

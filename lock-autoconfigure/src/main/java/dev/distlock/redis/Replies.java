@@ -17,8 +17,18 @@ final class Replies {
 
 	private final Duration timeout;
 
-	Replies(Duration timeout) {
+	private final Duration grace;
+
+	/**
+	 * Create the waits for the replies of one connection.
+	 * @param timeout the command timeout
+	 * @param grace how much longer than the command timeout to wait: for replies that
+	 * fail on their own in time, with a failure that says more, so that a late timer on a
+	 * busy machine does not take that failure's place
+	 */
+	Replies(Duration timeout, Duration grace) {
 		this.timeout = timeout;
+		this.grace = grace;
 	}
 
 	/**
@@ -41,7 +51,7 @@ final class Replies {
 	}
 
 	private <T> T await(CompletableFuture<T> reply, String what, boolean interruptible) {
-		long deadline = System.nanoTime() + this.timeout.toNanos();
+		long deadline = System.nanoTime() + this.timeout.plus(this.grace).toNanos();
 		boolean interrupted = false;
 		try {
 			while (true) {
