@@ -42,7 +42,12 @@ final class LeaseExpiries<H extends RenewedHold> implements AutoCloseable {
 	void add(H hold) {
 		long delay = hold.validUntilNanos() - System.nanoTime();
 		try {
-			this.checks.put(hold, this.scheduler.schedule(() -> expire(hold), delay, TimeUnit.NANOSECONDS));
+			ScheduledFuture<?> replaced = this.checks.put(hold,
+					this.scheduler.schedule(() -> expire(hold), delay, TimeUnit.NANOSECONDS));
+			if (replaced != null) {
+				// Watched again by a check that found it renewed while it was extended
+				replaced.cancel(false);
+			}
 		}
 		catch (RejectedExecutionException ex) {
 			// Closed meanwhile: nothing is watched any more, the key expires with its
@@ -65,12 +70,13 @@ final class LeaseExpiries<H extends RenewedHold> implements AutoCloseable {
 
 	/**
 	 * Stop watching a hold: a released one, or one whose lease is being extended.
-	 * @return whether its check was cancelled before it started: {@code false} when the
-	 * lease was found run out, or the hold was not watched
+	 * @return whether its lease has not run out: its check was cancelled before it
+	 * started, or the hold is still valid, so that a check that started meanwhile finds
+	 * it renewed and watches it again; {@code false} when its lease was found run out
 	 */
 	boolean remove(H hold) {
 		ScheduledFuture<?> check = this.checks.remove(hold);
-		return check != null && check.cancel(false);
+		return (check != null && check.cancel(false)) || hold.validUntilNanos() - System.nanoTime() > 0;
 	}
 
 	@Override
