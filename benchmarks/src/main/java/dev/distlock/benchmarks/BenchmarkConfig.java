@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How long and how hard a benchmark run is.
  *
- * @param mode {@code smoke}, {@code full} or {@code quorum}
+ * @param mode {@code smoke}, {@code full}, {@code quorum} or {@code cross}
  * @param warmupRounds rounds per contender and scenario run before measuring
  * @param rounds measured rounds per contender and scenario
  * @param roundTime how long one contender runs in one round
@@ -39,8 +39,16 @@ public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duratio
 			FULL.roundTime, FULL.opsCap, FULL.leaseTime, FULL.heldLocks, FULL.renewalPeriods);
 
 	/**
+	 * The full run's rounds for the cross-process scenarios alone, with the naive spinner
+	 * and distlock's lock: about two minutes, to compare two versions of the engine turn
+	 * by turn on one machine.
+	 */
+	public static final BenchmarkConfig CROSS = new BenchmarkConfig("cross", FULL.warmupRounds, FULL.rounds,
+			FULL.roundTime, FULL.opsCap, FULL.leaseTime, FULL.heldLocks, FULL.renewalPeriods);
+
+	/**
 	 * Return the configuration of the named mode.
-	 * @param mode {@code smoke}, {@code full} or {@code quorum}
+	 * @param mode {@code smoke}, {@code full}, {@code quorum} or {@code cross}
 	 * @return its configuration
 	 */
 	public static BenchmarkConfig of(String mode) {
@@ -48,7 +56,9 @@ public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duratio
 			case "smoke" -> SMOKE;
 			case "full" -> FULL;
 			case "quorum" -> QUORUM;
-			default -> throw new IllegalArgumentException("Unknown mode '" + mode + "': use smoke, full or quorum");
+			case "cross" -> CROSS;
+			default ->
+				throw new IllegalArgumentException("Unknown mode '" + mode + "': use smoke, full, quorum or cross");
 		};
 	}
 

@@ -30,7 +30,8 @@ import static dev.distlock.benchmarks.Contenders.SPINNER;
  * Runs every scenario against one real redis-server: all contenders in this one JVM,
  * except in the cross-process scenarios, which run them on JVMs spawned for them. The
  * {@code quorum} mode runs only the Redlock quorum's scenarios, with the raw floor and
- * the single-node lock beside it.
+ * the single-node lock beside it; the {@code cross} mode only the cross-process
+ * scenarios, with the spinner and distlock's lock.
  *
  * @since 0.1.0
  */
@@ -55,7 +56,7 @@ public final class Benchmarks {
 	}
 
 	/**
-	 * Run every scenario, or in the {@code quorum} mode only those of the Redlock quorum.
+	 * Run every scenario, or in the {@code quorum} and {@code cross} modes only theirs.
 	 * @param config how long and how hard
 	 * @return the header lines and the rows
 	 */
@@ -76,6 +77,10 @@ public final class Benchmarks {
 				StatefulRedisConnection<String, String> admin = adminClient.connect();
 				Contenders contenders = Contenders.connect(Contenders.ALL, server.host(), server.port(),
 						config.leaseTime())) {
+			WatchedRedis watched = new WatchedRedis(server.host(), server.port(), admin.sync());
+			if (config.mode().equals(BenchmarkConfig.CROSS.mode())) {
+				return new Result(header, rows, runCrossProcess(config, contenders, watched));
+			}
 			CommandStats stats = new CommandStats(admin.sync());
 			List<Contender> uncontended = contenders.get(concat(List.of(RAW, RAW_JEDIS), LOCKS));
 			boolean quorumOnly = config.mode().equals(BenchmarkConfig.QUORUM.mode());
@@ -95,8 +100,7 @@ public final class Benchmarks {
 					config, goals(Goals.ONE_KEY, contenders), admin.sync());
 			rows.addAll(progress(Goals.check(Goals.ONE_KEY, oneKey, contenders)));
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
-			tables.addAll(
-					runCrossProcess(config, contenders, new WatchedRedis(server.host(), server.port(), admin.sync())));
+			tables.addAll(runCrossProcess(config, contenders, watched));
 			List<Contender> renewing = contenders
 				.get(List.of(DISTLOCK_LEASE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_WATCHDOG, SI_SPIN));
 			rows.addAll(HeldLocksScenario.run(renewing, config, admin.sync(), stats, goals(Goals.HELD, contenders)));
@@ -106,12 +110,14 @@ public final class Benchmarks {
 
 	/**
 	 * Run the cross-process scenarios on JVMs spawned for them: in smoke mode only the
-	 * smallest, with the spinner and distlock alone.
+	 * smallest, with the spinner and distlock alone; in cross mode all of them with those
+	 * two.
 	 */
 	private static List<CrossProcessTable> runCrossProcess(BenchmarkConfig config, Contenders contenders,
 			WatchedRedis redis) {
 		boolean smoke = config.mode().equals("smoke");
-		List<String> ids = smoke ? List.of(SPINNER, DISTLOCK_LOCK)
+		boolean twoOnly = smoke || config.mode().equals(BenchmarkConfig.CROSS.mode());
+		List<String> ids = twoOnly ? List.of(SPINNER, DISTLOCK_LOCK)
 				: List.of(SPINNER, DISTLOCK_LOCK, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB);
 		List<CrossProcessScenario> scenarios = smoke ? List.of(CrossProcessScenario.TWO_JVMS_FOUR_THREADS)
 				: List.of(CrossProcessScenario.TWO_JVMS_FOUR_THREADS, CrossProcessScenario.FOUR_JVMS_ONE_THREAD,
