@@ -123,7 +123,9 @@ final class Quorum {
 
 	/**
 	 * Gather the replies of the nodes to one command, each waited for at most nine tenths
-	 * of the command timeout, until they decide the outcome or every node settled.
+	 * of the command timeout, until they decide the outcome or every node settled. A
+	 * reply that comes later still completes its own future, for what depends on it (the
+	 * raise of the node's fencing key).
 	 * @param replies one reply per node, in the order of the nodes
 	 * @param decided whether the replies so far decide the outcome
 	 * @return the replies as they were when decided, or once all settled
@@ -151,7 +153,9 @@ final class Quorum {
 		Lock counting = new ReentrantLock();
 		for (int i = 0; i < replies.size(); i++) {
 			int node = i;
+			// A copy: the reply itself may still come, for what follows it (a raise)
 			replies.get(i)
+				.copy()
 				.orTimeout(waitNanos, TimeUnit.NANOSECONDS)
 				.whenComplete((@Nullable T answer, @Nullable Throwable failure) -> {
 					Tally<T> outcomeTally = null;

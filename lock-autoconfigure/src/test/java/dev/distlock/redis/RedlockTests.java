@@ -516,13 +516,16 @@ class RedlockTests {
 	 * Two nodes whose fencing keys were raised above the client's proposal (by an earlier
 	 * holder's write-back) issue the same token and decide the hold without a write-back;
 	 * the third node grants later, below that token, and must be raised to it all the
-	 * same: a later majority that renews the hold may include it.
+	 * same: a later majority that renews the hold may include it. The command timeout is
+	 * long, so that a busy machine does not delay the third node's grant past the
+	 * attempt's wait for nodes.
 	 */
 	@Test
 	void nodeThatGrantsBelowTheTokenAfterTheHoldWasDecidedIsRaisedToIt() throws Exception {
 		QuorumNodes nodes = nodes(3);
 		List<TcpProxy> proxies = nodes.proxies();
-		TestLockRegistry registry = registry(QuorumNodes.urisOf(proxies));
+		TestLockRegistry registry = this.closer.add(TestLockRegistry.createOnQuorum(QuorumNodes.urisOf(proxies),
+				SETTINGS.withCommandTimeout(Duration.ofSeconds(5))));
 		registry.registry().acquire("ledger", Duration.ZERO).release();
 		List<RedisCommands<String, String>> clients = clients(nodes);
 		String fenceKey = LockKeys.fenceKey("lock:ledger");
