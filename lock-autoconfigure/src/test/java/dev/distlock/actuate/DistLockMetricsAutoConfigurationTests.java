@@ -320,11 +320,19 @@ class DistLockMetricsAutoConfigurationTests {
 							"spring.data.redis.timeout=1s")
 					.run((context) -> {
 						LockRegistry registry = context.getBean(LockRegistry.class);
+						MeterRegistry meters = context.getBean(MeterRegistry.class);
 						registry.acquire("ledger", Duration.ZERO).release();
 						try (LockLease held = rival.registry().acquire("ledger", Duration.ZERO)) {
 							assertThat(registry.tryAcquire("ledger", Duration.ZERO)).isEmpty();
+							// Decided without the slower up node, which must still find
+							// the
+							// lock held
+							await().atMost(Duration.ofSeconds(5))
+								.untilAsserted(() -> assertThat(List.of(nodes.uris().get(0), nodes.uris().get(1)))
+									.allSatisfy((up) -> assertThat(
+											nodeReplies(meters, up.substring("redis://".length()), "refused"))
+										.isOne()));
 						}
-						MeterRegistry meters = context.getBean(MeterRegistry.class);
 						await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
 							for (String up : List.of(nodes.uris().get(0), nodes.uris().get(1))) {
 								String node = up.substring("redis://".length());

@@ -155,6 +155,8 @@ class RedlockTests {
 		// Opens every node's command connection, and no subscription: it does not wait
 		registry.registry().tryAcquire("report", Duration.ZERO).orElseThrow().release();
 		LockLease held = rival.registry().acquire("ledger", Duration.ZERO);
+		// Every node but the paused one is to refuse the registry's attempt
+		awaitOnEveryNode(clients(nodes), "lock:ledger", true);
 		nodes.node(0).pause();
 		long startNanos = System.nanoTime();
 		assertThat(registry.registry().tryAcquire("ledger", Duration.ofMillis(200))).isEmpty();
@@ -313,10 +315,11 @@ class RedlockTests {
 				TestLockRegistry.settings(lease).withCommandTimeout(Duration.ofMillis(500))));
 		FencedLock lock = registry.registry().obtain("report");
 		assertThat(lock.tryLock()).isTrue();
-		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
-		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
-			client.sync().del("lock:report");
-		}
+		// Node 2 loses the key once it has it: the lock stays held on nodes 0 and 1, a
+		// majority
+		List<RedisCommands<String, String>> clients = clients(nodes);
+		awaitOnEveryNode(clients, "lock:report", true);
+		clients.get(2).del("lock:report");
 		nodes.node(1).pause();
 		await().atMost(lease).until(() -> !registry.renewalFailures().isEmpty() || !registry.lostEvents().isEmpty());
 		nodes.node(1).resume();
@@ -333,10 +336,11 @@ class RedlockTests {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry registry = registry(nodes.uris());
 		LockLease lease = registry.registry().acquire("report", Duration.ZERO);
-		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
-		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
-			client.sync().del("lock:report");
-		}
+		// Node 2 loses the key once it has it: the lock stays held on nodes 0 and 1, a
+		// majority
+		List<RedisCommands<String, String>> clients = clients(nodes);
+		awaitOnEveryNode(clients, "lock:report", true);
+		clients.get(2).del("lock:report");
 		nodes.node(1).pause();
 		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(lease::release)
 			.withMessageEndingWith("Only 2 of 3 Redis nodes answered to release lock 'report', too few to decide it"
@@ -350,10 +354,11 @@ class RedlockTests {
 		QuorumNodes nodes = nodes(3);
 		TestLockRegistry registry = registry(nodes.uris());
 		LocalWaiter handOver = lockedWithALocalWaiter(registry.registry().obtain("report"));
-		// Node 2 loses the key: the lock stays held on nodes 0 and 1, a majority
-		try (RedisTestClient client = RedisTestClient.connect(nodes.node(2).uri(), COMMAND_TIMEOUT)) {
-			client.sync().del("lock:report");
-		}
+		// Node 2 loses the key once it has it: the lock stays held on nodes 0 and 1, a
+		// majority
+		List<RedisCommands<String, String>> clients = clients(nodes);
+		awaitOnEveryNode(clients, "lock:report", true);
+		clients.get(2).del("lock:report");
 		nodes.node(1).pause();
 		assertThat(handOver.unlockFailure()).isExactlyInstanceOf(DistributedLockException.class)
 			.hasMessageEndingWith("Only 2 of 3 Redis nodes answered to hand lock 'report' over, too few to decide"
@@ -391,18 +396,17 @@ class RedlockTests {
 		try (RedisTestClient client = RedisTestClient.connect(nodes.node(0).uri(), COMMAND_TIMEOUT)) {
 			client.sync().set(LockKeys.fenceKey("lock:ledger"), Long.toString(ahead));
 		}
+		RedisCommands<String, String> nodeOne = clients(nodes).get(1);
 		nodes.node(2).pause();
 		// Node 1 grants at once and answers late; its write-back never reaches it
-		proxies.get(1).setReplyLatency(Duration.ofMillis(200));
+		proxies.get(1).setReplyLatency(Duration.ofMillis(400));
 		TestThread acquirer = this.closer.add(TestThread.start("acquirer"));
 		long startNanos = System.nanoTime();
 		CompletableFuture<Optional<LockLease>> acquiring = acquirer
 			.call(() -> registry.registry().tryAcquire("ledger", Duration.ofSeconds(10)));
-		try (RedisTestClient client = RedisTestClient.connect(nodes.node(1).uri(), COMMAND_TIMEOUT)) {
-			await().atMost(Duration.ofSeconds(1))
-				.pollInterval(Duration.ofMillis(5))
-				.until(() -> client.sync().exists("lock:ledger") == 1);
-		}
+		await().atMost(Duration.ofSeconds(1))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> nodeOne.exists("lock:ledger") == 1);
 		proxies.get(1).stallRequests();
 		assertThat(acquiring).failsWithin(Duration.ofSeconds(5))
 			.withThrowableThat()
@@ -426,8 +430,7 @@ class RedlockTests {
 		// the lock stays held on nodes 0 and 1, a majority, whose keys outlast the test
 		// however late the renewals come
 		List<RedisCommands<String, String>> clients = clients(nodes);
-		await().atMost(Duration.ofSeconds(5))
-			.until(() -> clients.stream().allMatch((client) -> client.exists("lock:report") == 1));
+		awaitOnEveryNode(clients, "lock:report", true);
 		clients.get(2).del("lock:report");
 		for (int node = 0; node < 2; node++) {
 			clients.get(node).pexpire("lock:report", Duration.ofSeconds(30).toMillis());
@@ -500,7 +503,7 @@ class RedlockTests {
 		TestLockRegistry registry = registry(nodes.uris());
 		registry.registry().acquire("ledger", Duration.ZERO).release();
 		List<RedisCommands<String, String>> clients = clients(nodes);
-		awaitFreeOnEveryNode(clients, "lock:ledger");
+		awaitOnEveryNode(clients, "lock:ledger", false);
 		List<CommandStats> stats = clients.stream().map(CommandStats::new).toList();
 		stats.forEach(CommandStats::reset);
 		long previous = 0;
@@ -532,7 +535,7 @@ class RedlockTests {
 				SETTINGS.withCommandTimeout(Duration.ofSeconds(5))));
 		registry.registry().acquire("ledger", Duration.ZERO).release();
 		List<RedisCommands<String, String>> clients = clients(nodes);
-		awaitFreeOnEveryNode(clients, "lock:ledger");
+		awaitOnEveryNode(clients, "lock:ledger", false);
 		String fenceKey = LockKeys.fenceKey("lock:ledger");
 		long raised = Long.parseLong(clients.get(0).get(fenceKey)) + 60_000_000;
 		clients.get(0).set(fenceKey, Long.toString(raised));
@@ -688,17 +691,19 @@ class RedlockTests {
 	}
 
 	/**
-	 * Return a client of each node, straight to it, closed after the test.
+	 * Wait until every node has the given lock key, or freed it: a hold is decided and
+	 * released without waiting for the slowest node, which may still be behind on a busy
+	 * machine.
 	 */
-	/**
-	 * Wait until every node freed the given lock key: a hold is decided and released
-	 * without waiting for the slowest node, which may still be behind on a busy machine.
-	 */
-	private static void awaitFreeOnEveryNode(List<RedisCommands<String, String>> clients, String key) {
+	private static void awaitOnEveryNode(List<RedisCommands<String, String>> clients, String key, boolean held) {
+		long exists = held ? 1 : 0;
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> clients.stream().allMatch((client) -> client.exists(key) == 0));
+			.until(() -> clients.stream().allMatch((client) -> client.exists(key) == exists));
 	}
 
+	/**
+	 * Return a client of each node, straight to it, closed after the test.
+	 */
 	private List<RedisCommands<String, String>> clients(QuorumNodes nodes) {
 		List<RedisCommands<String, String>> clients = new ArrayList<>();
 		for (String uri : nodes.uris()) {
