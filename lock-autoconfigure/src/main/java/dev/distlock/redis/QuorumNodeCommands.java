@@ -1,5 +1,6 @@
 package dev.distlock.redis;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.redis.connection.LockConnection;
@@ -16,7 +17,7 @@ final class QuorumNodeCommands extends RedisLockCommands {
 	private final LockConnection connection;
 
 	QuorumNodeCommands(LockConnection connection, RedisLockSettings settings) {
-		super(connection, settings);
+		super(connection, settings, Duration.ZERO);
 		this.connection = connection;
 	}
 

@@ -38,9 +38,9 @@ class RedisLockCommands implements AutoCloseable {
 
 	private final RenewScripts renewals;
 
-	RedisLockCommands(LockConnection connection, RedisLockSettings settings) {
+	RedisLockCommands(LockConnection connection, RedisLockSettings settings, Duration replyGrace) {
 		this.connection = connection;
-		this.replies = new Replies(settings.commandTimeout(), Duration.ZERO);
+		this.replies = new Replies(settings.commandTimeout(), replyGrace);
 		this.args = new ScriptArgs(settings.fencingRetention().toMillis());
 		this.grants = new ReplicaAcks(connection, settings);
 		this.renewals = new RenewScripts(connection, this.args);

@@ -83,8 +83,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	 */
 	public RedisLockRegistry(LockConnection connection, RedisLockSettings settings,
 			Consumer<? super LockEvent> eventListener, LockObserver observer) {
-		this(new RedisLockCommands(notNull(connection, "connection"), notNull(settings, "settings")), settings,
-				eventListener, observer);
+		this(new RedisLockCommands(notNull(connection, "connection"), notNull(settings, "settings"), Duration.ZERO),
+				settings, eventListener, observer);
 	}
 
 	/**

@@ -46,8 +46,6 @@ final class RedlockCommands extends RedisLockCommands {
 	private final ExecutorService connector = Executors
 		.newCachedThreadPool(DaemonThreads.named("distlock-redlock-connect"));
 
-	private final Replies replies;
-
 	private final Quorum quorum;
 
 	private final QuorumRules rules;
@@ -65,8 +63,8 @@ final class RedlockCommands extends RedisLockCommands {
 	 */
 	RedlockCommands(List<LockConnection> connections, RedlockSettings redlock, RedisLockSettings settings,
 			LockObserver observer) {
-		super(refusing(), settings);
-		this.replies = new Replies(settings.commandTimeout(), Quorum.callerGrace(settings.commandTimeout()));
+		// The quorum fails in time on its own, naming the nodes it lacked
+		super(refusing(), settings, Quorum.callerGrace(settings.commandTimeout()));
 		this.nodes = connections.stream()
 			.map((connection) -> new QuorumNode(new QuorumNodeCommands(connection, settings), this.connector))
 			.toList();
@@ -216,25 +214,6 @@ final class RedlockCommands extends RedisLockCommands {
 	 */
 	private <T> List<CompletableFuture<T>> eachReply(Function<QuorumNodeCommands, CompletableFuture<T>> command) {
 		return each(command).stream().map((sent) -> sent.thenCompose(Function.identity())).toList();
-	}
-
-	/**
-	 * Wait for a reply like {@link RedisLockCommands#await}, but the quorum's grace
-	 * ({@link Quorum#callerGrace}) longer: the quorum fails in time on its own, naming
-	 * the nodes it lacked.
-	 */
-	@Override
-	<T> T await(CompletableFuture<T> reply, String what) {
-		return this.replies.await(reply, what);
-	}
-
-	/**
-	 * Wait for a reply like {@link RedisLockCommands#awaitUninterruptibly}, but the
-	 * quorum's grace longer, as {@link #await} does.
-	 */
-	@Override
-	<T> T awaitUninterruptibly(CompletableFuture<T> reply, String what) {
-		return this.replies.awaitUninterruptibly(reply, what);
 	}
 
 	/**

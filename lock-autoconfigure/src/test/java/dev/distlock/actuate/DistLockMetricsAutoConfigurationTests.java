@@ -324,9 +324,8 @@ class DistLockMetricsAutoConfigurationTests {
 						registry.acquire("ledger", Duration.ZERO).release();
 						try (LockLease held = rival.registry().acquire("ledger", Duration.ZERO)) {
 							assertThat(registry.tryAcquire("ledger", Duration.ZERO)).isEmpty();
-							// Decided without the slower up node, which must still find
-							// the
-							// lock held
+							// Decided without the slower up node, which must still
+							// find the lock held
 							await().atMost(Duration.ofSeconds(5))
 								.untilAsserted(() -> assertThat(List.of(nodes.uris().get(0), nodes.uris().get(1)))
 									.allSatisfy((up) -> assertThat(

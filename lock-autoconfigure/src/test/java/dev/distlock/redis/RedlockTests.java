@@ -265,9 +265,9 @@ class RedlockTests {
 		try {
 			assertThatExceptionOfType(DistributedLockException.class)
 				.isThrownBy(() -> registry.registry().tryAcquire("ledger", Duration.ZERO))
-				// The quorum's wait for the nodes ends first, or, when its timer runs
-				// late on a
-				// busy machine, the driver's command timeout: either says how long
+				// The quorum's wait for the nodes ends first, or, when its timer
+				// runs late on a busy machine, the driver's command timeout: either
+				// says how long
 				.withMessageMatching(".*Only 1 of 3 Redis nodes answered to acquire lock 'ledger', fewer than the"
 						+ " majority of 2 \\(distlock\\.redlock\\.nodes\\); the first failure: (no answer within 900 ms"
 						+ "|Command timed out after 1 second\\(s\\))");

@@ -142,8 +142,8 @@ class SemaphoreTests {
 		assertThat(permit).isNotNull();
 		RedisClient client = RedisClient.create(redis.server().uri());
 		this.closer.add(() -> LettuceClients.shutdown(client));
-		RedisLockCommands commands = this.closer
-			.add(new RedisLockCommands(LockConnections.lettuce(client), RedisLockSettings.of("lock:", LEASE)));
+		RedisLockCommands commands = this.closer.add(new RedisLockCommands(LockConnections.lettuce(client),
+				RedisLockSettings.of("lock:", LEASE), Duration.ZERO));
 		assertThat(commands.await(commands.releaseShare(permit.id, HoldKind.PERMIT, permit.token, 1_000, true),
 				"release permit"))
 			.as("held, but with its lease over")

@@ -298,7 +298,7 @@ public final class TestLockRegistry implements AutoCloseable {
 	 * @return the commands; close them after use
 	 */
 	static RedisLockCommands commands(RedisClient client) {
-		return new RedisLockCommands(LockConnections.lettuce(client), settings(Duration.ofSeconds(30)));
+		return new RedisLockCommands(LockConnections.lettuce(client), settings(Duration.ofSeconds(30)), Duration.ZERO);
 	}
 
 	/**
