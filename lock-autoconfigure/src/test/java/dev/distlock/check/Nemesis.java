@@ -63,14 +63,15 @@ import org.jspecify.annotations.Nullable;
  * through at once while a rival waits. {@code reply-lag} delays the replies to a worker
  * of a lock that a rival waits for, then holds its commands while the replies flow on,
  * until the rival holds the lock. {@code grant-echo} publishes every grant message once
- * more, late ({@link GrantEchoes}). {@code clock-step} ({@link ClockSteps}) steps the
- * lock Redis' clock back while a worker holds a lock, now and then, where the server's
- * clock can be stepped. {@code delay-pause}, {@code rival-pause},
- * {@code lease-out-release}, {@code rival-transfer}, {@code reply-lag},
- * {@code share-pause} and {@code give-back-probe} are also due in turn every few seconds
- * ({@link AimedFaults}), as {@code delay-pause} and {@code rival-pause} are on a quorum.
- * A targeted fault that finds no such worker is counted as {@code <kind>-missed} and not
- * recorded.
+ * more, late ({@link GrantEchoes}), and {@code grant-drop} loses them: Redis closes every
+ * subscriber's connection again and again for a while ({@link GrantDrops}).
+ * {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock back while a worker
+ * holds a lock, now and then, where the server's clock can be stepped.
+ * {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
+ * {@code rival-transfer}, {@code reply-lag}, {@code share-pause} and
+ * {@code give-back-probe} are also due in turn every few seconds ({@link AimedFaults}),
+ * as {@code delay-pause} and {@code rival-pause} are on a quorum. A targeted fault that
+ * finds no such worker is counted as {@code <kind>-missed} and not recorded.
  * <p>
  * On a Redlock quorum, the faults on the lock Redis are {@link NodeFaults} on one node at
  * a time, and only the faults on workers that locks, leases and leaderships meet are
@@ -83,7 +84,8 @@ final class Nemesis {
 			"proxy-cut", "proxy-latency", "redis-restart", "redis-flush", "jvm-kill", "waiter-kill", "waiter-pause",
 			"waiter-pause", "holder-pause", "holder-flush", "waiter-interrupt", "waiter-interrupt", "rival-pause",
 			"delay-pause", "delay-pause", "release-flush", "rival-flush", "holder-cut", "rival-transfer",
-			"give-back-probe", "lease-out-release", "reply-lag", "reply-lag", "reply-lag", "grant-echo", "grant-echo" };
+			"give-back-probe", "lease-out-release", "reply-lag", "reply-lag", "reply-lag", "grant-echo", "grant-echo",
+			"grant-drop", "grant-drop" };
 
 	/**
 	 * The faults aimed at rare moments that are due in turn on one Redis
@@ -491,7 +493,7 @@ final class Nemesis {
 	 */
 	private String untargeted(String kind) {
 		int slot = this.random.nextInt(this.fleet.size());
-		String target = (kind.startsWith("redis-") || kind.equals("grant-echo")) ? "redis"
+		String target = (kind.startsWith("redis-") || kind.startsWith("grant-")) ? "redis"
 				: this.fleet.incarnation(slot);
 		switch (kind) {
 			case "interrupt" -> this.fleet.send(slot, "interrupt");
@@ -514,6 +516,7 @@ final class Nemesis {
 			}
 			case "give-back-probe" -> probeGiveBack(slot);
 			case "grant-echo" -> echoGrants(300 + this.random.nextInt(1200));
+			case "grant-drop" -> GrantDrops.drop(redis().uri(), 300 + this.random.nextInt(1200));
 			case "proxy-stall" -> heal(this.fleet.network(slot), () -> this.fleet.network(slot).stall(), 100, 1500);
 			case "proxy-cut" ->
 				heal(this.fleet.network(slot), () -> this.fleet.network(slot).cutConnections(), 20, 300);
