@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How long and how hard a benchmark run is.
  *
- * @param mode {@code smoke}, {@code full}, {@code quorum} or {@code cross}
+ * @param mode {@code smoke}, {@code full}, {@code quorum}, {@code cross} or {@code held}
  * @param warmupRounds rounds per contender and scenario run before measuring
  * @param rounds measured rounds per contender and scenario
  * @param roundTime how long one contender runs in one round
@@ -47,8 +47,16 @@ public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duratio
 			FULL.roundTime, FULL.opsCap, FULL.leaseTime, FULL.heldLocks, FULL.renewalPeriods);
 
 	/**
+	 * The full run's held-locks scenario alone: about half a minute, to compare the CPU
+	 * that keeping held locks costs two versions of the engine.
+	 */
+	public static final BenchmarkConfig HELD = new BenchmarkConfig("held", FULL.warmupRounds, FULL.rounds,
+			FULL.roundTime, FULL.opsCap, FULL.leaseTime, FULL.heldLocks, FULL.renewalPeriods);
+
+	/**
 	 * Return the configuration of the named mode.
-	 * @param mode {@code smoke}, {@code full}, {@code quorum} or {@code cross}
+	 * @param mode {@code smoke}, {@code full}, {@code quorum}, {@code cross} or
+	 * {@code held}
 	 * @return its configuration
 	 */
 	public static BenchmarkConfig of(String mode) {
@@ -57,8 +65,9 @@ public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duratio
 			case "full" -> FULL;
 			case "quorum" -> QUORUM;
 			case "cross" -> CROSS;
-			default ->
-				throw new IllegalArgumentException("Unknown mode '" + mode + "': use smoke, full, quorum or cross");
+			case "held" -> HELD;
+			default -> throw new IllegalArgumentException(
+					"Unknown mode '" + mode + "': use smoke, full, quorum, cross or held");
 		};
 	}
 

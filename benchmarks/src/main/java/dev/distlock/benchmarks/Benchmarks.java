@@ -31,7 +31,8 @@ import static dev.distlock.benchmarks.Contenders.SPINNER;
  * except in the cross-process scenarios, which run them on JVMs spawned for them. The
  * {@code quorum} mode runs only the Redlock quorum's scenarios, with the raw floor and
  * the single-node lock beside it; the {@code cross} mode only the cross-process
- * scenarios, with the spinner and distlock's lock.
+ * scenarios, with the spinner and distlock's lock; the {@code held} mode only the
+ * held-locks scenario.
  *
  * @since 0.1.0
  */
@@ -56,7 +57,8 @@ public final class Benchmarks {
 	}
 
 	/**
-	 * Run every scenario, or in the {@code quorum} and {@code cross} modes only theirs.
+	 * Run every scenario, or in the {@code quorum}, {@code cross} and {@code held} modes
+	 * only theirs.
 	 * @param config how long and how hard
 	 * @return the header lines and the rows
 	 */
@@ -82,6 +84,13 @@ public final class Benchmarks {
 				return new Result(header, rows, runCrossProcess(config, contenders, watched));
 			}
 			CommandStats stats = new CommandStats(admin.sync());
+			List<Contender> renewing = contenders
+				.get(List.of(DISTLOCK_LEASE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_WATCHDOG, SI_SPIN));
+			if (config.mode().equals(BenchmarkConfig.HELD.mode())) {
+				rows.addAll(
+						HeldLocksScenario.run(renewing, config, admin.sync(), stats, goals(Goals.HELD, contenders)));
+				return new Result(header, rows, tables);
+			}
 			List<Contender> uncontended = contenders.get(concat(List.of(RAW, RAW_JEDIS), LOCKS));
 			boolean quorumOnly = config.mode().equals(BenchmarkConfig.QUORUM.mode());
 			List<Contender> uncontendedShared = contenders.get(quorumOnly ? concat(List.of(RAW, DISTLOCK_LOCK), QUORUM)
@@ -101,8 +110,6 @@ public final class Benchmarks {
 			rows.addAll(progress(Goals.check(Goals.ONE_KEY, oneKey, contenders)));
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
 			tables.addAll(runCrossProcess(config, contenders, watched));
-			List<Contender> renewing = contenders
-				.get(List.of(DISTLOCK_LEASE, DISTLOCK_SPRING_DATA_JEDIS, REDISSON_WATCHDOG, SI_SPIN));
 			rows.addAll(HeldLocksScenario.run(renewing, config, admin.sync(), stats, goals(Goals.HELD, contenders)));
 		}
 		return new Result(header, rows, tables);
