@@ -59,9 +59,19 @@ final class RedisHold implements RenewedHold {
 
 	/**
 	 * Whether the hold started on the message of a grant, which it takes up with a
-	 * renewal sent at once.
+	 * renewal at {@link #takeUpNanos}, unless it is released before.
 	 */
 	final boolean startedOnGrant;
+
+	/**
+	 * When a hold started on a grant takes it up, in {@link System#nanoTime()}: a quarter
+	 * of its validity after the attempt that queued it was sent, the latest it may start
+	 * (unless a fixed lease shorter than the claim time bounds the validity), so that the
+	 * take-up has the other three quarters to reach Redis however early it started. A
+	 * hold released before never takes its grant up: the release finds the key the grant
+	 * wrote.
+	 */
+	final long takeUpNanos;
 
 	private final long minHoldNanos;
 
@@ -109,11 +119,11 @@ final class RedisHold implements RenewedHold {
 	RedisHold(LockId id, HoldKind kind, String token, long fencingToken, long sentNanos, LeaseTerms terms,
 			LeaseOptions options) {
 		this(id, kind, token, fencingToken, sentNanos, sentNanos + TimeUnit.MILLISECONDS.toNanos(terms.leaseMillis()),
-				terms, options, false);
+				terms, options, false, 0);
 	}
 
 	private RedisHold(LockId id, HoldKind kind, String token, long fencingToken, long acquiredNanos,
-			long validUntilNanos, LeaseTerms terms, LeaseOptions options, boolean startedOnGrant) {
+			long validUntilNanos, LeaseTerms terms, LeaseOptions options, boolean startedOnGrant, long takeUpNanos) {
 		this.id = id;
 		this.kind = kind;
 		this.token = token;
@@ -125,6 +135,7 @@ final class RedisHold implements RenewedHold {
 		this.minHoldNanos = (options.minHoldTime() != null) ? options.minHoldTime().toNanos() : 0;
 		this.validUntilNanos = new AtomicLong(validUntilNanos);
 		this.startedOnGrant = startedOnGrant;
+		this.takeUpNanos = takeUpNanos;
 	}
 
 	/**
@@ -139,7 +150,7 @@ final class RedisHold implements RenewedHold {
 			LeaseTerms terms, LeaseOptions options) {
 		long validNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(claimMillis, terms.leaseMillis()));
 		return new RedisHold(id, HoldKind.EXCLUSIVE, token, fencingToken, System.nanoTime(), sentNanos + validNanos,
-				terms, options, true);
+				terms, options, true, sentNanos + validNanos / 4);
 	}
 
 	@Override

@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -147,9 +146,6 @@ final class CheckWorkerMain {
 
 	private static void run(String lockUri, String storeUri, Path historyFile, String incarnation, long seed,
 			int threads, TestDriver driver) throws Exception {
-		// The JDK's one timer thread of CompletableFuture timeouts, which a Redlock
-		// registry starts and nothing can stop, belongs to the JVM, not to the registry
-		new CompletableFuture<Void>().orTimeout(1, TimeUnit.MILLISECONDS);
 		Set<String> baseline = LiveThreads.now();
 		History history = History.appendTo(historyFile);
 		history.record("DRIVER", "driver", driver);

@@ -45,8 +45,9 @@ import static org.awaitility.Awaitility.await;
  * grant, without an acquire round trip, even while Redis stalls right after the release,
  * and the renewal that takes the grant up once Redis answers extends it to its lease; a
  * message for another waiter's grant, or for a grant made before the waiter's last
- * attempt, is not started on; a waiter of an earlier version, whose queue entry says
- * nothing to start on, is told the lock key alone.
+ * attempt, is not started on; a waiter that releases before its take-up was due never
+ * sends it; a waiter of an earlier version, whose queue entry says nothing to start on,
+ * is told the lock key alone.
  */
 @Timeout(120)
 class WaitQueueTests {
@@ -230,6 +231,52 @@ class WaitQueueTests {
 		fail("The waiter never started on its grant's message in " + ROUNDS + " rounds");
 	}
 
+	/**
+	 * The hold is released before a quarter of the claim time has passed since its waiter
+	 * began to acquire, so that its take-up was not due yet: Redis then runs the release
+	 * alone, and no renewal extends anything ({@code PEXPIRE} is run by renewals only). A
+	 * round is repeated when the waiter did not start on the grant's message (its fencing
+	 * token is not the message's) or released too late.
+	 */
+	@Test
+	void holdStartedOnItsGrantAndReleasedBeforeItsTakeUpTimeNeverTakesItUp() throws Exception {
+		RedisLockRegistry holding = registry();
+		TestLockRegistry waiting = testRegistry();
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> LettuceClients.shutdown(client));
+		BlockingQueue<String> messages = TestLockRegistry.grantMessages(client, this.closer);
+		CommandStats stats = new CommandStats(this.commands);
+		long takeUpNanos = TimeUnit.MILLISECONDS.toNanos(RedisAcquirer.CLAIM_MILLIS) / 4;
+		for (int round = 1; round <= ROUNDS; round++) {
+			LockLease held = holding.acquire("job", Duration.ZERO);
+			long calledAt = System.nanoTime();
+			CompletableFuture<LockLease> acquired = waiter.call(() -> waiting.registry()
+				.tryAcquire("job", Duration.ofSeconds(30), LeaseOptions.fixed(LEASE))
+				.orElseThrow());
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(1))
+				.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+			stats.reset();
+			messages.clear();
+			held.release();
+			LockLease started = acquired.get(10, TimeUnit.SECONDS);
+			boolean beforeTakeUp = System.nanoTime() - calledAt < takeUpNanos;
+			started.release();
+			String grant = messages.poll(5, TimeUnit.SECONDS);
+			assertThat(grant).isNotNull();
+			if (beforeTakeUp && grant.endsWith(" " + started.fencingToken())) {
+				// Past the time a take-up was due
+				Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * takeUpNanos));
+				assertThat(stats.calls()).as("no renewal").doesNotContainKey("pexpire");
+				assertThat(this.commands.exists("lock:job")).isZero();
+				assertThat(waiting.lostEvents()).isEmpty();
+				return;
+			}
+		}
+		fail("The waiter never started on its grant's message and released it in time in " + ROUNDS + " rounds");
+	}
+
 	@Test
 	void messageForAnotherWaiterOrAnEarlierAttemptIsNotStartedOn() throws Exception {
 		LockLease held = registry().acquire("job", Duration.ZERO);
@@ -285,7 +332,11 @@ class WaitQueueTests {
 			throws Exception {
 		redis.server().pause();
 		try {
-			return acquired.get(1, TimeUnit.SECONDS);
+			LockLease started = acquired.get(1, TimeUnit.SECONDS);
+			// Past its take-up's time (a quarter of the claim time after the attempt,
+			// which came before the release), so that the take-up waits for Redis too
+			Thread.sleep(RedisAcquirer.CLAIM_MILLIS / 4 + 10);
+			return started;
 		}
 		catch (TimeoutException ex) {
 			return null;

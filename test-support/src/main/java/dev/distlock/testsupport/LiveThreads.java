@@ -9,7 +9,9 @@ import java.util.stream.Collectors;
  * The live threads of this JVM, for tests that check that closing what they opened left
  * no thread behind. Reactor's shared schedulers and the JDK's common fork-join pool
  * (where {@code CompletableFuture} runs its asynchronous steps) are left out: they belong
- * to no registry and end on their own after a minute idle.
+ * to no registry and end on their own after a minute idle. So is the JDK's one timer
+ * thread of {@code CompletableFuture}'s timeouts and delayed executors, which belongs to
+ * the JVM and never ends.
  */
 public final class LiveThreads {
 
@@ -27,7 +29,8 @@ public final class LiveThreads {
 			.filter(Thread::isAlive)
 			.filter((thread) -> !thread.getName().startsWith("boundedElastic-")
 					&& !thread.getName().startsWith("parallel-")
-					&& !thread.getName().startsWith("ForkJoinPool.commonPool-worker-"))
+					&& !thread.getName().startsWith("ForkJoinPool.commonPool-worker-")
+					&& !thread.getName().equals("CompletableFutureDelayScheduler"))
 			.map((thread) -> thread.getName() + "#" + thread.getId())
 			.collect(Collectors.toCollection(TreeSet::new));
 	}

@@ -29,7 +29,8 @@ public final class LeaseRenewal<H extends RenewedHold> implements AutoCloseable 
 	 */
 	public LeaseRenewal(HoldRenewer<H> renewer, Duration leaseTime, LossHandler<H> lossHandler,
 			Function<String, ThreadFactory> threads) {
-		this.watchdog = new LeaseWatchdog<>(renewer, leaseTime, lossHandler, threads.apply("distlock-watchdog"));
+		this.watchdog = new LeaseWatchdog<>(renewer, leaseTime, lossHandler, threads.apply("distlock-watchdog"),
+				threads.apply("distlock-take-up"));
 		this.expiries = new LeaseExpiries<>(lossHandler, threads.apply("distlock-lease-expiry"));
 	}
 
@@ -88,13 +89,14 @@ public final class LeaseRenewal<H extends RenewedHold> implements AutoCloseable 
 	}
 
 	/**
-	 * Renew a hold now, in the background, with its own terms, whether it is in watchdog
-	 * mode or has a fixed lease: a renewal that finds it expired or taken reports it
-	 * lost, as the watchdog's do.
+	 * Renew a hold at the given time, in the background, with its own terms, whether it
+	 * is in watchdog mode or has a fixed lease, unless it is no longer held then: a
+	 * renewal that finds it expired or taken reports it lost, as the watchdog's do.
 	 * @param hold the hold, watched already
+	 * @param atNanos when, in {@link System#nanoTime()}; at once if that has passed
 	 */
-	public void renewAtOnce(H hold) {
-		this.watchdog.renewAtOnce(hold);
+	public void renewAt(H hold, long atNanos) {
+		this.watchdog.renewAt(hold, atNanos);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -48,13 +49,23 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 
 	private final ScheduledExecutorService scheduler;
 
+	/**
+	 * Sends the renewals due at a time of their own, which the JDK's delayed executor
+	 * hands over when they are due: never behind a round that waits for Redis, nor behind
+	 * one another on a driver whose calls block the calling thread. Its threads start as
+	 * needed and end after a minute unused.
+	 */
+	private final ExecutorService timedRenewals;
+
 	private volatile long lastRoundNanos = System.nanoTime();
 
-	LeaseWatchdog(HoldRenewer<H> renewer, Duration leaseTime, LossHandler<H> lossHandler, ThreadFactory threads) {
+	LeaseWatchdog(HoldRenewer<H> renewer, Duration leaseTime, LossHandler<H> lossHandler, ThreadFactory threads,
+			ThreadFactory timedThreads) {
 		this.renewer = renewer;
 		this.periodNanos = leaseTime.toNanos() / 3;
 		this.lossHandler = lossHandler;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
+		this.timedRenewals = Executors.newCachedThreadPool(timedThreads);
 		this.scheduler.scheduleAtFixedRate(this::renewSafely, this.periodNanos, this.periodNanos, TimeUnit.NANOSECONDS);
 	}
 
@@ -108,12 +119,31 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	}
 
 	/**
+	 * Renew one hold at the given time, unless it is no longer held then. Once closed,
+	 * nothing is renewed any more.
+	 * @see #renewAtOnce
+	 */
+	void renewAt(H hold, long atNanos) {
+		CompletableFuture.delayedExecutor(atNanos - System.nanoTime(), TimeUnit.NANOSECONDS, this.timedRenewals)
+			.execute(() -> {
+				try {
+					if (hold.isHeld()) {
+						renewAtOnce(hold);
+					}
+				}
+				catch (RuntimeException | Error ex) {
+					logger.error("Renewing lock '" + hold.lockName() + "' failed", ex);
+				}
+			});
+	}
+
+	/**
 	 * Renew one hold now, without waiting for Redis, whether it is in watchdog mode or
 	 * not. A renewal is recorded where its reply arrives, since a round under way on the
 	 * watchdog's thread may wait for Redis for a command timeout; a failure is settled on
 	 * that thread, as a round's are.
 	 */
-	void renewAtOnce(H hold) {
+	private void renewAtOnce(H hold) {
 		RenewalBatch<H> batch = new RenewalBatch<>(List.of(hold), hold.terms());
 		long sentNanos = System.nanoTime();
 		CompletableFuture<List<Long>> reply = send(List.of(batch)).get(0);
@@ -134,6 +164,7 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	@Override
 	public void close() {
 		this.scheduler.shutdownNow();
+		this.timedRenewals.shutdownNow();
 	}
 
 	/**
