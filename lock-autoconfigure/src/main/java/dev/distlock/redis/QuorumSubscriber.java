@@ -31,7 +31,7 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 
 	private final QuorumRules rules;
 
-	/** The channels subscribed and not unsubscribed since. */
+	/** The channels subscribed, which a node's reopened subscriber subscribes again. */
 	private final Set<String> channels = ConcurrentHashMap.newKeySet();
 
 	/** Guards {@link #opened} and {@link #closed}. */
@@ -75,12 +75,6 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 	@Override
 	public void reopen() {
 		opened();
-	}
-
-	@Override
-	public void unsubscribe(String channel) {
-		this.channels.remove(channel);
-		each((subscriber) -> subscriber.unsubscribe(channel));
 	}
 
 	@Override

@@ -107,11 +107,6 @@ final class LettuceLockConnection implements LockConnection {
 			}
 
 			@Override
-			public void unsubscribe(String channel) {
-				pubSub.async().unsubscribe(channel);
-			}
-
-			@Override
 			public void close() {
 				pubSub.close();
 			}

@@ -105,12 +105,6 @@ public interface LockConnection extends AutoCloseable {
 		CompletableFuture<Void> subscribe(String channel);
 
 		/**
-		 * Unsubscribe from a channel without waiting.
-		 * @param channel the channel
-		 */
-		void unsubscribe(String channel);
-
-		/**
 		 * Open again, without waiting, the connections of this subscriber whose opening
 		 * failed, subscribed to the channels subscribed so far. Called before a waiter
 		 * waits for a signal. By default nothing: the one pub/sub connection of a driver

@@ -142,20 +142,6 @@ final class SpringDataReleaseSubscriber implements LockConnection.ReleaseSubscri
 	}
 
 	@Override
-	public void unsubscribe(String channel) {
-		ChannelListener listener = this.listeners.remove(channel);
-		if (listener != null) {
-			try {
-				this.registrations
-					.execute(() -> this.container.removeMessageListener(listener, new ChannelTopic(channel)));
-			}
-			catch (RejectedExecutionException ex) {
-				logger.debug("Release signals are closed; not unsubscribing from '" + channel + "'", ex);
-			}
-		}
-	}
-
-	@Override
 	public void close() {
 		this.closed = true;
 		this.registrations.shutdownNow();
