@@ -1,18 +1,22 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
 
 /**
- * A lease view of one hold of a {@link RedisLockRegistry}: an owner-free lease, or the
- * current hold of a thread-owned lock. The first {@link #release()} runs the given
+ * A {@link LockLease} of one hold of a {@link RedisLockRegistry}: an owner-free lease, or
+ * the current hold of a thread-owned lock. The first {@link #release()} runs the given
  * release action; later ones do nothing. {@link #extend(Duration)} goes through the
  * registry's {@link HoldExtension}.
  */
-final class RedisLockLease extends HoldLease {
+final class RedisLockLease implements LockLease {
+
+	final RedisHold hold;
 
 	private final Runnable releaseAction;
 
@@ -21,9 +25,29 @@ final class RedisLockLease extends HoldLease {
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	RedisLockLease(RedisHold hold, Runnable releaseAction, HoldExtension extension) {
-		super(hold);
+		this.hold = hold;
 		this.releaseAction = releaseAction;
 		this.extension = extension;
+	}
+
+	@Override
+	public String name() {
+		return this.hold.id.name.value();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.hold.fencingToken;
+	}
+
+	@Override
+	public Duration remainingLease() {
+		return Duration.ofNanos(Math.max(0, this.hold.validUntilNanos() - System.nanoTime()));
+	}
+
+	@Override
+	public Instant acquiredAt() {
+		return this.hold.acquiredAt;
 	}
 
 	@Override
