@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  * (where {@code CompletableFuture} runs its asynchronous steps) are left out: they belong
  * to no registry and end on their own after a minute idle. So is the JDK's one timer
  * thread of {@code CompletableFuture}'s timeouts and delayed executors, which belongs to
- * the JVM and never ends.
+ * the JVM ({@code CompletableFutureDelayScheduler} up to JDK 24, the common pool's
+ * {@code delayScheduler} since).
  */
 public final class LiveThreads {
 
@@ -29,7 +30,7 @@ public final class LiveThreads {
 			.filter(Thread::isAlive)
 			.filter((thread) -> !thread.getName().startsWith("boundedElastic-")
 					&& !thread.getName().startsWith("parallel-")
-					&& !thread.getName().startsWith("ForkJoinPool.commonPool-worker-")
+					&& !thread.getName().startsWith("ForkJoinPool.commonPool-")
 					&& !thread.getName().equals("CompletableFutureDelayScheduler"))
 			.map((thread) -> thread.getName() + "#" + thread.getId())
 			.collect(Collectors.toCollection(TreeSet::new));
