@@ -534,9 +534,8 @@ class LeadershipTests {
 				}
 				assertThat(leader.isLeader()).isFalse();
 				await().atMost(AT_ONCE).until(() -> instance.registry().leaderships().isEmpty());
-				// A yield that ends the term before the rival writes its key and before
-				// the
-				// stop lets the candidate win the free lock again: that term is ended too
+				// A yield that ends the term before the rival writes its key and the stop
+				// lets the candidate win the free lock again: that term ends too
 				await().atMost(AT_ONCE).untilAsserted(() -> {
 					List<Long> granted = tokensOf(instance.leadershipEvents(), LeadershipGrantedEvent.class);
 					assertThat(granted).first().isEqualTo(token);

@@ -201,11 +201,7 @@ class WaitQueueTests {
 		TestThread waiter = this.closer.add(TestThread.start("waiter"));
 		for (int round = 1; round <= ROUNDS; round++) {
 			LockLease held = holding.acquire("job", Duration.ZERO);
-			CompletableFuture<LockLease> acquired = waiter
-				.call(() -> waiting.registry().tryAcquire("job", Duration.ofSeconds(30), options).orElseThrow());
-			await().atMost(Duration.ofSeconds(10))
-				.pollInterval(Duration.ofMillis(1))
-				.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+			CompletableFuture<LockLease> acquired = queued(waiter, waiting, options);
 			long releasedAt = System.nanoTime();
 			held.release();
 			LockLease started = acquiredWhileRedisStalls(acquired);
@@ -251,12 +247,7 @@ class WaitQueueTests {
 		for (int round = 1; round <= ROUNDS; round++) {
 			LockLease held = holding.acquire("job", Duration.ZERO);
 			long calledAt = System.nanoTime();
-			CompletableFuture<LockLease> acquired = waiter.call(() -> waiting.registry()
-				.tryAcquire("job", Duration.ofSeconds(30), LeaseOptions.fixed(LEASE))
-				.orElseThrow());
-			await().atMost(Duration.ofSeconds(10))
-				.pollInterval(Duration.ofMillis(1))
-				.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+			CompletableFuture<LockLease> acquired = queued(waiter, waiting, LeaseOptions.fixed(LEASE));
 			stats.reset();
 			messages.clear();
 			held.release();
@@ -322,6 +313,20 @@ class WaitQueueTests {
 		assertThat(messages.poll(5, TimeUnit.SECONDS)).isEqualTo("lock:job");
 		assertThat(this.commands.get("lock:job")).isEqualTo("earlier-waiter");
 		assertThat(this.commands.pttl("lock:job")).isBetween(1L, 250L);
+	}
+
+	/**
+	 * Have the waiter acquire the lock with the given options, and return once it is the
+	 * only one in the queue, polling every millisecond so that the release that follows
+	 * comes early in its claim time.
+	 */
+	private CompletableFuture<LockLease> queued(TestThread waiter, TestLockRegistry waiting, LeaseOptions options) {
+		CompletableFuture<LockLease> acquired = waiter
+			.call(() -> waiting.registry().tryAcquire("job", Duration.ofSeconds(30), options).orElseThrow());
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
+		return acquired;
 	}
 
 	/**
