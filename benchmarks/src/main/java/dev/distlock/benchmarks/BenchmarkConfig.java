@@ -39,9 +39,9 @@ public record BenchmarkConfig(String mode, int warmupRounds, int rounds, Duratio
 			FULL.roundTime, FULL.opsCap, FULL.leaseTime, FULL.heldLocks, FULL.renewalPeriods);
 
 	/**
-	 * The full run's rounds for the cross-process scenarios alone, with the naive spinner
-	 * and distlock's lock: about two minutes, to compare two versions of the engine turn
-	 * by turn on one machine.
+	 * The full run's rounds for the one-key scenarios alone (8 threads of one JVM, then
+	 * the cross-process ones), with the naive spinner and distlock's lock: about three
+	 * minutes, to compare two versions of the engine turn by turn on one machine.
 	 */
 	public static final BenchmarkConfig CROSS = new BenchmarkConfig("cross", FULL.warmupRounds, FULL.rounds,
 			FULL.roundTime, FULL.opsCap, FULL.leaseTime, FULL.heldLocks, FULL.renewalPeriods);

@@ -11,11 +11,12 @@ import java.time.LocalDate;
  *
  * <p>
  * Arguments: the mode ({@code full}, the default, {@code smoke}, {@code quorum} for the
- * Redlock quorum's scenarios alone, {@code cross} for the cross-process scenarios alone,
- * with the spinner and distlock, {@code held} for the held-locks scenario alone, or
- * {@code requests} for Redis' time per request of the raw floor and distlock alone,
- * {@link RequestCost}), optionally a file to write the report to as well, and optionally
- * a file to draw the headline comparison of a full run in ({@link HeadlineChart}).
+ * Redlock quorum's scenarios alone, {@code cross} for the one-key scenarios alone (8
+ * threads of one JVM, and the cross-process ones), with the spinner and distlock,
+ * {@code held} for the held-locks scenario alone, or {@code requests} for Redis' time per
+ * request of the raw floor and distlock alone, {@link RequestCost}), optionally a file to
+ * write the report to as well, and optionally a file to draw the headline comparison of a
+ * full run in ({@link HeadlineChart}).
  *
  * @since 0.1.0
  */

@@ -9,6 +9,7 @@ import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisServerBinary;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_ANNOTATED;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
@@ -81,6 +82,7 @@ public final class Benchmarks {
 						config.leaseTime())) {
 			WatchedRedis watched = new WatchedRedis(server.host(), server.port(), admin.sync());
 			if (config.mode().equals(BenchmarkConfig.CROSS.mode())) {
+				rows.addAll(oneKey(contenders.get(List.of(SPINNER, DISTLOCK_LOCK)), config, contenders, admin.sync()));
 				return new Result(header, rows, runCrossProcess(config, contenders, watched));
 			}
 			CommandStats stats = new CommandStats(admin.sync());
@@ -105,9 +107,7 @@ public final class Benchmarks {
 			if (quorumOnly) {
 				return new Result(header, rows, tables);
 			}
-			ThroughputScenario.Measured oneKey = new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true).run(contended,
-					config, goals(Goals.ONE_KEY, contenders), admin.sync());
-			rows.addAll(progress(Goals.check(Goals.ONE_KEY, oneKey, contenders)));
+			rows.addAll(oneKey(contended, config, contenders, admin.sync()));
 			rows.addAll(progress(ReentryScenario.run(uncontended, config, stats)));
 			tables.addAll(runCrossProcess(config, contenders, watched));
 			rows.addAll(HeldLocksScenario.run(renewing, config, admin.sync(), stats, goals(Goals.HELD, contenders)));
@@ -116,9 +116,19 @@ public final class Benchmarks {
 	}
 
 	/**
+	 * Run the one-key scenario: 8 threads of this JVM on one key.
+	 */
+	private static List<Row> oneKey(List<Contender> contended, BenchmarkConfig config, Contenders contenders,
+			RedisCommands<String, String> admin) {
+		ThroughputScenario.Measured measured = new ThroughputScenario(Goals.ONE_KEY, "onekey", 8, true).run(contended,
+				config, goals(Goals.ONE_KEY, contenders), admin);
+		return progress(Goals.check(Goals.ONE_KEY, measured, contenders));
+	}
+
+	/**
 	 * Run the cross-process scenarios on JVMs spawned for them: in smoke mode only the
 	 * smallest, with the spinner and distlock alone; in cross mode all of them with those
-	 * two.
+	 * two, after the one-key scenario of this JVM's threads with the same two.
 	 */
 	private static List<CrossProcessTable> runCrossProcess(BenchmarkConfig config, Contenders contenders,
 			WatchedRedis redis) {
