@@ -62,7 +62,7 @@ final class SpringDataCalls implements AutoCloseable {
 	 * thread per command would be
 	 */
 	private static @Nullable ExecutorService commandsOfVirtualThreads(RedisConnectionFactory factory) {
-		OptionalInt pooled = ConnectionFactories.maxTotalOf(factory);
+		OptionalInt pooled = LockConnections.maxTotalOf(factory);
 		if (pooled.isPresent()) {
 			return Executors.newFixedThreadPool(pooled.getAsInt(), DaemonThreads.named(COMMAND_THREAD));
 		}
