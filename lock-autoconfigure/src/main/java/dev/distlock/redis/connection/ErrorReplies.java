@@ -21,18 +21,11 @@ public final class ErrorReplies {
 	}
 
 	/**
-	 * Return whether Redis refused a command: the user may not run it ({@code NOPERM}),
+	 * Return Redis' reply refusing a command: the user may not run it ({@code NOPERM}),
 	 * or the server does not know it or does not allow it ({@code ERR}).
-	 */
-	static boolean isRefusal(Throwable ex) {
-		return refusal(ex) != null;
-	}
-
-	/**
-	 * Return Redis' reply refusing a command, as {@link #isRefusal} finds it, or
-	 * {@code null} if the failure is no refusal.
 	 * @param ex a command's failure, as the driver reported it
-	 * @return the reply, such as {@code NOPERM this user has no permissions ...}
+	 * @return the reply, such as {@code NOPERM this user has no permissions ...}, or
+	 * {@code null} if the failure is no refusal
 	 */
 	public static @Nullable String refusal(Throwable ex) {
 		String reply = reply(ex, "NOPERM");

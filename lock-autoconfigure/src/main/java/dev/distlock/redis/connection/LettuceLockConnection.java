@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
 import io.lettuce.core.AbstractRedisClient;
@@ -57,11 +58,13 @@ final class LettuceLockConnection implements LockConnection {
 	@Override
 	public CompletableFuture<ReplicatedReply> evalAndWait(Script script, int replicas, Duration timeout, String[] keys,
 			String... args) {
+		// WAIT follows the script on its node, also when the script has to be sent again
+		// whole, so that it counts the replicas that have the grant.
 		RedisClusterAsyncCommands<String, String> node = nodeOf(keys[0]);
-		return grantAndWait(node, node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), replicas, timeout)
-			.exceptionallyCompose((Throwable ex) -> ErrorReplies.isNoScript(unwrap(ex)) ? grantAndWait(node,
-					node.eval(script.source(), ScriptOutputType.INTEGER, keys, args), replicas, timeout)
-					: CompletableFuture.failedFuture(ex));
+		Function<RedisFuture<Long>, CompletableFuture<ReplicatedReply>> andWait = (reply) -> reply.toCompletableFuture()
+			.thenCombine(node.waitForReplication(replicas, timeout.toMillis()), ReplicatedReply::new);
+		return orEval(andWait.apply(node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args)),
+				() -> andWait.apply(node.eval(script.source(), ScriptOutputType.INTEGER, keys, args)));
 	}
 
 	@Override
@@ -150,26 +153,16 @@ final class LettuceLockConnection implements LockConnection {
 
 	private static <T> CompletableFuture<T> evalsha(RedisScriptingAsyncCommands<String, String> commands, Script script,
 			ScriptOutputType type, String[] keys, String... args) {
-		return commands.<T>evalsha(script.sha1(), type, keys, args)
-			.toCompletableFuture()
-			.exceptionallyCompose((Throwable ex) -> ErrorReplies.isNoScript(unwrap(ex))
-					? commands.<T>eval(script.source(), type, keys, args).toCompletableFuture()
-					: CompletableFuture.failedFuture(ex));
+		return orEval(commands.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture(),
+				() -> commands.<T>eval(script.source(), type, keys, args).toCompletableFuture());
 	}
 
 	/**
-	 * Pipeline {@code WAIT} behind a script on the same node; when the script had to be
-	 * sent again with {@code EVAL}, so is the {@code WAIT}, so that it always counts the
-	 * replicas that have the grant.
+	 * Send a script whole when Redis answered that it does not have it cached.
 	 */
-	private static CompletableFuture<ReplicatedReply> grantAndWait(RedisClusterAsyncCommands<String, String> node,
-			RedisFuture<Long> reply, int replicas, Duration timeout) {
-		CompletableFuture<Long> acked = node.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
-		return reply.toCompletableFuture().thenCombine(acked, ReplicatedReply::new);
-	}
-
-	private static Throwable unwrap(Throwable ex) {
-		return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+	private static <T> CompletableFuture<T> orEval(CompletableFuture<T> reply, Supplier<CompletableFuture<T>> eval) {
+		return reply.exceptionallyCompose(
+				(Throwable ex) -> ErrorReplies.isNoScript(ex) ? eval.get() : CompletableFuture.failedFuture(ex));
 	}
 
 	/**

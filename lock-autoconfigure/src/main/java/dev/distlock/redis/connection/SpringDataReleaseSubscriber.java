@@ -92,7 +92,7 @@ final class SpringDataReleaseSubscriber implements LockConnection.ReleaseSubscri
 				super.handleSubscriptionException(future, backOffExecution, cause);
 				return;
 			}
-			if (ErrorReplies.isRefusal(cause)) {
+			if (ErrorReplies.refusal(cause) != null) {
 				SpringDataReleaseSubscriber.this.refusal = cause;
 			}
 			SpringDataReleaseSubscriber.this.listeners.values()
