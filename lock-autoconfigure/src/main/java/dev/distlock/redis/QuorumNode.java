@@ -1,23 +1,33 @@
 package dev.distlock.redis;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One node of a Redlock quorum: its single-node commands, sent on the caller's thread
- * once its connection is open. Opening a connection blocks for as long as the node takes
- * to refuse or answer (a paused or unreachable node up to the connect timeout), and the
- * caller must hear the other nodes meanwhile: the command connection is opened from a
- * thread of the quorum's own, one attempt at a time, and the commands sent meanwhile wait
- * for it in the order they were sent (they fail with it when it fails); a subscriber's
- * connection, opened later, is opened from such a thread too.
+ * One node of a Redlock quorum: the single-node commands of {@link RedisLockCommands} on
+ * the node's own connection, and the scripts that only a quorum's node runs, which check
+ * the node's uptime, issue a fencing token of at least the one the client proposes, and
+ * raise a fencing key to the token a majority agreed on.
+ *
+ * <p>
+ * The quorum sends its commands through {@link #send}, on the caller's thread once the
+ * connection is open. Opening a connection blocks for as long as the node takes to refuse
+ * or answer (a paused or unreachable node up to the connect timeout), and the caller must
+ * hear the other nodes meanwhile: the command connection is opened from a thread of the
+ * quorum's own, one attempt at a time, and the commands sent meanwhile wait for it in the
+ * order they were sent (they fail with it when it fails); a subscriber's connection,
+ * opened later, is opened from such a thread too.
  */
-final class QuorumNode {
+final class QuorumNode extends RedisLockCommands {
 
-	private final QuorumNodeCommands commands;
+	private final LockConnection connection;
 
 	private final Executor connector;
 
@@ -29,17 +39,18 @@ final class QuorumNode {
 	/** The last command that waits, or waited, for the opening. */
 	private CompletableFuture<?> queued = CompletableFuture.completedFuture(null);
 
-	QuorumNode(QuorumNodeCommands commands, Executor connector) {
-		this.commands = commands;
+	QuorumNode(LockConnection connection, RedisLockSettings settings, Executor connector) {
+		super(connection, settings, Duration.ZERO);
+		this.connection = connection;
 		this.connector = connector;
 	}
 
 	/**
-	 * Send a command.
-	 * @param command sends the command on the node's commands and returns its reply
+	 * Send a command once the command connection is open.
+	 * @param command sends the command on this node and returns its reply
 	 * @return what the command returned; failed if it threw
 	 */
-	<T> CompletableFuture<T> send(Function<QuorumNodeCommands, T> command) {
+	<T> CompletableFuture<T> send(Function<QuorumNode, T> command) {
 		if (!this.connected) {
 			CompletableFuture<T> queuedCommand = queueUntilOpen(command);
 			if (queuedCommand != null) {
@@ -47,7 +58,7 @@ final class QuorumNode {
 			}
 		}
 		try {
-			return CompletableFuture.completedFuture(command.apply(this.commands));
+			return CompletableFuture.completedFuture(command.apply(this));
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -56,11 +67,11 @@ final class QuorumNode {
 
 	/**
 	 * Open a connection to the node from a thread of the quorum's own.
-	 * @param opening opens the connection on the node's commands and returns it
+	 * @param opening opens the connection and returns it
 	 * @return the connection; failed if opening it threw
 	 */
-	<T> CompletableFuture<T> open(Function<QuorumNodeCommands, T> opening) {
-		return CompletableFuture.supplyAsync(() -> opening.apply(this.commands), this.connector);
+	<T> CompletableFuture<T> open(Supplier<T> opening) {
+		return CompletableFuture.supplyAsync(opening, this.connector);
 	}
 
 	/**
@@ -68,7 +79,7 @@ final class QuorumNode {
 	 * the last attempt failed, unless it is open and no command waits for it.
 	 * @return the queued command's reply, or {@code null} when it is to be sent now
 	 */
-	private synchronized <T> @Nullable CompletableFuture<T> queueUntilOpen(Function<QuorumNodeCommands, T> command) {
+	private synchronized <T> @Nullable CompletableFuture<T> queueUntilOpen(Function<QuorumNode, T> command) {
 		CompletableFuture<?> opened = this.opening;
 		if (opened != null && opened.isDone() && !opened.isCompletedExceptionally() && this.queued.isDone()) {
 			this.connected = true;
@@ -76,22 +87,60 @@ final class QuorumNode {
 		}
 		if (opened == null || opened.isCompletedExceptionally()) {
 			// Sending a PING opens the connection
-			opened = open(QuorumNodeCommands::ping);
+			opened = open(this::ping);
 			this.opening = opened;
 		}
 		CompletableFuture<?> open = opened;
 		CompletableFuture<T> sent = this.queued.handle((reply, failure) -> open)
 			.thenCompose(Function.identity())
-			.thenApply((connection) -> command.apply(this.commands));
+			.thenApply((connection) -> command.apply(this));
 		this.queued = sent;
 		return sent;
 	}
 
 	/**
-	 * Close the node's connection.
+	 * Send the acquire script for one lock like
+	 * {@link #acquire(LockId, String, LeaseTerms, Queueing)}, but take nothing and reply
+	 * 0 when the node has been up for less than the given time (it may have lost, in a
+	 * restart, the holds it granted before), and issue a fencing token of at least the
+	 * given floor.
+	 * @param minUptimeMillis how long the node must have been up to grant the lock
+	 * @param tokenFloor the least fencing token to issue
+	 * @return the grant, as {@code acquire} returns it
 	 */
-	void close() {
-		this.commands.close();
+	CompletableFuture<Grant> acquireOnQuorum(LockId id, String token, LeaseTerms terms, Queueing queueing,
+			long minUptimeMillis, long tokenFloor) {
+		return this.grants.grant(LuaScript.ACQUIRE_ON_QUORUM, id.grantKeys, ScriptArgs.concat(
+				this.args.acquire(token, terms, queueing), Long.toString(minUptimeMillis), Long.toString(tokenFloor)));
+	}
+
+	/**
+	 * Send the transfer script like
+	 * {@link #transfer(LockId, String, LeaseTerms, String, LeaseTerms, String)}, but
+	 * issue a fencing token of at least the given floor.
+	 * @param tokenFloor the least fencing token to issue
+	 * @return the grant, as {@code transfer} returns it
+	 */
+	CompletableFuture<Grant> transferOnQuorum(LockId id, String token, LeaseTerms terms, String nextToken,
+			LeaseTerms nextTerms, String waiterToken, long tokenFloor) {
+		return this.grants.grant(LuaScript.TRANSFER_ON_QUORUM, id.grantKeys, ScriptArgs
+			.concat(this.args.transfer(terms, token, nextToken, nextTerms, waiterToken), Long.toString(tokenFloor)));
+	}
+
+	/**
+	 * Send the raise-fence script, which raises a held lock's fencing key to a fencing
+	 * token that a quorum of nodes issued, so that the next token this node issues for
+	 * the lock is greater.
+	 * @param token the holder's token
+	 * @param fencingToken the fencing token of the hold
+	 * @param terms the terms the hold was granted with
+	 * @return whether the lock still held the holder's token
+	 */
+	CompletableFuture<Boolean> raiseFence(LockId id, String token, long fencingToken, LeaseTerms terms) {
+		return this.connection
+			.eval(LuaScript.RAISE_FENCE, new String[] { id.key, id.fenceKey },
+					this.args.raiseFence(token, fencingToken, terms))
+			.thenApply((Long result) -> result == 1L);
 	}
 
 }

@@ -117,8 +117,8 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 	 * channels subscribed so far.
 	 */
 	private CompletableFuture<LockConnection.ReleaseSubscriber> open(QuorumNode node) {
-		return node.open((commands) -> {
-			LockConnection.ReleaseSubscriber subscriber = commands.subscriber(this.onMessage);
+		return node.open(() -> {
+			LockConnection.ReleaseSubscriber subscriber = node.subscriber(this.onMessage);
 			this.channels.forEach(subscriber::subscribe);
 			return subscriber;
 		});

@@ -19,10 +19,10 @@ import dev.distlock.thread.DaemonThreads;
 
 /**
  * Runs the lock scripts on a quorum of independent Redis nodes (Redlock), each through
- * the single-node {@link QuorumNodeCommands} of its own connection, in parallel, and
- * combines their replies: those to an attempt to take a lock as {@link QuorumAttempts}
- * decides them, those to every other command as {@link QuorumRules} does. Releases and
- * give-backs go to every node, also those that did not grant.
+ * the single-node commands of its own {@link QuorumNode}, in parallel, and combines their
+ * replies: those to an attempt to take a lock as {@link QuorumAttempts} decides them,
+ * those to every other command as {@link QuorumRules} does. Releases and give-backs go to
+ * every node, also those that did not grant.
  *
  * <p>
  * A node's key lives the lease plus the drift allowance ({@link Quorum#onNodes}), while
@@ -66,7 +66,7 @@ final class RedlockCommands extends RedisLockCommands {
 		// The quorum fails in time on its own, naming the nodes it lacked
 		super(refusing(), settings, Quorum.callerGrace(settings.commandTimeout()));
 		this.nodes = connections.stream()
-			.map((connection) -> new QuorumNode(new QuorumNodeCommands(connection, settings), this.connector))
+			.map((connection) -> new QuorumNode(connection, settings, this.connector))
 			.toList();
 		this.quorum = new Quorum(this.nodes.size(), redlock, settings.commandTimeout());
 		this.rules = new QuorumRules(this.quorum);
@@ -204,7 +204,7 @@ final class RedlockCommands extends RedisLockCommands {
 	 * Send a command to every node.
 	 * @return what the command returned on each node, in order
 	 */
-	private <T> List<CompletableFuture<T>> each(Function<QuorumNodeCommands, T> command) {
+	private <T> List<CompletableFuture<T>> each(Function<QuorumNode, T> command) {
 		return this.nodes.stream().map((node) -> node.send(command)).toList();
 	}
 
@@ -212,7 +212,7 @@ final class RedlockCommands extends RedisLockCommands {
 	 * Send a command whose reply comes later to every node.
 	 * @return the reply of each node, in order
 	 */
-	private <T> List<CompletableFuture<T>> eachReply(Function<QuorumNodeCommands, CompletableFuture<T>> command) {
+	private <T> List<CompletableFuture<T>> eachReply(Function<QuorumNode, CompletableFuture<T>> command) {
 		return each(command).stream().map((sent) -> sent.thenCompose(Function.identity())).toList();
 	}
 
