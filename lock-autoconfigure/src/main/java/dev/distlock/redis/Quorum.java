@@ -1,11 +1,10 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
@@ -13,44 +12,31 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 import dev.distlock.DistributedLockException;
-import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The arithmetic of a Redlock quorum of {@code n} independent Redis nodes: a majority is
- * {@code n / 2 + 1} of them; a command's replies are gathered until they decide the
- * outcome or every node answered, failed or timed out; a lock's key lives its lease plus
- * the drift allowance on each node; a refused attempt is retried after a random delay.
+ * How the replies of a Redlock quorum of {@code n} independent Redis nodes decide a
+ * command. A majority is {@code n / 2 + 1} of them; a command's replies are gathered
+ * until they decide the outcome or every node answered, failed or timed out. A majority
+ * that agrees decides a command one way, so many nodes that disagree or fail that no
+ * majority can agree the other, and in between the nodes that did not answer decide, so
+ * that the command fails as one that Redis did not answer does.
  */
 final class Quorum {
 
-	/** The longest random delay before retrying an attempt that split the nodes. */
-	static final long MAX_RETRY_DELAY_MILLIS = 50;
-
-	/**
-	 * How far ahead of the client's clock the fencing token it proposes is: a node takes
-	 * the proposal only up to twice that ahead of its own clock
-	 * ({@code token-floor.lua}).
-	 */
-	static final Duration TOKEN_FLOOR_LEAD = Duration.ofMillis(10);
-
 	private final int nodes;
-
-	private final RedlockSettings settings;
 
 	private final Duration nodeTimeout;
 
 	/**
-	 * Create the arithmetic of a quorum.
+	 * Create a quorum.
 	 * @param nodes how many nodes there are
-	 * @param settings how to allow for drift
 	 * @param commandTimeout how long a caller waits for a command; a node is waited for a
 	 * tenth less, so that a quorum that cannot answer says so, naming its nodes, before
 	 * the caller stops waiting
 	 */
-	Quorum(int nodes, RedlockSettings settings, Duration commandTimeout) {
+	Quorum(int nodes, Duration commandTimeout) {
 		this.nodes = nodes;
-		this.settings = settings;
 		this.nodeTimeout = commandTimeout.minus(commandTimeout.dividedBy(10));
 	}
 
@@ -82,63 +68,11 @@ final class Quorum {
 	}
 
 	/**
-	 * Return the terms a node is sent for a hold with the given terms: the lease plus its
-	 * drift allowance, so that the key outlives the time the holder counts on it.
-	 */
-	LeaseTerms onNodes(LeaseTerms terms) {
-		return new LeaseTerms(terms.leaseMillis() + this.settings.driftMillis(terms.leaseMillis()),
-				terms.delayMillis());
-	}
-
-	/**
-	 * Return whether a hold whose acquisition was sent at the given time is still valid
-	 * now: less than its lease has passed.
-	 */
-	boolean isValid(long sentNanos, long leaseMillis) {
-		return System.nanoTime() - sentNanos < TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-	}
-
-	/**
-	 * Return a random delay before an attempt that split the nodes is retried, so that
-	 * rivals that split them do not retry in step: minus 1 to
-	 * {@value #MAX_RETRY_DELAY_MILLIS} ms, as the acquire script's refusals are.
-	 */
-	static long retryReply() {
-		return -ThreadLocalRandom.current().nextLong(1, MAX_RETRY_DELAY_MILLIS + 1);
-	}
-
-	/**
-	 * Return the fencing token that the client proposes to the nodes of an attempt as the
-	 * least they issue: its clock in microseconds since the epoch, plus
-	 * {@link #TOKEN_FLOOR_LEAD}. Nodes whose clocks are less than that ahead of the
-	 * client's, and whose last tokens are below it, all issue it, so that a majority's
-	 * fencing keys hold the hold's token without a write-back. The nodes' tokens still
-	 * increase whatever the clocks: the floor only ever raises a token.
-	 */
-	static long tokenFloor() {
-		Instant now = Instant.now();
-		return TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + TimeUnit.NANOSECONDS.toMicros(now.getNano())
-				+ TimeUnit.MILLISECONDS.toMicros(TOKEN_FLOOR_LEAD.toMillis());
-	}
-
-	/**
-	 * Gather the replies of the nodes to one command, each waited for at most nine tenths
-	 * of the command timeout, until they decide the outcome or every node settled. A
-	 * reply that comes later still completes its own future, for what depends on it (the
-	 * raise of the node's fencing key).
-	 * @param replies one reply per node, in the order of the nodes
-	 * @param decided whether the replies so far decide the outcome
-	 * @return the replies as they were when decided, or once all settled
-	 */
-	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided) {
-		return gather(replies, decided, System.nanoTime());
-	}
-
-	/**
-	 * Gather the replies of the nodes to a command that is part of an operation, like
-	 * {@link #gather(List, Predicate)}, each waited for at most until nine tenths of the
-	 * command timeout have passed since the operation began: the caller waits for the
-	 * whole operation that long.
+	 * Gather the replies of the nodes to a command until they decide the outcome or every
+	 * node settled. Each is waited for until nine tenths of the command timeout have
+	 * passed since the operation the command is part of began (the caller waits for the
+	 * whole operation that long); a reply that comes later still completes its own
+	 * future, for what depends on it (the raise of the node's fencing key).
 	 * @param replies one reply per node, in the order of the nodes
 	 * @param decided whether the replies so far decide the outcome
 	 * @param beganNanos when the operation began ({@link System#nanoTime()})
@@ -176,6 +110,139 @@ final class Quorum {
 				});
 		}
 		return outcome;
+	}
+
+	/**
+	 * Return whether the replies decide a command: a majority agreed, or so many nodes
+	 * disagreed or failed that no majority can agree.
+	 * @param agrees whether an answer agrees
+	 */
+	<T> boolean isDecided(Tally<T> tally, Predicate<T> agrees) {
+		return tally.count(agrees) >= majority() || isLost(tally.count(agrees.negate()) + tally.failed());
+	}
+
+	/**
+	 * Gather the replies to a command that any answer confirms, such as a {@code PING} or
+	 * a subscription: done once a majority answered.
+	 * @param what the command, for the message of its failure
+	 * @return the replies; failed unless a majority answered
+	 */
+	<T> CompletableFuture<Tally<T>> answered(List<CompletableFuture<T>> replies, String what) {
+		return gatherFromMajority(replies, (tally) -> isDecided(tally, (answer) -> true), what);
+	}
+
+	/**
+	 * Decide a release from each node's reply: held when a majority still held the hold,
+	 * lost when so many no longer held it that no majority can.
+	 * @param what the release, for the message of its failure
+	 * @return whether the hold was still held; failed when the nodes that did not answer
+	 * decide
+	 */
+	CompletableFuture<Boolean> released(List<CompletableFuture<Boolean>> replies, String what) {
+		return gather(replies, (tally) -> isDecided(tally, (held) -> held), System.nanoTime()).thenApply((tally) -> {
+			if (tally.count((held) -> held) >= majority()) {
+				return true;
+			}
+			if (isLost(tally.failed())) {
+				throw unreachable(tally, what);
+			}
+			if (!isLost(tally.count((held) -> !held))) {
+				// Still held on a majority, as far as the nodes that answered tell
+				throw undecided(tally, what);
+			}
+			return false;
+		});
+	}
+
+	/**
+	 * Decide the renewal of a batch of holds from each node's replies: a hold is renewed
+	 * when a majority renewed it, and lost when so many refused it that no majority can.
+	 * @param holds how many holds the batch has
+	 * @return per hold, 1 when renewed, otherwise 0; failed when the nodes that did not
+	 * answer decide
+	 */
+	CompletableFuture<List<Long>> renewed(List<CompletableFuture<List<Long>>> replies, int holds) {
+		String what = "renew " + holds + " held locks";
+		return gatherFromMajority(replies, (tally) -> isRenewalDecided(tally, holds), what).thenApply((tally) -> {
+			if (!isRenewalDecided(tally, holds)) {
+				throw undecided(tally, what);
+			}
+			List<Long> renewed = new ArrayList<>(holds);
+			for (int i = 0; i < holds; i++) {
+				renewed.add((renewals(tally, i) >= majority()) ? 1L : 0L);
+			}
+			return renewed;
+		});
+	}
+
+	/**
+	 * Decide how long a lock stays taken on a majority of the nodes: the longest time
+	 * that a majority of the answers reach, or -1 when so many nodes do not have it that
+	 * no majority can.
+	 * @param what the command, for the message of its failure
+	 * @return the milliseconds; failed when the nodes that did not answer decide
+	 */
+	CompletableFuture<Long> lockState(List<CompletableFuture<Long>> replies, String what) {
+		return gatherFromMajority(replies, (tally) -> false, what).thenApply((tally) -> {
+			List<Long> taken = new ArrayList<>(tally.answers().stream().filter((millis) -> millis >= 0).toList());
+			if (taken.size() >= majority()) {
+				taken.sort((a, b) -> Long.compare(b, a));
+				return taken.get(majority() - 1);
+			}
+			if (!isLost(tally.count((millis) -> millis < 0))) {
+				throw undecided(tally, what);
+			}
+			return -1L;
+		});
+	}
+
+	/**
+	 * Return the greatest of every node's reply to a command, once every node settled.
+	 * @param what the command, for the message of its failure
+	 * @return the greatest answer, or -1 when there is none; failed unless a majority
+	 * answered
+	 */
+	CompletableFuture<Long> greatest(List<CompletableFuture<Long>> replies, String what) {
+		return gatherFromMajority(replies, (tally) -> false, what)
+			.thenApply((tally) -> tally.answers().stream().mapToLong(Long::longValue).max().orElse(-1));
+	}
+
+	/**
+	 * Gather the replies to a command that begins now, and fail unless a majority of the
+	 * nodes answered.
+	 * @param what the command, for the message of its failure
+	 */
+	private <T> CompletableFuture<Tally<T>> gatherFromMajority(List<CompletableFuture<T>> replies,
+			Predicate<Tally<T>> decided, String what) {
+		return gather(replies, decided, System.nanoTime()).thenApply((tally) -> {
+			if (tally.answered() < majority()) {
+				throw unreachable(tally, what);
+			}
+			return tally;
+		});
+	}
+
+	/**
+	 * Return whether the renewal of every hold of a batch is decided: renewed by a
+	 * majority of the nodes, or refused by so many that no majority can renew it. A hold
+	 * that neither is may still be held on a majority, some of whose nodes did not
+	 * answer: its renewal failed, and is tried again, as on one Redis.
+	 */
+	private boolean isRenewalDecided(Tally<List<Long>> tally, int holds) {
+		for (int i = 0; i < holds; i++) {
+			int renewed = renewals(tally, i);
+			if (renewed < majority() && !isLost(tally.answered() - renewed)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Return how many nodes renewed the given hold of a batch.
+	 */
+	private static int renewals(Tally<List<Long>> tally, int hold) {
+		return tally.count((replies) -> replies.get(hold) == 1L);
 	}
 
 	/**

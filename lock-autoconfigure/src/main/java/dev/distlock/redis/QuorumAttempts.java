@@ -1,8 +1,12 @@
 package dev.distlock.redis;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.distlock.LockObserver;
@@ -16,24 +20,46 @@ import org.jspecify.annotations.Nullable;
  * fencing keys to the greatest fencing token they issued, within the lease; otherwise
  * released on every node but those that refused it, where the caller keeps its place in
  * the queue, and retried after a random delay when it split the nodes, or when the lock's
- * key runs out on the first node that refused it. Each node's reply is told to the
+ * key runs out on the first node that refused it. The client proposes the least fencing
+ * token the nodes issue ({@link #tokenFloor()}). Each node's reply is told to the
  * registry's {@link LockObserver}, by the node's position.
  */
 final class QuorumAttempts {
+
+	/** The longest random delay before retrying an attempt that split the nodes. */
+	private static final long MAX_RETRY_DELAY_MILLIS = 50;
+
+	/**
+	 * How far ahead of the client's clock the fencing token it proposes is: a node takes
+	 * the proposal only up to twice that ahead of its own clock
+	 * ({@code token-floor.lua}).
+	 */
+	static final Duration TOKEN_FLOOR_LEAD = Duration.ofMillis(10);
 
 	private final List<QuorumNode> nodes;
 
 	private final Quorum quorum;
 
-	private final QuorumRules rules;
-
 	private final LockObserver observer;
 
-	QuorumAttempts(List<QuorumNode> nodes, Quorum quorum, QuorumRules rules, LockObserver observer) {
+	QuorumAttempts(List<QuorumNode> nodes, Quorum quorum, LockObserver observer) {
 		this.nodes = nodes;
 		this.quorum = quorum;
-		this.rules = rules;
 		this.observer = observer;
+	}
+
+	/**
+	 * Return the fencing token that the client proposes to the nodes of an attempt as the
+	 * least they issue: its clock in microseconds since the epoch, plus
+	 * {@link #TOKEN_FLOOR_LEAD}. Nodes whose clocks are less than that ahead of the
+	 * client's, and whose last tokens are below it, all issue it, so that a majority's
+	 * fencing keys hold the hold's token without a write-back. The nodes' tokens still
+	 * increase whatever the clocks: the floor only ever raises a token.
+	 */
+	static long tokenFloor() {
+		Instant now = Instant.now();
+		return TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + TimeUnit.NANOSECONDS.toMicros(now.getNano())
+				+ TimeUnit.MILLISECONDS.toMicros(TOKEN_FLOOR_LEAD.toMillis());
 	}
 
 	/**
@@ -126,11 +152,12 @@ final class QuorumAttempts {
 	}
 
 	/**
-	 * Return whether a majority granted an attempt, and its lease is still valid.
+	 * Return whether a majority granted an attempt, and its lease is still valid: less
+	 * than the lease has passed since the attempt was sent.
 	 */
 	private boolean isHeld(Attempt attempt, Tally<Long> tally) {
 		return tally.count((reply) -> reply > 0) >= this.quorum.majority()
-				&& this.quorum.isValid(attempt.sentNanos(), attempt.leaseMillis());
+				&& System.nanoTime() - attempt.sentNanos() < TimeUnit.MILLISECONDS.toNanos(attempt.leaseMillis());
 	}
 
 	/**
@@ -138,7 +165,7 @@ final class QuorumAttempts {
 	 * many nodes refused it or did not answer that no majority can.
 	 */
 	private boolean decidesAttempt(Tally<Long> tally) {
-		return this.rules.isDecided(tally, (reply) -> reply > 0);
+		return this.quorum.isDecided(tally, (reply) -> reply > 0);
 	}
 
 	/**
@@ -159,7 +186,16 @@ final class QuorumAttempts {
 			.min()
 			.orElse(0);
 		boolean split = tally.count((reply) -> reply > 0) > 0;
-		return new Grant((split || shortestTtl == 0) ? Quorum.retryReply() : -shortestTtl, 0);
+		return new Grant((split || shortestTtl == 0) ? retryReply() : -shortestTtl, 0);
+	}
+
+	/**
+	 * Return a random delay before an attempt that split the nodes is retried, so that
+	 * rivals that split them do not retry in step: minus 1 to
+	 * {@value #MAX_RETRY_DELAY_MILLIS} ms, as the acquire script's refusals are.
+	 */
+	private static long retryReply() {
+		return -ThreadLocalRandom.current().nextLong(1, MAX_RETRY_DELAY_MILLIS + 1);
 	}
 
 	/**

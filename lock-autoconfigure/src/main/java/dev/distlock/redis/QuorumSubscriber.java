@@ -29,7 +29,7 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 
 	private final Consumer<String> onMessage;
 
-	private final QuorumRules rules;
+	private final Quorum quorum;
 
 	/** The channels subscribed, which a node's reopened subscriber subscribes again. */
 	private final Set<String> channels = ConcurrentHashMap.newKeySet();
@@ -46,12 +46,12 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 	 * Create the subscriber, opening a connection to each node.
 	 * @param nodes the nodes
 	 * @param onMessage told the text of every message of every node
-	 * @param rules how the nodes' replies decide a subscription
+	 * @param quorum how the nodes' replies decide a subscription
 	 */
-	QuorumSubscriber(List<QuorumNode> nodes, Consumer<String> onMessage, QuorumRules rules) {
+	QuorumSubscriber(List<QuorumNode> nodes, Consumer<String> onMessage, Quorum quorum) {
 		this.nodes = nodes;
 		this.onMessage = onMessage;
-		this.rules = rules;
+		this.quorum = quorum;
 		this.opened = new ArrayList<>(nodes.stream().map(this::open).toList());
 	}
 
@@ -64,7 +64,7 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 			.map((node) -> node.thenCompose((subscriber) -> subscriber.subscribe(channel))
 				.thenApply((confirmed) -> true))
 			.toList();
-		return this.rules.answered(subscribed, "subscribe to lock grants on '" + channel + "'")
+		return this.quorum.answered(subscribed, "subscribe to lock grants on '" + channel + "'")
 			.thenApply((tally) -> null);
 	}
 

@@ -21,18 +21,18 @@ import dev.distlock.thread.DaemonThreads;
  * Runs the lock scripts on a quorum of independent Redis nodes (Redlock), each through
  * the single-node commands of its own {@link QuorumNode}, in parallel, and combines their
  * replies: those to an attempt to take a lock as {@link QuorumAttempts} decides them,
- * those to every other command as {@link QuorumRules} does. Releases and give-backs go to
+ * those to every other command as the {@link Quorum} does. Releases and give-backs go to
  * every node, also those that did not grant.
  *
  * <p>
- * A node's key lives the lease plus the drift allowance ({@link Quorum#onNodes}), while
- * the holder counts the lease from before it sent the attempt. A node that has been up
- * for less than the longer of that life and the settings' own takes nothing: it may have
- * lost the holds it granted before a restart. Waiters queue on every node and hear the
- * grants of every node; since the nodes' queues may grant the lock to different waiters,
- * an attempt that split the nodes is retried after a random delay, one refused by a
- * majority when the lock's key runs out on the first node that refused it, or at the
- * latest at the next grant or re-check.
+ * A node's key lives the lease plus the drift allowance ({@link #onNodes}), while the
+ * holder counts the lease from before it sent the attempt. A node that has been up for
+ * less than the longer of that life and the settings' own takes nothing: it may have lost
+ * the holds it granted before a restart. Waiters queue on every node and hear the grants
+ * of every node; since the nodes' queues may grant the lock to different waiters, an
+ * attempt that split the nodes is retried after a random delay, one refused by a majority
+ * when the lock's key runs out on the first node that refused it, or at the latest at the
+ * next grant or re-check.
  *
  * <p>
  * Every command of the single-node class is overridden; the class itself is built on a
@@ -46,9 +46,9 @@ final class RedlockCommands extends RedisLockCommands {
 	private final ExecutorService connector = Executors
 		.newCachedThreadPool(DaemonThreads.named("distlock-redlock-connect"));
 
-	private final Quorum quorum;
+	private final RedlockSettings redlock;
 
-	private final QuorumRules rules;
+	private final Quorum quorum;
 
 	private final QuorumAttempts attempts;
 
@@ -68,18 +68,18 @@ final class RedlockCommands extends RedisLockCommands {
 		this.nodes = connections.stream()
 			.map((connection) -> new QuorumNode(connection, settings, this.connector))
 			.toList();
-		this.quorum = new Quorum(this.nodes.size(), redlock, settings.commandTimeout());
-		this.rules = new QuorumRules(this.quorum);
-		this.attempts = new QuorumAttempts(this.nodes, this.quorum, this.rules, observer);
+		this.redlock = redlock;
+		this.quorum = new Quorum(this.nodes.size(), settings.commandTimeout());
+		this.attempts = new QuorumAttempts(this.nodes, this.quorum, observer);
 		this.defaultTerms = new LeaseTerms(settings.leaseTime().toMillis(), settings.lockDelay().toMillis());
 	}
 
 	@Override
 	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
 		long sentNanos = System.nanoTime();
-		LeaseTerms sent = this.quorum.onNodes(terms);
-		long minUptime = Math.max(sent.keyMillis(), this.quorum.onNodes(this.defaultTerms).keyMillis());
-		long tokenFloor = Quorum.tokenFloor();
+		LeaseTerms sent = onNodes(terms);
+		long minUptime = Math.max(sent.keyMillis(), onNodes(this.defaultTerms).keyMillis());
+		long tokenFloor = QuorumAttempts.tokenFloor();
 		return this.attempts.acquire(new Attempt(id, token, sent, terms.leaseMillis(), sentNanos),
 				eachReply((node) -> node.acquireOnQuorum(id, token, sent, queueing, minUptime, tokenFloor)));
 	}
@@ -88,9 +88,9 @@ final class RedlockCommands extends RedisLockCommands {
 	CompletableFuture<Grant> transfer(LockId id, String token, LeaseTerms terms, String nextToken, LeaseTerms nextTerms,
 			String waiterToken) {
 		long sentNanos = System.nanoTime();
-		LeaseTerms sent = this.quorum.onNodes(terms);
-		LeaseTerms nextSent = this.quorum.onNodes(nextTerms);
-		long tokenFloor = Quorum.tokenFloor();
+		LeaseTerms sent = onNodes(terms);
+		LeaseTerms nextSent = onNodes(nextTerms);
+		long tokenFloor = QuorumAttempts.tokenFloor();
 		return this.attempts
 			.handOver(new Attempt(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos), eachReply(
 					(node) -> node.transferOnQuorum(id, token, sent, nextToken, nextSent, waiterToken, tokenFloor)))
@@ -125,7 +125,7 @@ final class RedlockCommands extends RedisLockCommands {
 
 	@Override
 	void giveBack(LockId id, String token, LeaseTerms terms) {
-		LeaseTerms sent = this.quorum.onNodes(terms);
+		LeaseTerms sent = onNodes(terms);
 		each((node) -> {
 			node.giveBack(id, token, sent);
 			return null;
@@ -139,20 +139,20 @@ final class RedlockCommands extends RedisLockCommands {
 
 	@Override
 	CompletableFuture<Boolean> release(LockId id, String token, long keepMillis, long delayMillis, boolean leaseOver) {
-		return this.rules.released(eachReply((node) -> node.release(id, token, keepMillis, delayMillis, leaseOver)),
+		return this.quorum.released(eachReply((node) -> node.release(id, token, keepMillis, delayMillis, leaseOver)),
 				"release lock '" + id.name + "'");
 	}
 
 	@Override
 	List<CompletableFuture<List<Long>>> renew(List<Renewal> batches) {
 		List<Renewal> sent = batches.stream()
-			.map((batch) -> new Renewal(batch.kind(), batch.ids(), batch.tokens(), this.quorum.onNodes(batch.terms())))
+			.map((batch) -> new Renewal(batch.kind(), batch.ids(), batch.tokens(), onNodes(batch.terms())))
 			.toList();
 		List<CompletableFuture<List<CompletableFuture<List<Long>>>>> perNode = each((node) -> node.renew(sent));
 		List<CompletableFuture<List<Long>>> combined = new ArrayList<>(batches.size());
 		for (int b = 0; b < batches.size(); b++) {
 			int batch = b;
-			combined.add(this.rules.renewed(perNode.stream()
+			combined.add(this.quorum.renewed(perNode.stream()
 				.map((replies) -> replies.thenCompose((sentBatches) -> sentBatches.get(batch)))
 				.toList(), batches.get(b).ids().size()));
 		}
@@ -161,18 +161,18 @@ final class RedlockCommands extends RedisLockCommands {
 
 	@Override
 	CompletableFuture<Long> lockState(LockId id) {
-		return this.rules.lockState(eachReply((node) -> node.lockState(id)),
+		return this.quorum.lockState(eachReply((node) -> node.lockState(id)),
 				"read the lease of lock '" + id.name + "'");
 	}
 
 	@Override
 	CompletableFuture<Long> forceRelease(LockId id) {
-		return this.rules.greatest(eachReply((node) -> node.forceRelease(id)), "force-release lock '" + id.name + "'");
+		return this.quorum.greatest(eachReply((node) -> node.forceRelease(id)), "force-release lock '" + id.name + "'");
 	}
 
 	@Override
 	CompletableFuture<String> ping() {
-		return this.rules.answered(eachReply(RedisLockCommands::ping), "answer PING").thenApply((tally) -> "PONG");
+		return this.quorum.answered(eachReply(RedisLockCommands::ping), "answer PING").thenApply((tally) -> "PONG");
 	}
 
 	@Override
@@ -191,13 +191,21 @@ final class RedlockCommands extends RedisLockCommands {
 	 */
 	@Override
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
-		return new QuorumSubscriber(this.nodes, onMessage, this.rules);
+		return new QuorumSubscriber(this.nodes, onMessage, this.quorum);
 	}
 
 	@Override
 	public void close() {
 		this.nodes.forEach(QuorumNode::close);
 		this.connector.shutdownNow();
+	}
+
+	/**
+	 * Return the terms a node is sent for a hold with the given terms: the lease plus its
+	 * drift allowance, so that the key outlives the time the holder counts on it.
+	 */
+	private LeaseTerms onNodes(LeaseTerms terms) {
+		return new LeaseTerms(terms.leaseMillis() + this.redlock.driftMillis(terms.leaseMillis()), terms.delayMillis());
 	}
 
 	/**

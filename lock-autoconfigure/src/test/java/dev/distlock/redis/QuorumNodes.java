@@ -23,7 +23,7 @@ public final class QuorumNodes implements AutoCloseable {
 	 * How far ahead of its clock a client proposes the fencing token that the nodes issue
 	 * while their clocks and last tokens are behind it.
 	 */
-	public static final Duration TOKEN_LEAD = Quorum.TOKEN_FLOOR_LEAD;
+	public static final Duration TOKEN_LEAD = QuorumAttempts.TOKEN_FLOOR_LEAD;
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
