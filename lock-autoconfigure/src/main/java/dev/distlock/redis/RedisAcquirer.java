@@ -68,7 +68,7 @@ final class RedisAcquirer {
 	 * @return the hold, or {@code null} if the deadline passed first
 	 */
 	@Nullable RedisHold acquire(LocalLock lock, Deadline deadline, LeaseOptions options) throws InterruptedException {
-		return acquire(new LockAcquisition(this.commands, lock, options, termsOf(options)), deadline);
+		return acquire(new Acquisition(this.commands, lock, options, termsOf(options)), deadline);
 	}
 
 	/**
@@ -78,7 +78,7 @@ final class RedisAcquirer {
 	 * deadline passed first
 	 */
 	@Nullable RedisHold acquire(SharedAttempt attempt, Deadline deadline) throws InterruptedException {
-		return acquire(new SharedAcquisition(this.commands, attempt, termsOf(LeaseOptions.WATCHDOG)), deadline);
+		return acquire(new Acquisition(this.commands, attempt, termsOf(LeaseOptions.WATCHDOG)), deadline);
 	}
 
 	/**
@@ -100,7 +100,7 @@ final class RedisAcquirer {
 		try {
 			if (!deadline.isPast() && this.signals.grants().isListening()) {
 				// Join the queue with the first attempt: no grant can be missed.
-				subscription = this.signals.subscribe(acquisition.id().key);
+				subscription = this.signals.subscribe(acquisition.id.key);
 			}
 			while (true) {
 				long generation = (subscription != null) ? subscription.generation() : 0;
@@ -135,7 +135,7 @@ final class RedisAcquirer {
 				if (subscription == null) {
 					// Wait in the queue only once listening, so that no grant can be
 					// missed.
-					subscription = this.signals.subscribe(acquisition.id().key);
+					subscription = this.signals.subscribe(acquisition.id.key);
 					continue;
 				}
 				long recheck = TimeUnit.MILLISECONDS
@@ -187,7 +187,7 @@ final class RedisAcquirer {
 	private long attempt(Acquisition acquisition, Queueing queueing) {
 		RedisLockCommands.Grant grant = this.commands.await(acquisition.send(queueing),
 				"acquire " + acquisition.describe());
-		this.commands.requireAcknowledged(acquisition.id().name, grant);
+		this.commands.requireAcknowledged(acquisition.id.name, grant);
 		return grant.reply();
 	}
 

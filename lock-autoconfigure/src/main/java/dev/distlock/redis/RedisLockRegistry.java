@@ -46,7 +46,7 @@ import org.springframework.util.Assert;
  * <p>
  * A lock is also the write side of the read/write lock of its name
  * ({@link #readWriteLock(String)}), whose readers hold shares in a set beside the lock
- * key, taken and released by scripts of their own ({@link SharedAcquisition}); the lock
+ * key, taken and released by scripts of their own ({@link SharedAttempt}); the lock
  * scripts wait for those shares.
  *
  * @since 0.1.0
