@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class OwnedLocks {
 
-	private final HoldAcquirer holds;
+	private final RedisAcquirer holds;
 
 	private final OwnedHolds locks = new OwnedHolds("Lock");
 
@@ -27,7 +27,7 @@ final class OwnedLocks {
 	 * @param holds takes and releases the holds
 	 * @param reads the read shares threads own, which a hand-over also reads
 	 */
-	OwnedLocks(HoldAcquirer holds, OwnedHolds reads) {
+	OwnedLocks(RedisAcquirer holds, OwnedHolds reads) {
 		this.holds = holds;
 		this.reads = reads;
 	}

@@ -4,19 +4,28 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LeaseOptions;
+import dev.distlock.LockObserver;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.Assert;
+
 /**
- * Takes holds in Redis, of every kind: a lock, for the thread of this JVM that holds the
- * lock's local permit, or a shared hold (a read share, a semaphore permit), each by the
- * script of its {@link Acquisition}. It tries once; when refused and it may wait, it
- * waits in the queue in Redis of the lock, read/write lock or semaphore, where a release
- * grants a lock to the first waiter, or wakes the first live waiter of shared holds to
- * try again, and an attempt is admitted only when no live waiter is queued before it. A
- * lock's waiter meanwhile accepts a hold that a releasing thread of this JVM hands over
- * ({@link HandOver}). Every grant or admission in Redis waits for {@code replicas-to-ack}
- * replicas and is given back when fewer acknowledged it.
+ * Takes the holds of a registry's locks, read/write locks and semaphores, and releases
+ * them through {@link HoldRelease}. A lock is tried in Redis by one thread of this JVM at
+ * a time, the one that holds its fair local permit ({@link LocalLocks}); a shared hold (a
+ * read share, a semaphore permit) is tried straight away; both by one loop, with the
+ * script of their {@link Acquisition}. A hold taken is told to the {@link LockObserver},
+ * then tracked for renewal, listing and loss reporting by {@link ActiveHolds}.
+ *
+ * <p>
+ * The loop tries once; when refused and it may wait, it waits in the queue in Redis of
+ * the lock, read/write lock or semaphore, where a release grants a lock to the first
+ * waiter, or wakes the first live waiter of shared holds to try again, and an attempt is
+ * admitted only when no live waiter is queued before it. A lock's waiter meanwhile
+ * accepts a hold that a releasing thread of this JVM hands over ({@link HandOver}). Every
+ * grant or admission in Redis waits for {@code replicas-to-ack} replicas and is given
+ * back when fewer acknowledged it.
  *
  * <p>
  * A waiter subscribes to release signals before it joins the queue, so that no grant or
@@ -57,28 +66,107 @@ final class RedisAcquirer {
 
 	private final RedisLockSettings settings;
 
-	RedisAcquirer(RedisLockCommands commands, ReleaseSignals signals, RedisLockSettings settings) {
+	private final LocalLocks locks;
+
+	private final ActiveHolds active;
+
+	private final LockObserver observer;
+
+	private final HoldRelease release;
+
+	RedisAcquirer(RedisLockCommands commands, ReleaseSignals signals, RedisLockSettings settings, LocalLocks locks,
+			ActiveHolds active, LockObserver observer, HoldRelease release) {
 		this.commands = commands;
 		this.signals = signals;
 		this.settings = settings;
+		this.locks = locks;
+		this.active = active;
+		this.observer = observer;
+		this.release = release;
 	}
 
 	/**
-	 * Acquire a lock in Redis for the thread holding its local permit.
-	 * @return the hold, or {@code null} if the deadline passed first
+	 * Acquire a lock, waiting for it at most the given time; the hold is renewed or
+	 * watched as its options say and told to the observer.
+	 * @return the hold, or {@code null} if the lock was not acquired in time
 	 */
-	@Nullable RedisHold acquire(LocalLock lock, Deadline deadline, LeaseOptions options) throws InterruptedException {
-		return acquire(new Acquisition(this.commands, lock, options, termsOf(options)), deadline);
+	@Nullable RedisHold acquireLock(LockId id, Duration waitTime, LeaseOptions options) throws InterruptedException {
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + id.name + "' must not be negative");
+		Deadline deadline = Deadline.after(waitTime);
+		LockObserver.Wait wait = this.observer.waitStarted(id.name);
+		LocalLock lock = this.locks.retain(id);
+		boolean permitted = false;
+		RedisHold hold = null;
+		try {
+			try {
+				permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+				if (permitted) {
+					hold = acquire(new Acquisition(this.commands, lock, options, termsOf(options)), deadline);
+				}
+			}
+			catch (InterruptedException | RuntimeException | Error ex) {
+				wait.failed(ex);
+				throw ex;
+			}
+			if (hold != null) {
+				lock.holder.set(hold);
+			}
+			track(hold, wait);
+			return hold;
+		}
+		finally {
+			if (permitted) {
+				lock.permit.release();
+			}
+			if (hold == null) {
+				this.locks.release(lock);
+			}
+		}
 	}
 
 	/**
-	 * Take a shared hold in watchdog mode.
+	 * Take a shared hold in watchdog mode, tracked and told to the observer like a
+	 * lock's.
 	 * @param attempt the script that tries, and its arguments
-	 * @return the hold, renewed by the watchdog once tracked, or {@code null} if the
-	 * deadline passed first
+	 * @param waitTime how long to wait; zero tries once
+	 * @return the hold, or {@code null} if not taken in time
 	 */
-	@Nullable RedisHold acquire(SharedAttempt attempt, Deadline deadline) throws InterruptedException {
-		return acquire(new Acquisition(this.commands, attempt, termsOf(LeaseOptions.WATCHDOG)), deadline);
+	@Nullable RedisHold acquireShared(SharedAttempt attempt, Duration waitTime) throws InterruptedException {
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of '" + attempt.id().name + "' must not be negative");
+		LockObserver.Wait wait = this.observer.waitStarted(attempt.id().name);
+		RedisHold hold;
+		try {
+			Deadline deadline = Deadline.after(waitTime);
+			hold = acquire(new Acquisition(this.commands, attempt, termsOf(LeaseOptions.WATCHDOG)), deadline);
+		}
+		catch (InterruptedException | RuntimeException | Error ex) {
+			wait.failed(ex);
+			throw ex;
+		}
+		track(hold, wait);
+		return hold;
+	}
+
+	/**
+	 * Start tracking a hold just taken, observed before the watchdog and the lease
+	 * expiries know it, or tell the wait's observation that it ended in vain.
+	 */
+	private void track(@Nullable RedisHold hold, LockObserver.Wait wait) {
+		if (hold != null) {
+			hold.observe(wait.acquired(hold.fencingToken));
+			this.active.add(hold);
+		}
+		else {
+			wait.notAcquired();
+		}
+	}
+
+	/**
+	 * Release a hold.
+	 * @see HoldRelease#release(RedisHold)
+	 */
+	void release(RedisHold hold) {
+		this.release.release(hold);
 	}
 
 	/**

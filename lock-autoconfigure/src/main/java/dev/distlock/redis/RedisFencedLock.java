@@ -117,7 +117,7 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public LockLease currentHold() {
-		return this.engine.holds.lease(this.engine.owned.of(this.side).get(this.id.name), this::unlock);
+		return this.engine.lease(this.engine.owned.of(this.side).get(this.id.name), this::unlock);
 	}
 
 	/**

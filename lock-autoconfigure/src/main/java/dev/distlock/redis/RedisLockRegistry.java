@@ -199,7 +199,7 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 		LockId id = this.engine.checked(name);
 		Assert.notNull(options, "'options' must not be null");
 		try {
-			return this.engine.holds.leaseOf(this.engine.holds.acquireLock(id, waitTime, options));
+			return this.engine.leaseOf(this.engine.holds.acquireLock(id, waitTime, options));
 		}
 		catch (InterruptedException ex) {
 			throw interrupted(name.value(), ex);

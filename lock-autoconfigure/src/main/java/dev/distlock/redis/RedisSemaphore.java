@@ -54,7 +54,7 @@ final class RedisSemaphore implements DistributedSemaphore {
 	@Override
 	public Optional<LockLease> tryAcquire(Duration waitTime) {
 		try {
-			return this.engine.holds.leaseOf(this.engine.holds.acquireShared(this.attempt, waitTime));
+			return this.engine.leaseOf(this.engine.holds.acquireShared(this.attempt, waitTime));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -1,20 +1,24 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import dev.distlock.LockEvent;
+import dev.distlock.LockLease;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
 import dev.distlock.leader.LeadershipEvents;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
 /**
  * The engine behind one {@link RedisLockRegistry}: its parts, wired together once, and
- * their shutdown in order. The registry's views (locks, read/write locks, semaphores)
- * hold the engine rather than the registry, so two views of one engine are views of one
- * registry.
+ * their shutdown in order; it hands out its holds as leases, released through
+ * {@link HoldRelease} and extended through {@link HoldExtension}. The registry's views
+ * (locks, read/write locks, semaphores) hold the engine rather than the registry, so two
+ * views of one engine are views of one registry.
  *
  * <p>
  * Acquiring runs one script ({@code acquire.lua}: {@code SET key token NX PX lease}, the
@@ -33,8 +37,8 @@ final class RegistryEngine {
 	/** The holds taken and not yet released, renewed and reported when lost. */
 	final ActiveHolds active;
 
-	/** Takes holds and hands them out as leases. */
-	final HoldAcquirer holds;
+	/** Takes holds and releases them. */
+	final RedisAcquirer holds;
 
 	/** The holds that threads own through the registry's locks. */
 	final OwnedLocks owned;
@@ -55,6 +59,8 @@ final class RegistryEngine {
 	private final ReleaseSignals signals;
 
 	private final HoldRelease release;
+
+	private final HoldExtension extension;
 
 	private final LockEventPublisher events;
 
@@ -80,8 +86,8 @@ final class RegistryEngine {
 		OwnedHolds reads = new OwnedHolds("Read lock");
 		this.release = new HoldRelease(commands, new HandOver(commands, this.signals, reads), this.signals, locks,
 				this.active);
-		this.holds = new HoldAcquirer(new RedisAcquirer(commands, this.signals, settings), locks, this.active, observer,
-				this.release, new HoldExtension(commands, this.active));
+		this.extension = new HoldExtension(commands, this.active);
+		this.holds = new RedisAcquirer(commands, this.signals, settings, locks, this.active, observer, this.release);
 		this.owned = new OwnedLocks(this.holds, reads);
 	}
 
@@ -92,6 +98,23 @@ final class RegistryEngine {
 	LockId checked(LockName name) {
 		Assert.notNull(name, "'name' must not be null");
 		return new LockId(name, this.keys.lockKey(name.value()));
+	}
+
+	/**
+	 * Return an owner-free lease of a hold, released by its first release.
+	 * @param hold the hold, or {@code null} when none was taken
+	 * @return the lease, or empty
+	 */
+	Optional<LockLease> leaseOf(@Nullable RedisHold hold) {
+		return Optional.ofNullable(hold).map((held) -> lease(held, () -> this.release.release(held)));
+	}
+
+	/**
+	 * Return a lease view of a hold.
+	 * @param releaseAction run by the lease's first release
+	 */
+	LockLease lease(RedisHold hold, Runnable releaseAction) {
+		return new RedisLockLease(hold, releaseAction, this.extension);
 	}
 
 	/**
