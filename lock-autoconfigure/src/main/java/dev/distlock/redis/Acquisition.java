@@ -13,14 +13,15 @@ import org.jspecify.annotations.Nullable;
  * waits under, the script of its kind of hold and what the script's reply means.
  *
  * <p>
- * A lock is taken by the thread of this JVM that holds its local permit, which offers to
- * take a hold that a releasing thread of this JVM hands over ({@link HandOver}), and may
- * start on a grant's message. A waiter that stops by an exception (interrupt, Redis
- * failure) abandons its offer, and a hold handed over to it nonetheless is given back in
- * Redis at once, so that a hand-over never leaves a lock that nobody holds. A shared hold
- * (a read share, a semaphore permit) is taken in watchdog mode by the script of its
- * {@link SharedAttempt}, under a token of each thread's own, so many threads of one JVM
- * may hold shares of one name; it has neither a local entry nor an offer.
+ * A lock's waiter offers to take a hold that a releasing thread of this JVM hands over
+ * ({@link HandOver}) from when it starts waiting; the first waiter of this JVM
+ * ({@link LocalLock}) tries in Redis too, and may start on a grant's message. A waiter
+ * that stops by an exception (interrupt, Redis failure) abandons its offer, and a hold
+ * handed over to it nonetheless is given back in Redis at once, so that a hand-over never
+ * leaves a lock that nobody holds. A shared hold (a read share, a semaphore permit) is
+ * taken in watchdog mode by the script of its {@link SharedAttempt}, under a token of
+ * each thread's own, so many threads of one JVM may hold shares of one name; it has
+ * neither a local entry nor an offer.
  */
 final class Acquisition {
 
@@ -42,7 +43,7 @@ final class Acquisition {
 	private final String token = LockTokens.next();
 
 	/** The offer to take a lock's local hand-over; {@code null} for a shared hold. */
-	private @Nullable Handoff handoff;
+	private final @Nullable Handoff handoff;
 
 	/**
 	 * Create the acquisition of a lock by the current thread, and offer to take a local
@@ -50,7 +51,6 @@ final class Acquisition {
 	 */
 	Acquisition(RedisLockCommands commands, LocalLock lock, LeaseOptions options, LeaseTerms terms) {
 		this(commands, lock.id, terms, options, null, lock);
-		this.handoff = offer();
 	}
 
 	/**
@@ -68,16 +68,29 @@ final class Acquisition {
 		this.options = options;
 		this.attempt = attempt;
 		this.lock = lock;
+		this.handoff = (lock != null) ? new Handoff(options, terms, this.token) : null;
+		if (lock != null) {
+			lock.offer(this.handoff);
+		}
 	}
 
 	/**
-	 * Return whether an attempt may wait in the queue in Redis now: not while a thread of
-	 * this JVM holds the lock, whose release hands it over to this waiter or wakes it;
-	 * the waiter joins the queue only once another process has the lock.
+	 * Wait until this lock's waiter is the first of this JVM's, which tries in Redis, or
+	 * a releasing thread claimed its offer; a shared hold is tried at once.
+	 * @return {@code false} if the deadline passed first
 	 */
-	boolean mayQueue() {
+	boolean awaitTurn(Deadline deadline) throws InterruptedException {
+		return this.lock == null || this.lock.awaitTurn(this.handoff, deadline);
+	}
+
+	/**
+	 * Return how long this JVM's hold of the lock stays valid at most, or 0 if there is
+	 * none: its release hands the lock over to this waiter or wakes it, so the waiter
+	 * need not try in Redis meanwhile, nor join the queue there.
+	 */
+	long localHoldNanos() {
 		RedisHold holder = (this.lock != null) ? this.lock.holder.get() : null;
-		return holder == null || !holder.isValid();
+		return (holder != null && holder.isValid()) ? Math.max(1, holder.validUntilNanos() - System.nanoTime()) : 0;
 	}
 
 	/**
@@ -159,17 +172,10 @@ final class Acquisition {
 
 	/**
 	 * Return the hold a releasing thread of this JVM handed over, or {@code null} if none
-	 * did; offers to take one again when a hand-over failed.
+	 * did; a hand-over that failed left the offer open.
 	 */
 	@Nullable RedisHold handedOver() {
-		if (this.handoff == null || !this.handoff.isClaimed()) {
-			return null;
-		}
-		RedisHold handedOver = this.handoff.awaitCompletion();
-		if (handedOver == null) {
-			this.handoff = offer();
-		}
-		return handedOver;
+		return (this.handoff != null && this.handoff.isClaimed()) ? held(this.handoff.awaitCompletion()) : null;
 	}
 
 	/**
@@ -188,17 +194,18 @@ final class Acquisition {
 	 * @param acquired the hold of the last attempt, or {@code null}
 	 */
 	@Nullable RedisHold settle(@Nullable RedisHold acquired) {
-		if (this.handoff == null || this.handoff.withdraw()) {
-			return acquired;
+		RedisHold handedOver = null;
+		// A hand-over that failed opens the offer again: withdraw it then
+		while (handedOver == null && this.handoff != null && !this.handoff.withdraw()) {
+			handedOver = this.handoff.awaitCompletion();
 		}
-		RedisHold handedOver = this.handoff.awaitCompletion();
 		if (handedOver == null) {
-			return acquired;
+			return held(acquired);
 		}
 		if (acquired != null) {
 			this.commands.giveBack(acquired.id, acquired.token, acquired.terms());
 		}
-		return handedOver;
+		return held(handedOver);
 	}
 
 	/**
@@ -213,18 +220,24 @@ final class Acquisition {
 	}
 
 	/**
-	 * Withdraw what the caller offered to this JVM's releasing threads.
+	 * Take the caller's offer, which no releasing thread claims any more, out of this
+	 * JVM's queue for the lock, and wake the next waiter.
 	 */
 	void close() {
 		if (this.lock != null) {
-			this.lock.waiter.compareAndSet(this.handoff, null);
+			this.lock.remove(this.handoff);
 		}
 	}
 
-	private Handoff offer() {
-		Handoff offered = new Handoff(this.options, this.terms, this.token);
-		this.lock.waiter.set(offered);
-		return offered;
+	/**
+	 * Record a lock's hold as this JVM's before the next waiter runs, so that it waits
+	 * for the hold's release rather than trying in Redis.
+	 */
+	private @Nullable RedisHold held(@Nullable RedisHold hold) {
+		if (hold != null && this.lock != null) {
+			this.lock.holder.set(hold);
+		}
+		return hold;
 	}
 
 }

@@ -4,9 +4,10 @@ import dev.distlock.HoldKind;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Hands a released hold straight to the thread of this JVM that waits for the lock in
- * Redis, at most {@value #MAX_IN_A_ROW} times in a row so that other processes get their
- * turn. A hold with a minimum hold time left is never handed over.
+ * Hands a released hold straight to the first thread of this JVM that waits for the lock
+ * and has not been handed one ({@link LocalLock}), even one that has not run since it
+ * started waiting, at most {@value #MAX_IN_A_ROW} times in a row so that other processes
+ * get their turn. A hold with a minimum hold time left is never handed over.
  *
  * <p>
  * The transfer script checks in Redis that the releasing hold's token is still held,
@@ -31,7 +32,7 @@ final class HandOver {
 	/** Hand-overs to a waiter of this JVM in a row before the lock goes back to Redis. */
 	static final int MAX_IN_A_ROW = 8;
 
-	/** What became of a release offered to the local waiter. */
+	/** What became of a release offered to this JVM's waiters. */
 	enum Outcome {
 
 		/** Not handed over: release the lock in Redis. */
@@ -62,22 +63,25 @@ final class HandOver {
 	}
 
 	/**
-	 * Hand a released hold to the waiting thread of this JVM, if there is one and fewer
-	 * than {@value #MAX_IN_A_ROW} hand-overs happened in a row, and the releasing thread
-	 * does not read under the lock.
+	 * Hand a released hold to the first waiting thread of this JVM, if there is one and
+	 * fewer than {@value #MAX_IN_A_ROW} hand-overs happened in a row, and the releasing
+	 * thread does not read under the lock.
 	 * @param hold a hold just marked released by the current thread, whose lease had time
 	 * left
 	 * @param lock this JVM's entry of the hold's lock
 	 * @return what became of it
 	 */
 	Outcome offer(RedisHold hold, LocalLock lock) {
-		Handoff handoff = lock.waiter.get();
-		if (hold.keepMillis() > 0 || lock.handoffs >= MAX_IN_A_ROW || this.ownedReads.find(hold.id.name) != null
-				|| handoff == null || !handoff.claim()) {
+		Handoff handoff = mayHandOver(hold, lock) ? lock.claimFirstOffer() : null;
+		if (handoff == null) {
 			lock.handoffs = 0;
 			return Outcome.NONE;
 		}
 		return transfer(hold, lock, handoff);
+	}
+
+	private boolean mayHandOver(RedisHold hold, LocalLock lock) {
+		return hold.keepMillis() <= 0 && lock.handoffs < MAX_IN_A_ROW && this.ownedReads.find(hold.id.name) == null;
 	}
 
 	private Outcome transfer(RedisHold hold, LocalLock lock, Handoff handoff) {

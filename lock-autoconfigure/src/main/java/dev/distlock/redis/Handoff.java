@@ -8,10 +8,10 @@ import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The offer of the thread of this JVM that waits in Redis for a lock: a local holder that
- * releases it may claim the offer and hand its hold over. A claimed offer is always
- * completed, with the new hold or with nothing when the hand-over failed, and the waiter
- * is unparked then.
+ * The offer of a thread of this JVM that waits for a lock ({@link LocalLock}): a local
+ * holder that releases it may claim the offer and hand its hold over. A claimed offer is
+ * always completed, with the new hold, or with nothing when the hand-over failed, which
+ * opens the offer again in its place; the waiter is unparked then.
  *
  * <p>
  * A waiter that stops waiting withdraws its offer. A waiter that stops by an exception
@@ -36,7 +36,7 @@ final class Handoff {
 
 	final LeaseTerms terms;
 
-	/** The token the waiter waits under in the lock's queue in Redis. */
+	/** The token the waiter tries and waits under, and is handed the lock under. */
 	final String token;
 
 	private final Thread waiter = Thread.currentThread();
@@ -62,24 +62,40 @@ final class Handoff {
 	}
 
 	/**
-	 * Complete a claimed offer with the handed-over hold, or {@code null} if the
-	 * hand-over failed, and wake the waiter.
+	 * Complete a claimed offer with the handed-over hold, or open it again if the
+	 * hand-over failed ({@code null}), and wake the waiter.
 	 * @return whether the waiter takes the hold; {@code false} when it abandoned the
 	 * offer meanwhile, so that the hold stays with the caller
 	 */
 	boolean complete(@Nullable RedisHold handedOver) {
 		this.hold = handedOver;
-		boolean taken = this.state.compareAndSet(CLAIMED, COMPLETED);
-		LockSupport.unpark(this.waiter);
+		boolean taken = this.state.compareAndSet(CLAIMED, (handedOver != null) ? COMPLETED : OPEN);
+		wake();
 		return taken;
 	}
 
 	/**
-	 * Withdraw the offer.
-	 * @return whether it was still open (not claimed)
+	 * Unpark the waiting thread.
+	 */
+	void wake() {
+		LockSupport.unpark(this.waiter);
+	}
+
+	/**
+	 * Withdraw the offer, unless a releasing thread claimed it.
+	 * @return {@code false} if it is claimed or completed, otherwise {@code true} (it is
+	 * withdrawn, or was abandoned)
 	 */
 	boolean withdraw() {
-		return this.state.compareAndSet(OPEN, WITHDRAWN);
+		while (true) {
+			int current = this.state.get();
+			if (current == CLAIMED || current == COMPLETED) {
+				return false;
+			}
+			if (current != OPEN || this.state.compareAndSet(OPEN, WITHDRAWN)) {
+				return true;
+			}
+		}
 	}
 
 	/**
@@ -104,7 +120,7 @@ final class Handoff {
 
 	/**
 	 * Return whether a releasing thread claimed the offer, whether or not it completed it
-	 * yet: the waiter then takes what {@link #awaitCompletion()} returns.
+	 * yet: the waiter then takes what {@link #awaitCompletion()} returns, if anything.
 	 */
 	boolean isClaimed() {
 		int current = this.state.get();
@@ -115,7 +131,8 @@ final class Handoff {
 	 * Wait, parked, until a claimed offer is completed, and return the handed-over hold.
 	 * The releasing thread completes it within its command timeout, so this wait does not
 	 * end on interrupt; the interrupt flag is set again afterwards.
-	 * @return the hold, or {@code null} if the hand-over failed
+	 * @return the hold, or {@code null} if the hand-over failed (or another claimed the
+	 * offer since, which completes it in turn)
 	 */
 	@Nullable RedisHold awaitCompletion() {
 		boolean interrupted = false;
@@ -126,7 +143,7 @@ final class Handoff {
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
-		return this.hold;
+		return (this.state.get() == COMPLETED) ? this.hold : null;
 	}
 
 }

@@ -96,7 +96,7 @@ final class HoldRelease {
 
 	/**
 	 * Hand a lock over to a waiting thread of this JVM, or release it in Redis, and wake
-	 * this JVM's waiter.
+	 * this JVM's first waiter.
 	 * @return whether the lock still held the hold's token with time left on its lease
 	 */
 	private boolean releaseLock(RedisHold hold, boolean leaseOver) {
@@ -111,8 +111,10 @@ final class HoldRelease {
 			this.locks.release(lock);
 			lock.holder.compareAndSet(hold, null);
 			if (handedOver == HandOver.Outcome.NONE) {
-				// Redis tells only the waiters in the queue; this JVM's waiter may not be
-				// in it yet. A hand-over woke its waiter already.
+				// Redis tells only the waiters in its queue, which this JVM's first
+				// waiter
+				// stays out of while a hold of this JVM is valid. A hand-over woke it
+				// already.
 				this.signals.fire(hold.id.key);
 			}
 		}

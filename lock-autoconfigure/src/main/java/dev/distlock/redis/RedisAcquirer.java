@@ -13,19 +13,22 @@ import org.springframework.util.Assert;
 /**
  * Takes the holds of a registry's locks, read/write locks and semaphores, and releases
  * them through {@link HoldRelease}. A lock is tried in Redis by one thread of this JVM at
- * a time, the one that holds its fair local permit ({@link LocalLocks}); a shared hold (a
- * read share, a semaphore permit) is tried straight away; both by one loop, with the
- * script of their {@link Acquisition}. A hold taken is told to the {@link LockObserver},
- * then tracked for renewal, listing and loss reporting by {@link ActiveHolds}.
+ * a time, the first of its waiters ({@link LocalLock}), and not while another thread of
+ * this JVM holds it; a shared hold (a read share, a semaphore permit) is tried straight
+ * away; both by one loop, with the script of their {@link Acquisition}. A hold taken is
+ * told to the {@link LockObserver}, then tracked for renewal, listing and loss reporting
+ * by {@link ActiveHolds}.
  *
  * <p>
- * The loop tries once; when refused and it may wait, it waits in the queue in Redis of
- * the lock, read/write lock or semaphore, where a release grants a lock to the first
- * waiter, or wakes the first live waiter of shared holds to try again, and an attempt is
- * admitted only when no live waiter is queued before it. A lock's waiter meanwhile
- * accepts a hold that a releasing thread of this JVM hands over ({@link HandOver}). Every
- * grant or admission in Redis waits for {@code replicas-to-ack} replicas and is given
- * back when fewer acknowledged it.
+ * A lock's waiter first waits in its JVM until it is first; while this JVM holds the
+ * lock, it waits for that hold's release, which hands the lock over or wakes it. Then the
+ * loop tries once; when refused and it may wait, it waits in the queue in Redis of the
+ * lock, read/write lock or semaphore, where a release grants a lock to the first waiter,
+ * or wakes the first live waiter of shared holds to try again, and an attempt is admitted
+ * only when no live waiter is queued before it. A lock's waiter meanwhile accepts a hold
+ * that a releasing thread of this JVM hands over ({@link HandOver}). Every grant or
+ * admission in Redis waits for {@code replicas-to-ack} replicas and is given back when
+ * fewer acknowledged it.
  *
  * <p>
  * A waiter subscribes to release signals before it joins the queue, so that no grant or
@@ -95,29 +98,19 @@ final class RedisAcquirer {
 		Deadline deadline = Deadline.after(waitTime);
 		LockObserver.Wait wait = this.observer.waitStarted(id.name);
 		LocalLock lock = this.locks.retain(id);
-		boolean permitted = false;
 		RedisHold hold = null;
 		try {
 			try {
-				permitted = lock.permit.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
-				if (permitted) {
-					hold = acquire(new Acquisition(this.commands, lock, options, termsOf(options)), deadline);
-				}
+				hold = acquire(new Acquisition(this.commands, lock, options, termsOf(options)), deadline);
 			}
 			catch (InterruptedException | RuntimeException | Error ex) {
 				wait.failed(ex);
 				throw ex;
 			}
-			if (hold != null) {
-				lock.holder.set(hold);
-			}
 			track(hold, wait);
 			return hold;
 		}
 		finally {
-			if (permitted) {
-				lock.permit.release();
-			}
 			if (hold == null) {
 				this.locks.release(lock);
 			}
@@ -170,8 +163,8 @@ final class RedisAcquirer {
 	}
 
 	/**
-	 * Take a hold: try once, then wait in the queue, trying again on every signal or
-	 * re-check until the deadline.
+	 * Take a hold: wait for a lock's turn in this JVM, try once, then wait in the queue,
+	 * trying again on every signal or re-check until the deadline.
 	 * @return the hold, or {@code null} if the deadline passed first
 	 */
 	private @Nullable RedisHold acquire(Acquisition acquisition, Deadline deadline) throws InterruptedException {
@@ -185,12 +178,21 @@ final class RedisAcquirer {
 		// Whether a hand-over may have taken this waiter out of the queue before its
 		// attempt put it back
 		boolean requeued = false;
+		// Whether to try in Redis although this JVM holds the lock
+		boolean recheckDue = false;
 		try {
+			if (!acquisition.awaitTurn(deadline)) {
+				return acquisition.settle(null);
+			}
 			if (!deadline.isPast() && this.signals.grants().isListening()) {
 				// Join the queue with the first attempt: no grant can be missed.
 				subscription = this.signals.subscribe(acquisition.id.key);
 			}
 			while (true) {
+				if (!acquisition.awaitTurn(deadline)) {
+					// A hand-over to a waiter that was not first failed
+					return acquisition.settle(null);
+				}
 				long generation = (subscription != null) ? subscription.generation() : 0;
 				RedisHold handedOver = acquisition.handedOver();
 				if (handedOver != null) {
@@ -204,8 +206,18 @@ final class RedisAcquirer {
 				if (started != null) {
 					return acquisition.settle(started);
 				}
+				long localHoldNanos = acquisition.localHoldNanos();
+				if (localHoldNanos > 0 && subscription != null && !deadline.isPast() && !recheckDue) {
+					// Handed over or woken by its release; a wait that no signal ended is
+					// followed by an attempt, since Redis may have lost that hold
+					long recheck = Math.min(localHoldNanos, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS));
+					subscription.await(generation, Math.min(recheck, deadline.remainingNanos()));
+					recheckDue = subscription.generation() == generation;
+					continue;
+				}
+				recheckDue = false;
 				attempts++;
-				last = (subscription != null && !deadline.isPast() && acquisition.mayQueue())
+				last = (subscription != null && !deadline.isPast() && localHoldNanos == 0)
 						? queueing(this.signals.grants(), roundTripMillis, attempts) : Queueing.NONE;
 				sentNanos = System.nanoTime();
 				attempted = true;

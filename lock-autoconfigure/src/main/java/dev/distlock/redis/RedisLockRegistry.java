@@ -34,8 +34,8 @@ import org.springframework.util.Assert;
  * or any Spring Data Redis connection factory, as {@link LockConnections} makes it.
  *
  * <p>
- * Threads of this JVM that want the same lock queue on a fair local permit, so that one
- * at a time waits in Redis, and locks in watchdog mode are renewed until released (see
+ * Threads of this JVM that want the same lock queue in the JVM, so that one at a time
+ * waits in Redis, and locks in watchdog mode are renewed until released (see
  * {@link RegistryEngine}). A lost lock is logged and reported to the event listener (the
  * application's event publisher in a Spring application) once, and so is each renewal
  * that failed with time left on the lease. Events reach the listener in order on the

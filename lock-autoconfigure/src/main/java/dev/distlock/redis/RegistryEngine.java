@@ -26,10 +26,10 @@ import org.springframework.util.Assert;
  * lock's wait queue); releasing runs one script that deletes the key only while it holds
  * the caller's token and grants the lock to the first waiter of the queue, waking that
  * waiter's registry on its grant channel. Threads of this JVM that want the same lock
- * queue on a local fair permit, so only one of them at a time tries and waits in Redis
- * ({@link RedisAcquirer}); that one sleeps until its grant arrives or its next re-check,
- * or takes the lock straight from a releasing holder of this JVM (the transfer script).
- * Held locks in watchdog mode are renewed by a
+ * queue in the JVM ({@link LocalLock}), so only the first tries and waits in Redis
+ * ({@link RedisAcquirer}); each takes the lock straight from a releasing holder of this
+ * JVM (the transfer script), and the first otherwise sleeps until its grant arrives or
+ * its next re-check. Held locks in watchdog mode are renewed by a
  * {@link dev.distlock.redis.renewal.LeaseRenewal}.
  */
 final class RegistryEngine {

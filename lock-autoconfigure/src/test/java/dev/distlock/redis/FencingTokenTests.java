@@ -154,7 +154,7 @@ class FencingTokenTests {
 			lock.unlock();
 			return token;
 		});
-		second.awaitIn("java.util.concurrent.Semaphore", WAIT);
+		second.awaitIn(TestLockRegistry.WAITING_IN_TURN, WAIT);
 		rival.release();
 		firstHolds.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		long firstsToken = first.call(lock::fencingToken).get(WAIT.toSeconds(), TimeUnit.SECONDS);

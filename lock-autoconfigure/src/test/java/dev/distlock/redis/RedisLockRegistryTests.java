@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -162,11 +163,6 @@ class RedisLockRegistryTests {
 				try {
 					tokens.add(lock.fencingToken());
 					keyValues.add(this.commands.get("lock:order"));
-					// Long enough for the next thread to offer to take the lock over.
-					Thread.sleep(50);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
 				}
 				finally {
 					lock.unlock();
@@ -188,6 +184,49 @@ class RedisLockRegistryTests {
 		assertThat(keyValues).hasSize(3).doesNotHaveDuplicates();
 		assertThat(this.commands.get(LockKeys.fenceKey("lock:order"))).isEqualTo(Long.toString(tokens.get(2)));
 		assertThat(this.commands.exists("lock:order")).isZero();
+	}
+
+	/**
+	 * Threads of one JVM that wait for a lock another of its threads holds each take it
+	 * over from the one before, however soon that one unlocks: a waiting thread offers to
+	 * take the lock over from the moment it starts waiting, so every release but the last
+	 * is one transfer, and no waiter tries in Redis meanwhile.
+	 */
+	@Test
+	void threadsOfOneJvmTakeTheLockOverFromEachOtherWithoutTryingInRedis() throws Exception {
+		RedisLockRegistry registry = registry(Duration.ofSeconds(30));
+		FencedLock lock = registry.obtain("order");
+		lock.lock();
+		long first = lock.fencingToken();
+		List<Long> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			Thread thread = new Thread(() -> {
+				lock.lock();
+				tokens.add(lock.fencingToken());
+				lock.unlock();
+			});
+			threads.add(thread);
+			thread.start();
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> threads.stream().allMatch((thread) -> waitsInTurn(thread)));
+		CommandStats stats = new CommandStats(this.commands);
+		stats.reset();
+		lock.unlock();
+		for (Thread thread : threads) {
+			thread.join(10_000);
+		}
+		assertThat(tokens).hasSize(3).isSorted().doesNotHaveDuplicates();
+		assertThat(tokens.get(0)).isGreaterThan(first);
+		assertThat(stats.calls()).as("three transfers and a release").containsEntry("evalsha", 4L);
+		assertThat(this.commands.exists("lock:order")).isZero();
+	}
+
+	private static boolean waitsInTurn(Thread thread) {
+		return Arrays.stream(thread.getStackTrace())
+			.map((frame) -> frame.getClassName() + "." + frame.getMethodName())
+			.anyMatch((method) -> method.equals(TestLockRegistry.WAITING_FOR_RELEASE)
+					|| method.equals(TestLockRegistry.WAITING_IN_TURN));
 	}
 
 	@Test

@@ -47,6 +47,12 @@ public final class TestLockRegistry implements AutoCloseable {
 	public static final String WAITING_FOR_RELEASE = "dev.distlock.redis.ReleaseSignals$Subscription.await";
 
 	/**
+	 * The method a thread is in while it waits behind an earlier waiter of its JVM for a
+	 * lock; for {@code TestThread.awaitIn}.
+	 */
+	public static final String WAITING_IN_TURN = "dev.distlock.redis.LocalLock.awaitTurn";
+
+	/**
 	 * The component of a {@link LeadershipGrantedEvent} that comparisons with
 	 * {@link #grant(String, long)} ignore: the term's lease, which only the registry
 	 * creates.
