@@ -42,11 +42,7 @@ final class GrantChannel implements AutoCloseable {
 	/** The longest time between two re-checks of a waiter that polls, in milliseconds. */
 	static final long MAX_POLL_MILLIS = 200;
 
-	/**
-	 * The times between the re-checks of a waiter that polls: from
-	 * {@value #FIRST_POLL_MILLIS} ms, twice as long each time up to
-	 * {@value #MAX_POLL_MILLIS} ms, and never stopping.
-	 */
+	/** The times between the re-checks of a waiter that polls, which never stop. */
 	private static final ExponentialBackOff POLLING = polling();
 
 	private static final Log logger = LogFactory.getLog(ReleaseSignals.class);
@@ -55,7 +51,6 @@ final class GrantChannel implements AutoCloseable {
 
 	private final String channel;
 
-	/** Told the text of every grant or release message. */
 	private final Consumer<String> onMessage;
 
 	/** Guards the subscriber and the subscription. */
@@ -88,9 +83,6 @@ final class GrantChannel implements AutoCloseable {
 		return this.polling.get() ? "" : this.channel;
 	}
 
-	/**
-	 * Return whether waiters poll, since Redis refused the subscription.
-	 */
 	boolean isPolling() {
 		return this.polling.get();
 	}

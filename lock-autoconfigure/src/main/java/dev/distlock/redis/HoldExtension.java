@@ -31,7 +31,6 @@ final class HoldExtension {
 
 	/**
 	 * Extend a hold to the given lease from now.
-	 * @param hold the hold
 	 * @param leaseTime the new lease, at least 1 ms
 	 * @throws LockLostException if the hold was released, handed over, lost, or past its
 	 * lease, or if Redis no longer had it (then it is reported lost)

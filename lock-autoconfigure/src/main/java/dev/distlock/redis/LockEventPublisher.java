@@ -56,9 +56,6 @@ final class LockEventPublisher implements AutoCloseable {
 		});
 	}
 
-	/**
-	 * Queue an event for the listener, behind the events published before it.
-	 */
 	void publish(LockEvent event) {
 		queue(event, () -> {
 		});

@@ -3,10 +3,9 @@ package dev.distlock.redis;
 import dev.distlock.LockName;
 
 /**
- * Which lock a view or a hold is of: its name, its Redis key, the key of its fencing
- * counter, the keys of its wait queue and the key of the read shares of the read/write
- * lock of its name, whose write side the lock is. Built once per name the registry is
- * given, which checks that the key leaves room for the helper keys in its Cluster slot.
+ * Which lock a view or a hold is of: its name and its Redis keys. The lock is the write
+ * side of the read/write lock of its name. Built once per name the registry is given,
+ * which checks that the key leaves room for the helper keys in its Cluster slot.
  */
 final class LockId {
 

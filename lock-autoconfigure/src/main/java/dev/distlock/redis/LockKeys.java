@@ -15,11 +15,9 @@ import org.springframework.util.Assert;
  *
  * <p>
  * The character {@code !} ({@link LockName#RESERVED}) is reserved for the keys of a
- * lock's helpers, such as its fencing key: {@code <lock key>!<role>} when the lock key
- * carries a hash tag, otherwise {@code {<lock key>}!<role>}, in the lock key's Cluster
- * hash slot either way. Lock names ({@link LockName#of}) and key prefixes
- * ({@link LockName#checkKeyPrefix}) must not contain it and encoded key values never do,
- * so no lock key is ever a helper key.
+ * lock's helpers, such as its fencing key ({@link #helperKey}). Lock names
+ * ({@link LockName#of}) and key prefixes ({@link LockName#checkKeyPrefix}) must not
+ * contain it and encoded key values never do, so no lock key is ever a helper key.
  *
  * @since 0.1.0
  */
@@ -33,9 +31,7 @@ public final class LockKeys {
 	/** The role of the helper key that holds the entries of a lock's waiters. */
 	static final String WAITERS = "waiters";
 
-	/**
-	 * The role of the helper key that holds the shares of a read/write lock's readers.
-	 */
+	/** The role of the helper key that holds a read/write lock's read shares. */
 	static final String READERS = "readers";
 
 	/** The role of the helper key that holds the permits taken of a semaphore. */

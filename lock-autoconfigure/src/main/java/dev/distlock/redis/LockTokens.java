@@ -25,7 +25,6 @@ final class LockTokens {
 
 	/**
 	 * Return a new token: 32 hex digits.
-	 * @return the token
 	 */
 	static String next() {
 		SecureRandom random = GENERATORS.poll();

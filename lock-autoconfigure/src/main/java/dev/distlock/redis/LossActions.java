@@ -25,8 +25,7 @@ final class LossActions {
 	private final CompletableFuture<@Nullable LockLostException> loss = new CompletableFuture<>();
 
 	/**
-	 * Add an action; it runs at once if the hold was found lost already, never if it was
-	 * released first. An action that throws is logged.
+	 * Add an action; one that throws is logged.
 	 */
 	void add(Consumer<? super LockLostException> action) {
 		this.loss.thenAccept((lost) -> {
@@ -43,8 +42,7 @@ final class LossActions {
 	}
 
 	/**
-	 * Run the actions added so far, and those added later as they are added: the hold was
-	 * found lost. Called holding none of the engine's locks.
+	 * Run the actions: the hold was found lost. Called holding no lock of the engine.
 	 */
 	void run(LockLostException lost) {
 		this.loss.complete(lost);

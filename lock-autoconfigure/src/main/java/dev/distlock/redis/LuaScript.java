@@ -19,19 +19,11 @@ import dev.distlock.redis.connection.Script;
  * A Lua script of the lock engine, loaded from {@code .lua} resources beside this class,
  * with the SHA-1 digest that {@code EVALSHA} names it by. A script takes the functions it
  * shares with others from a line {@code --#include <resource>}, which stands for the text
- * of that resource: {@code fencing-tokens.lua}, which issues fencing tokens;
- * {@code wait-queue.lua}, which keeps a lock's wait queue and grants the lock to its
- * first waiter, and starts every hold but the uncontended acquire;
- * {@code shared-holds.lua}, which takes and releases shared holds and frees a lock that
- * readers may hold; {@code lock-delay.lua}, which tells whether the lock delay keeps a
- * lock its holder lets go. Lua defines a {@code local function} when it runs its
- * statement, so a script answers its most frequent case (an uncontended acquire, the
- * release of a lock nobody waits for) before its later includes, without defining the
- * functions they hold. A resource is included once: a later line that names it again adds
- * nothing. On a node of a Redlock quorum, the acquire script runs after the text of
- * {@code uptime-check.lua}, which refuses while the node is younger than a lease, and the
- * acquire and transfer scripts after that of {@code token-floor.lua}, which includes
- * {@code fencing-tokens.lua} and raises its least token to the one the client proposes.
+ * of that resource (each says what it holds). Lua defines a {@code local function} when
+ * it runs its statement, so a script answers its most frequent case (an uncontended
+ * acquire, the release of a lock nobody waits for) before its later includes, without
+ * defining the functions they hold. A resource is included once: a later line that names
+ * it again adds nothing.
  *
  * @param source the script text
  * @param sha1 the hex SHA-1 digest of the text
@@ -68,9 +60,6 @@ record LuaScript(String source, String sha1) implements Script {
 
 	static final LuaScript FORCE_RELEASE = load("force-release.lua");
 
-	/**
-	 * Return the script that renews holds of the given kind.
-	 */
 	static LuaScript renew(HoldKind kind) {
 		return (kind == HoldKind.EXCLUSIVE) ? RENEW : RENEW_SHARES;
 	}
@@ -88,10 +77,7 @@ record LuaScript(String source, String sha1) implements Script {
 	}
 
 	/**
-	 * Load a script: the given resources one after the other, with each
-	 * {@code --#include} line replaced by the text of the resource it names, or by
-	 * nothing when an earlier line included it.
-	 * @param resources the script's own texts, beside this class
+	 * Load a script: the given resources one after the other, includes resolved.
 	 */
 	private static LuaScript load(String... resources) {
 		StringBuilder texts = new StringBuilder();
@@ -109,10 +95,6 @@ record LuaScript(String source, String sha1) implements Script {
 		return of(source.toString());
 	}
 
-	/**
-	 * Return a script of the given text.
-	 * @param source the script text
-	 */
 	private static LuaScript of(String source) {
 		try {
 			byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));

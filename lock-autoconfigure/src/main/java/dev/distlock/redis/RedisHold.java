@@ -57,10 +57,7 @@ final class RedisHold implements RenewedHold {
 	/** Whether the watchdog renews this hold. */
 	final boolean renewed;
 
-	/**
-	 * Whether the hold started on the message of a grant, which it takes up with a
-	 * renewal at {@link #takeUpNanos}, unless it is released before.
-	 */
+	/** Whether the hold started on a grant's message; see {@link #takeUpNanos}. */
 	final boolean startedOnGrant;
 
 	/**
@@ -78,10 +75,7 @@ final class RedisHold implements RenewedHold {
 	/** Name of the owning thread, or {@code null} for an owner-free lease. */
 	volatile @Nullable String owner;
 
-	/**
-	 * Why the last renewal of this hold failed, or {@code null} if it succeeded; written
-	 * by the watchdog only.
-	 */
+	/** See {@link #renewalFailure()}; written by the watchdog only. */
 	private volatile @Nullable String renewalFailure;
 
 	/** Reentry count of the owning thread; read and written by that thread only. */
@@ -208,8 +202,7 @@ final class RedisHold implements RenewedHold {
 
 	/**
 	 * Renew the hold with the given terms from now on if their lease is longer than its
-	 * own: an extension of a watchdog hold never shortens the lease it is renewed with.
-	 * Called by the thread that holds {@link #extending}.
+	 * own. Called by the thread that holds {@link #extending}.
 	 */
 	void lengthenLease(LeaseTerms longer) {
 		if (longer.leaseMillis() > this.terms.leaseMillis()) {
@@ -245,9 +238,6 @@ final class RedisHold implements RenewedHold {
 		this.observation = observation;
 	}
 
-	/**
-	 * Tell this hold's observation that the hold was lost.
-	 */
 	void observeLoss(LockLostEvent event) {
 		this.observation.lost(event);
 	}
@@ -257,7 +247,6 @@ final class RedisHold implements RenewedHold {
 	 * the hold was released or found lost meanwhile: under {@link #reporting}, so that a
 	 * release, which marks the hold under it first, never stops the observation before
 	 * the event, and a loss is published after it.
-	 * @param event the event
 	 * @param publisher queues the event for the listener
 	 */
 	void reportRenewalFailure(LockRenewalFailedEvent event, Consumer<? super LockRenewalFailedEvent> publisher) {
@@ -273,9 +262,6 @@ final class RedisHold implements RenewedHold {
 		}
 	}
 
-	/**
-	 * Return how this hold is observed.
-	 */
 	LockObserver.Hold observation() {
 		return this.observation;
 	}

@@ -37,26 +37,17 @@ final class ReleaseSignals implements AutoCloseable {
 	 */
 	private final ConcurrentMap<String, Signal> signals = new ConcurrentHashMap<>();
 
-	/**
-	 * Create the signals of one registry.
-	 * @param keyPrefix the registry's key prefix, which its grant channel's name starts
-	 * with
-	 */
 	ReleaseSignals(RedisLockCommands commands, String keyPrefix) {
 		this.grants = new GrantChannel(commands, keyPrefix, this::hear);
 	}
 
-	/**
-	 * Return the channel this registry's waiters hear their grants on.
-	 */
 	GrantChannel grants() {
 		return this.grants;
 	}
 
 	/**
-	 * Start waiting for the signals of a lock: listen on this registry's grant channel
-	 * first, waiting until Redis confirmed the subscription; once Redis refused it,
-	 * waiters poll.
+	 * Start waiting for the signals of a lock, once the grant channel listens
+	 * ({@link GrantChannel#listen}).
 	 * @param key the lock key
 	 * @return the subscription, to be closed when the waiter is done
 	 */

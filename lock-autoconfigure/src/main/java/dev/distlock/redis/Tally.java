@@ -24,9 +24,6 @@ final class Tally<T> {
 		this.failures = failures;
 	}
 
-	/**
-	 * Return an empty tally of the given number of nodes.
-	 */
 	static <T> Tally<T> of(int nodes) {
 		List<@Nullable T> answers = new ArrayList<>(nodes);
 		List<@Nullable Throwable> failures = new ArrayList<>(nodes);
@@ -37,9 +34,6 @@ final class Tally<T> {
 		return new Tally<>(answers, failures);
 	}
 
-	/**
-	 * Record a node's answer or failure.
-	 */
 	void record(int node, @Nullable T answer, @Nullable Throwable failure) {
 		if (failure != null) {
 			this.failures.set(node, failure);
@@ -49,9 +43,6 @@ final class Tally<T> {
 		}
 	}
 
-	/**
-	 * Return a copy of the tally as it is now.
-	 */
 	Tally<T> copy() {
 		return new Tally<>(new ArrayList<>(this.answers), new ArrayList<>(this.failures));
 	}
@@ -63,23 +54,14 @@ final class Tally<T> {
 		return answered() + failed();
 	}
 
-	/**
-	 * Return how many nodes answered.
-	 */
 	int answered() {
 		return count((answer) -> true);
 	}
 
-	/**
-	 * Return how many nodes failed.
-	 */
 	int failed() {
 		return (int) this.failures.stream().filter((failure) -> failure != null).count();
 	}
 
-	/**
-	 * Return how many nodes gave an answer that matches.
-	 */
 	int count(Predicate<T> matches) {
 		return nodesWhere(matches).size();
 	}
@@ -111,9 +93,6 @@ final class Tally<T> {
 		return given;
 	}
 
-	/**
-	 * Return the first failure, or {@code null} if no node failed.
-	 */
 	@Nullable Throwable firstFailure() {
 		for (Throwable failure : this.failures) {
 			if (failure != null) {

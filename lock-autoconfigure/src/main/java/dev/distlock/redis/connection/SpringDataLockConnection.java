@@ -34,9 +34,6 @@ import org.springframework.data.redis.connection.ReturnType;
  * driver's own timeout ({@code spring.data.redis.timeout}), so that an interrupt of the
  * calling thread cannot lose a reply (see {@link #execute}); a call whose reply nobody
  * waits for runs on a thread of its own. A renewal round is pipelined off a cluster.
- * Release messages arrive through a {@link SpringDataReleaseSubscriber}, on a
- * {@code RedisMessageListenerContainer}, which restores its subscriptions after a
- * reconnect.
  */
 final class SpringDataLockConnection implements LockConnection {
 

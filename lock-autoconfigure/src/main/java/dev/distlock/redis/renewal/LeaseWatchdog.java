@@ -77,16 +77,10 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 		this.holds.remove(hold);
 	}
 
-	/**
-	 * Return how often leases are renewed.
-	 */
 	Duration period() {
 		return Duration.ofNanos(this.periodNanos);
 	}
 
-	/**
-	 * Return how much longer ago than one period the last renewal round ended.
-	 */
 	Duration delay() {
 		long late = System.nanoTime() - this.lastRoundNanos - this.periodNanos;
 		return (late > 0) ? Duration.ofNanos(late) : Duration.ZERO;
@@ -243,11 +237,10 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	}
 
 	/**
-	 * Holds that one script call may renew together: of one batch of the renewer, with
-	 * the same terms.
+	 * What the holds of one {@link RenewalBatch} share.
 	 *
 	 * @param batch the batch, as {@link HoldRenewer#batchOf} returns it
-	 * @param terms the lease and lock delay of the holds
+	 * @param terms their lease and lock delay
 	 */
 	private record Group(Object batch, LeaseTerms terms) {
 
