@@ -1,16 +1,23 @@
 package dev.distlock.redis;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.HoldKind;
+import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.renewal.HoldRenewer;
+import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.redis.renewal.RenewalBatch;
 
 /**
  * Renews a registry's holds with the renew script of their {@link HoldKind}: the holds of
- * one kind and one Cluster slot are renewed by one script call.
+ * one kind and one Cluster slot are renewed by one script call, the calls of one kind
+ * pipelined where the connection allows. The holds go through
+ * {@link RedisLockCommands#renew}, so that a quorum renews them on each of its nodes.
  */
 final class HoldRenewals implements HoldRenewer<RedisHold> {
 
@@ -27,7 +34,7 @@ final class HoldRenewals implements HoldRenewer<RedisHold> {
 
 	@Override
 	public List<CompletableFuture<List<Long>>> renew(List<RenewalBatch<RedisHold>> batches) {
-		List<RenewScripts.Renewal> renewals = new ArrayList<>(batches.size());
+		List<Renewal> renewals = new ArrayList<>(batches.size());
 		for (RenewalBatch<RedisHold> batch : batches) {
 			List<LockId> ids = new ArrayList<>(batch.holds().size());
 			List<String> tokens = new ArrayList<>(batch.holds().size());
@@ -35,7 +42,7 @@ final class HoldRenewals implements HoldRenewer<RedisHold> {
 				ids.add(hold.id);
 				tokens.add(hold.token);
 			}
-			renewals.add(new RenewScripts.Renewal(batch.holds().get(0).kind, ids, tokens, batch.terms()));
+			renewals.add(new Renewal(batch.holds().get(0).kind, ids, tokens, batch.terms()));
 		}
 		return this.commands.renew(renewals);
 	}
@@ -43,6 +50,46 @@ final class HoldRenewals implements HoldRenewer<RedisHold> {
 	@Override
 	public List<Long> await(CompletableFuture<List<Long>> reply, String what) {
 		return this.commands.await(reply, what);
+	}
+
+	/**
+	 * Send the renew script of their kind once per batch on one connection.
+	 * @param batches the locks held, and the token held under each, per batch
+	 * @return per batch, in the order given, one entry per lock, 1 when renewed
+	 */
+	static List<CompletableFuture<List<Long>>> send(LockConnection connection, ScriptArgs args, List<Renewal> batches) {
+		Map<HoldKind, Iterator<CompletableFuture<List<Long>>>> sent = new EnumMap<>(HoldKind.class);
+		for (HoldKind kind : HoldKind.values()) {
+			List<String[]> keys = new ArrayList<>();
+			List<String[]> arguments = new ArrayList<>();
+			for (Renewal batch : batches) {
+				if (batch.kind() == kind) {
+					keys.add(ScriptArgs.renewKeys(batch));
+					arguments.add(args.renewArgs(batch));
+				}
+			}
+			if (!keys.isEmpty()) {
+				sent.put(kind, connection.evalEach(LuaScript.renew(kind), keys, arguments).iterator());
+			}
+		}
+		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(batches.size());
+		for (Renewal batch : batches) {
+			replies.add(sent.get(batch.kind()).next());
+		}
+		return replies;
+	}
+
+	/**
+	 * Holds of one Cluster slot and one kind with the same terms, renewed by one script
+	 * call.
+	 *
+	 * @param kind how the holds are kept in Redis
+	 * @param ids the locks held
+	 * @param tokens the token held under each
+	 * @param terms the lease and lock delay of the holds
+	 */
+	record Renewal(HoldKind kind, List<LockId> ids, List<String> tokens, LeaseTerms terms) {
+
 	}
 
 	/**

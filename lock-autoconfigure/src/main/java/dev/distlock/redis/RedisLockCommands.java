@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import dev.distlock.DistributedLockException;
 import dev.distlock.HoldKind;
 import dev.distlock.LockName;
-import dev.distlock.redis.RenewScripts.Renewal;
+import dev.distlock.redis.HoldRenewals.Renewal;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.apache.commons.logging.Log;
@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * {@link ScriptArgs} builds. Every call waits at most the command timeout and turns Redis
  * errors into {@link DistributedLockException}. Every script that grants a lock is
  * followed by {@code WAIT} for replicas when the settings ask for it, after the script
- * that actually ran ({@link ReplicaAcks}); renewals go in batches ({@link RenewScripts}).
+ * that actually ran ({@link ReplicaAcks}); renewals go in batches ({@link HoldRenewals}).
  */
 class RedisLockCommands implements AutoCloseable {
 
@@ -36,14 +36,11 @@ class RedisLockCommands implements AutoCloseable {
 	/** Runs the scripts that grant a lock. */
 	final ReplicaAcks grants;
 
-	private final RenewScripts renewals;
-
 	RedisLockCommands(LockConnection connection, RedisLockSettings settings, Duration replyGrace) {
 		this.connection = connection;
 		this.replies = new Replies(settings.commandTimeout(), replyGrace);
 		this.args = new ScriptArgs(settings.fencingRetention().toMillis());
 		this.grants = new ReplicaAcks(connection, settings);
-		this.renewals = new RenewScripts(connection, this.args);
 	}
 
 	/**
@@ -184,7 +181,7 @@ class RedisLockCommands implements AutoCloseable {
 	 * @return per batch, in the order given, one entry per lock, 1 when renewed
 	 */
 	List<CompletableFuture<List<Long>>> renew(List<Renewal> batches) {
-		return this.renewals.send(batches);
+		return HoldRenewals.send(this.connection, this.args, batches);
 	}
 
 	/**

@@ -11,8 +11,8 @@ import java.util.function.Function;
 
 import dev.distlock.HoldKind;
 import dev.distlock.LockObserver;
+import dev.distlock.redis.HoldRenewals.Renewal;
 import dev.distlock.redis.QuorumAttempts.Attempt;
-import dev.distlock.redis.RenewScripts.Renewal;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.thread.DaemonThreads;

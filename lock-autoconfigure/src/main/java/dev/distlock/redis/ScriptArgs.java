@@ -3,7 +3,7 @@ package dev.distlock.redis;
 import java.util.Arrays;
 import java.util.List;
 
-import dev.distlock.redis.RenewScripts.Renewal;
+import dev.distlock.redis.HoldRenewals.Renewal;
 import dev.distlock.redis.renewal.LeaseTerms;
 
 /**

@@ -148,7 +148,7 @@ class ReadWriteScriptTests {
 			.isFalse();
 		assertThat(this.redisCommands.pttl(readersKey())).as("the kept share's life").isBetween(1L, 400L);
 		assertThat(this.commands.await(this.commands
-			.renew(List.of(new RenewScripts.Renewal(HoldKind.READ_SHARE, List.of(CATALOGUE), List.of("reader"), terms)))
+			.renew(List.of(new HoldRenewals.Renewal(HoldKind.READ_SHARE, List.of(CATALOGUE), List.of("reader"), terms)))
 			.get(0), "renew")).containsExactly(0L);
 		assertThat(write("writer", Queueing.NONE)).isNotPositive();
 		await().atMost(Duration.ofSeconds(5))

@@ -98,8 +98,8 @@ class SharedHoldRenewalTests {
 
 		List<Long> renewed = this.commands
 			.renew(List.of(
-					new RenewScripts.Renewal(HoldKind.EXCLUSIVE, List.of(report), List.of("exclusive-token"), shorter),
-					new RenewScripts.Renewal(HoldKind.PERMIT, List.of(pool), List.of("permit-token"), shorter)))
+					new HoldRenewals.Renewal(HoldKind.EXCLUSIVE, List.of(report), List.of("exclusive-token"), shorter),
+					new HoldRenewals.Renewal(HoldKind.PERMIT, List.of(pool), List.of("permit-token"), shorter)))
 			.stream()
 			.map((reply) -> this.commands.await(reply, "renew").get(0))
 			.toList();
@@ -119,7 +119,7 @@ class SharedHoldRenewalTests {
 		this.redisCommands.zadd(readers, serverMillis() + 500, "reader");
 		this.redisCommands.pexpire(readers, 500);
 
-		List<Long> reply = this.commands.await(this.commands.renew(List.of(new RenewScripts.Renewal(HoldKind.READ_SHARE,
+		List<Long> reply = this.commands.await(this.commands.renew(List.of(new HoldRenewals.Renewal(HoldKind.READ_SHARE,
 				List.of(pool), List.of("reader"), new LeaseTerms(30_000, 1_000))))
 			.get(0), "renew");
 
@@ -131,8 +131,8 @@ class SharedHoldRenewalTests {
 		return new LockId(LockName.of(name), "lock:" + name);
 	}
 
-	private static RenewScripts.Renewal renewal(HoldKind kind, LockId id, String token) {
-		return new RenewScripts.Renewal(kind, List.of(id), List.of(token), TERMS);
+	private static HoldRenewals.Renewal renewal(HoldKind kind, LockId id, String token) {
+		return new HoldRenewals.Renewal(kind, List.of(id), List.of(token), TERMS);
 	}
 
 	private long serverMillis() {
