@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.HoldKind;
 import dev.distlock.LeaseOptions;
+import dev.distlock.redis.connection.ReplicatedReply;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
@@ -98,7 +99,7 @@ final class Acquisition {
 	 * @param queueing whether and how the caller waits in the queue when refused
 	 * @return the grant: the fencing token when taken, otherwise at most 0
 	 */
-	CompletableFuture<RedisLockCommands.Grant> send(Queueing queueing) {
+	CompletableFuture<ReplicatedReply> send(Queueing queueing) {
 		return (this.attempt != null) ? this.commands.acquireShare(this.attempt, this.token, this.terms, queueing)
 				: this.commands.acquire(this.id, this.token, this.terms, queueing);
 	}

@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.HoldKind;
+import dev.distlock.redis.connection.ReplicatedReply;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -87,7 +88,7 @@ final class HandOver {
 	private Outcome transfer(RedisHold hold, LocalLock lock, Handoff handoff) {
 		String token = LockTokens.next();
 		RedisHold next = null;
-		RedisLockCommands.Grant grant = null;
+		ReplicatedReply grant = null;
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.distlock.LockObserver;
-import dev.distlock.redis.RedisLockCommands.Grant;
+import dev.distlock.redis.connection.ReplicatedReply;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
@@ -67,7 +67,7 @@ final class QuorumAttempts {
 	 * @return the grant: the fencing token when held, otherwise minus the milliseconds
 	 * before a retry is worth it
 	 */
-	CompletableFuture<Grant> acquire(Attempt attempt, List<CompletableFuture<Grant>> grants) {
+	CompletableFuture<ReplicatedReply> acquire(Attempt attempt, List<CompletableFuture<ReplicatedReply>> grants) {
 		return hold(attempt, grants, (tally) -> refused(attempt, tally, "acquire lock '" + attempt.id().name + "'"));
 	}
 
@@ -79,7 +79,7 @@ final class QuorumAttempts {
 	 * @return the grant: the fencing token when held, otherwise 0 or minus the
 	 * milliseconds before a retry is worth it
 	 */
-	CompletableFuture<Grant> handOver(Attempt attempt, List<CompletableFuture<Grant>> grants) {
+	CompletableFuture<ReplicatedReply> handOver(Attempt attempt, List<CompletableFuture<ReplicatedReply>> grants) {
 		return hold(attempt, grants, (tally) -> {
 			String what = "hand lock '" + attempt.id().name + "' over";
 			if (tally.count((reply) -> reply > 0) < this.quorum.majority()
@@ -99,10 +99,10 @@ final class QuorumAttempts {
 	 * @param grants each node's grant
 	 * @param refusal what becomes of an attempt that does not count, given the replies
 	 */
-	private CompletableFuture<Grant> hold(Attempt attempt, List<CompletableFuture<Grant>> grants,
-			Function<Tally<Long>, Grant> refusal) {
+	private CompletableFuture<ReplicatedReply> hold(Attempt attempt, List<CompletableFuture<ReplicatedReply>> grants,
+			Function<Tally<Long>, ReplicatedReply> refusal) {
 		List<CompletableFuture<Long>> replies = observed(grants).stream()
-			.map((grant) -> grant.thenApply(Grant::reply))
+			.map((grant) -> grant.thenApply(ReplicatedReply::reply))
 			.toList();
 		return this.quorum.gather(replies, this::decidesAttempt, attempt.sentNanos()).thenCompose((tally) -> {
 			if (isHeld(attempt, tally)) {
@@ -111,12 +111,12 @@ final class QuorumAttempts {
 				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
 					// A majority's fencing keys hold it already; the others are raised
 					// all the same, since a later renewal majority may include them
-					return CompletableFuture.completedFuture(new Grant(fencingToken, 0));
+					return CompletableFuture.completedFuture(new ReplicatedReply(fencingToken, 0));
 				}
 				return this.quorum.gather(raised, this::decidesAttempt, attempt.sentNanos())
 					.thenApply((raisedTally) -> {
 						if (isHeld(attempt, raisedTally)) {
-							return new Grant(fencingToken, 0);
+							return new ReplicatedReply(fencingToken, 0);
 						}
 						return refusal.apply(raisedTally);
 					});
@@ -174,7 +174,7 @@ final class QuorumAttempts {
 	 * lock's key runs out on the first node that refused it.
 	 * @param what the attempt, for the message of its failure
 	 */
-	private Grant refused(Attempt attempt, Tally<Long> tally, String what) {
+	private ReplicatedReply refused(Attempt attempt, Tally<Long> tally, String what) {
 		releaseUnlessRefused(attempt, tally);
 		if (this.quorum.isLost(tally.failed())) {
 			throw this.quorum.unreachable(tally, what);
@@ -186,7 +186,7 @@ final class QuorumAttempts {
 			.min()
 			.orElse(0);
 		boolean split = tally.count((reply) -> reply > 0) > 0;
-		return new Grant((split || shortestTtl == 0) ? retryReply() : -shortestTtl, 0);
+		return new ReplicatedReply((split || shortestTtl == 0) ? retryReply() : -shortestTtl, 0);
 	}
 
 	/**
@@ -218,15 +218,15 @@ final class QuorumAttempts {
 	 * @param grants each node's grant
 	 * @return the same grants
 	 */
-	private List<CompletableFuture<Grant>> observed(List<CompletableFuture<Grant>> grants) {
+	private List<CompletableFuture<ReplicatedReply>> observed(List<CompletableFuture<ReplicatedReply>> grants) {
 		if (this.observer == LockObserver.NONE) {
 			return grants;
 		}
 		for (int i = 0; i < grants.size(); i++) {
 			int node = i;
 			grants.get(i)
-				.whenComplete((@Nullable Grant grant, @Nullable Throwable failure) -> this.observer.nodeReplied(node,
-						nodeReply(grant, failure)));
+				.whenComplete((@Nullable ReplicatedReply grant, @Nullable Throwable failure) -> this.observer
+					.nodeReplied(node, nodeReply(grant, failure)));
 		}
 		return grants;
 	}
@@ -234,7 +234,7 @@ final class QuorumAttempts {
 	/**
 	 * Return what a node did with an attempt to take a lock, from its grant or failure.
 	 */
-	private static LockObserver.NodeReply nodeReply(@Nullable Grant grant, @Nullable Throwable failure) {
+	private static LockObserver.NodeReply nodeReply(@Nullable ReplicatedReply grant, @Nullable Throwable failure) {
 		if (failure != null || grant == null) {
 			return LockObserver.NodeReply.FAILED;
 		}

@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.ReplicatedReply;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
@@ -108,7 +109,7 @@ final class QuorumNode extends RedisLockCommands {
 	 * @param tokenFloor the least fencing token to issue
 	 * @return the grant, as {@code acquire} returns it
 	 */
-	CompletableFuture<Grant> acquireOnQuorum(LockId id, String token, LeaseTerms terms, Queueing queueing,
+	CompletableFuture<ReplicatedReply> acquireOnQuorum(LockId id, String token, LeaseTerms terms, Queueing queueing,
 			long minUptimeMillis, long tokenFloor) {
 		return this.grants.grant(LuaScript.ACQUIRE_ON_QUORUM, id.grantKeys, ScriptArgs.concat(
 				this.args.acquire(token, terms, queueing), Long.toString(minUptimeMillis), Long.toString(tokenFloor)));
@@ -121,7 +122,7 @@ final class QuorumNode extends RedisLockCommands {
 	 * @param tokenFloor the least fencing token to issue
 	 * @return the grant, as {@code transfer} returns it
 	 */
-	CompletableFuture<Grant> transferOnQuorum(LockId id, String token, LeaseTerms terms, String nextToken,
+	CompletableFuture<ReplicatedReply> transferOnQuorum(LockId id, String token, LeaseTerms terms, String nextToken,
 			LeaseTerms nextTerms, String waiterToken, long tokenFloor) {
 		return this.grants.grant(LuaScript.TRANSFER_ON_QUORUM, id.grantKeys, ScriptArgs
 			.concat(this.args.transfer(terms, token, nextToken, nextTerms, waiterToken), Long.toString(tokenFloor)));

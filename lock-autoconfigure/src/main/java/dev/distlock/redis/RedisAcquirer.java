@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockObserver;
+import dev.distlock.redis.connection.ReplicatedReply;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
@@ -285,8 +286,7 @@ final class RedisAcquirer {
 	 * keep a hold for a whole lease.
 	 */
 	private long attempt(Acquisition acquisition, Queueing queueing) {
-		RedisLockCommands.Grant grant = this.commands.await(acquisition.send(queueing),
-				"acquire " + acquisition.describe());
+		ReplicatedReply grant = this.commands.await(acquisition.send(queueing), "acquire " + acquisition.describe());
 		this.commands.requireAcknowledged(acquisition.id.name, grant);
 		return grant.reply();
 	}

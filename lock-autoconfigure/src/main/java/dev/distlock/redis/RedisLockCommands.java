@@ -10,6 +10,7 @@ import dev.distlock.HoldKind;
 import dev.distlock.LockName;
 import dev.distlock.redis.HoldRenewals.Renewal;
 import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.ReplicatedReply;
 import dev.distlock.redis.renewal.LeaseTerms;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -51,7 +52,7 @@ class RedisLockCommands implements AutoCloseable {
 	 * @return the grant: the hold's fencing token when acquired, otherwise minus the lock
 	 * key's remaining TTL
 	 */
-	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
+	CompletableFuture<ReplicatedReply> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
 		return this.grants.grant(LuaScript.ACQUIRE, id.grantKeys, this.args.acquire(token, terms, queueing));
 	}
 
@@ -62,7 +63,8 @@ class RedisLockCommands implements AutoCloseable {
 	 * @return the grant: the hold's fencing token when admitted, otherwise minus the
 	 * milliseconds until the next re-check is worth it, or 0 when unknown
 	 */
-	CompletableFuture<Grant> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms, Queueing queueing) {
+	CompletableFuture<ReplicatedReply> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms,
+			Queueing queueing) {
 		return this.grants.grant(attempt.script(), attempt.keys(),
 				ScriptArgs.concat(this.args.acquire(token, terms, queueing), attempt.args()));
 	}
@@ -77,8 +79,8 @@ class RedisLockCommands implements AutoCloseable {
 	 * @return the grant: the next holder's fencing token, or 0 when the current token was
 	 * not held or its lease was over
 	 */
-	CompletableFuture<Grant> transfer(LockId id, String token, LeaseTerms terms, String nextToken, LeaseTerms nextTerms,
-			String waiterToken) {
+	CompletableFuture<ReplicatedReply> transfer(LockId id, String token, LeaseTerms terms, String nextToken,
+			LeaseTerms nextTerms, String waiterToken) {
 		return this.grants.grant(LuaScript.TRANSFER, id.grantKeys,
 				this.args.transfer(terms, token, nextToken, nextTerms, waiterToken));
 	}
@@ -89,7 +91,7 @@ class RedisLockCommands implements AutoCloseable {
 	 * @param lockName the lock's name, for the message
 	 * @throws DistributedLockException if the lock was granted to too few replicas
 	 */
-	void requireAcknowledged(LockName lockName, Grant grant) {
+	void requireAcknowledged(LockName lockName, ReplicatedReply grant) {
 		this.grants.require(lockName, grant);
 	}
 
@@ -97,7 +99,7 @@ class RedisLockCommands implements AutoCloseable {
 	 * Return whether as many replicas acknowledged a grant as
 	 * {@code distlock.redis.replicas-to-ack} asks for.
 	 */
-	boolean isAcknowledged(Grant grant) {
+	boolean isAcknowledged(ReplicatedReply grant) {
 		return this.grants.isAcknowledged(grant);
 	}
 
@@ -281,17 +283,6 @@ class RedisLockCommands implements AutoCloseable {
 
 	private static void logGiveBackFailure(LockName lockName, Throwable ex) {
 		logger.debug("Could not give back lock '" + lockName + "' in Redis", ex);
-	}
-
-	/**
-	 * The reply of a script that grants a lock, with the replicas that acknowledged it.
-	 *
-	 * @param reply what the script returned
-	 * @param replicasAcked how many replicas acknowledged the grant; 0 when none were
-	 * asked to
-	 */
-	record Grant(long reply, long replicasAcked) {
-
 	}
 
 }

@@ -14,6 +14,7 @@ import dev.distlock.LockObserver;
 import dev.distlock.redis.HoldRenewals.Renewal;
 import dev.distlock.redis.QuorumAttempts.Attempt;
 import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.ReplicatedReply;
 import dev.distlock.redis.renewal.LeaseTerms;
 import dev.distlock.thread.DaemonThreads;
 
@@ -75,7 +76,7 @@ final class RedlockCommands extends RedisLockCommands {
 	}
 
 	@Override
-	CompletableFuture<Grant> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
+	CompletableFuture<ReplicatedReply> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
 		long sentNanos = System.nanoTime();
 		LeaseTerms sent = onNodes(terms);
 		long minUptime = Math.max(sent.keyMillis(), onNodes(this.defaultTerms).keyMillis());
@@ -85,8 +86,8 @@ final class RedlockCommands extends RedisLockCommands {
 	}
 
 	@Override
-	CompletableFuture<Grant> transfer(LockId id, String token, LeaseTerms terms, String nextToken, LeaseTerms nextTerms,
-			String waiterToken) {
+	CompletableFuture<ReplicatedReply> transfer(LockId id, String token, LeaseTerms terms, String nextToken,
+			LeaseTerms nextTerms, String waiterToken) {
 		long sentNanos = System.nanoTime();
 		LeaseTerms sent = onNodes(terms);
 		LeaseTerms nextSent = onNodes(nextTerms);
@@ -113,7 +114,8 @@ final class RedlockCommands extends RedisLockCommands {
 	}
 
 	@Override
-	CompletableFuture<Grant> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms, Queueing queueing) {
+	CompletableFuture<ReplicatedReply> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms,
+			Queueing queueing) {
 		throw RedisLockRegistry.notOnRedlock("shared holds");
 	}
 

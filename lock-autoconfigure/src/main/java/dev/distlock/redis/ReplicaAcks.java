@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockName;
-import dev.distlock.redis.RedisLockCommands.Grant;
 import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.connection.ReplicatedReply;
 
@@ -33,12 +32,11 @@ final class ReplicaAcks {
 	 * Run a script that grants a lock, followed by {@code WAIT} when replicas must
 	 * acknowledge.
 	 */
-	CompletableFuture<Grant> grant(LuaScript script, String[] keys, String... args) {
+	CompletableFuture<ReplicatedReply> grant(LuaScript script, String[] keys, String... args) {
 		if (this.replicasToAck == 0) {
-			return this.connection.eval(script, keys, args).thenApply((reply) -> new Grant(reply, 0));
+			return this.connection.eval(script, keys, args).thenApply((reply) -> new ReplicatedReply(reply, 0));
 		}
-		return this.connection.evalAndWait(script, this.replicasToAck, this.timeout, keys, args)
-			.thenApply((ReplicatedReply replied) -> new Grant(replied.reply(), replied.replicasAcked()));
+		return this.connection.evalAndWait(script, this.replicasToAck, this.timeout, keys, args);
 	}
 
 	/**
@@ -54,7 +52,7 @@ final class ReplicaAcks {
 	 * @param lockName the lock's name, for the message
 	 * @throws DistributedLockException if the lock was granted to too few replicas
 	 */
-	void require(LockName lockName, Grant grant) {
+	void require(LockName lockName, ReplicatedReply grant) {
 		if (grant.reply() > 0 && !isAcknowledged(grant)) {
 			throw new DistributedLockException(
 					"Lock '" + lockName + "' was refused: " + grant.replicasAcked() + " of " + this.replicasToAck
@@ -65,7 +63,7 @@ final class ReplicaAcks {
 	/**
 	 * Return whether as many replicas acknowledged a grant as must.
 	 */
-	boolean isAcknowledged(Grant grant) {
+	boolean isAcknowledged(ReplicatedReply grant) {
 		return grant.replicasAcked() >= this.replicasToAck;
 	}
 
