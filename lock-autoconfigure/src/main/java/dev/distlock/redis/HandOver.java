@@ -51,16 +51,16 @@ final class HandOver {
 
 	private final ReleaseSignals signals;
 
-	private final OwnedHolds ownedReads;
+	private final OwnedLocks owned;
 
 	/**
 	 * Create the hand-overs of one registry.
-	 * @param ownedReads the read shares the releasing thread owns
+	 * @param owned the locks and read shares the releasing thread owns
 	 */
-	HandOver(RedisLockCommands commands, ReleaseSignals signals, OwnedHolds ownedReads) {
+	HandOver(RedisLockCommands commands, ReleaseSignals signals, OwnedLocks owned) {
 		this.commands = commands;
 		this.signals = signals;
-		this.ownedReads = ownedReads;
+		this.owned = owned;
 	}
 
 	/**
@@ -82,7 +82,8 @@ final class HandOver {
 	}
 
 	private boolean mayHandOver(RedisHold hold, LocalLock lock) {
-		return hold.keepMillis() <= 0 && lock.handoffs < MAX_IN_A_ROW && this.ownedReads.find(hold.id.name) == null;
+		return hold.keepMillis() <= 0 && lock.handoffs < MAX_IN_A_ROW
+				&& this.owned.find(HoldKind.READ_SHARE, hold.id.name) == null;
 	}
 
 	private Outcome transfer(RedisHold hold, LocalLock lock, Handoff handoff) {

@@ -12,13 +12,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Takes the holds of a registry's locks, read/write locks and semaphores, and releases
- * them through {@link HoldRelease}. A lock is tried in Redis by one thread of this JVM at
- * a time, the first of its waiters ({@link LocalLock}), and not while another thread of
- * this JVM holds it; a shared hold (a read share, a semaphore permit) is tried straight
- * away; both by one loop, with the script of their {@link Acquisition}. A hold taken is
- * told to the {@link LockObserver}, then tracked for renewal, listing and loss reporting
- * by {@link ActiveHolds}.
+ * Takes the holds of a registry's locks, read/write locks and semaphores. A lock is tried
+ * in Redis by one thread of this JVM at a time, the first of its waiters
+ * ({@link LocalLock}), and not while another thread of this JVM holds it; a shared hold
+ * (a read share, a semaphore permit) is tried straight away; both by one loop, with the
+ * script of their {@link Acquisition}. A hold taken is told to the {@link LockObserver},
+ * then tracked for renewal, listing and loss reporting by {@link ActiveHolds}.
  *
  * <p>
  * A lock's waiter first waits in its JVM until it is first; while this JVM holds the
@@ -76,17 +75,14 @@ final class RedisAcquirer {
 
 	private final LockObserver observer;
 
-	private final HoldRelease release;
-
 	RedisAcquirer(RedisLockCommands commands, ReleaseSignals signals, RedisLockSettings settings, LocalLocks locks,
-			ActiveHolds active, LockObserver observer, HoldRelease release) {
+			ActiveHolds active, LockObserver observer) {
 		this.commands = commands;
 		this.signals = signals;
 		this.settings = settings;
 		this.locks = locks;
 		this.active = active;
 		this.observer = observer;
-		this.release = release;
 	}
 
 	/**
@@ -153,14 +149,6 @@ final class RedisAcquirer {
 		else {
 			wait.notAcquired();
 		}
-	}
-
-	/**
-	 * Release a hold.
-	 * @see HoldRelease#release(RedisHold)
-	 */
-	void release(RedisHold hold) {
-		this.release.release(hold);
 	}
 
 	/**

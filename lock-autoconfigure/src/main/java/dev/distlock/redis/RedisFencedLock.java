@@ -96,28 +96,31 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public void unlock() {
-		this.engine.owned.unlock(this.side, this.id.name);
+		RedisHold hold = this.engine.owned.leave(this.side, this.id.name);
+		if (hold != null) {
+			this.engine.release.release(hold);
+		}
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.engine.owned.of(this.side).isHeld(this.id.name);
+		return this.engine.owned.isHeld(this.side, this.id.name);
 	}
 
 	@Override
 	public int getHoldCount() {
-		RedisHold hold = this.engine.owned.of(this.side).find(this.id.name);
+		RedisHold hold = this.engine.owned.find(this.side, this.id.name);
 		return (hold != null && hold.isValid()) ? hold.reentries : 0;
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.engine.owned.of(this.side).held(this.id.name).fencingToken;
+		return this.engine.owned.held(this.side, this.id.name).fencingToken;
 	}
 
 	@Override
 	public LockLease currentHold() {
-		return this.engine.lease(this.engine.owned.of(this.side).get(this.id.name), this::unlock);
+		return this.engine.lease(this.engine.owned.get(this.side, this.id.name), this::unlock);
 	}
 
 	/**

@@ -37,8 +37,11 @@ final class RegistryEngine {
 	/** The holds taken and not yet released, renewed and reported when lost. */
 	final ActiveHolds active;
 
-	/** Takes holds and releases them. */
+	/** Takes holds. */
 	final RedisAcquirer holds;
+
+	/** Releases holds. */
+	final HoldRelease release;
 
 	/** The holds that threads own through the registry's locks. */
 	final OwnedLocks owned;
@@ -57,8 +60,6 @@ final class RegistryEngine {
 	private final LockKeys keys;
 
 	private final ReleaseSignals signals;
-
-	private final HoldRelease release;
 
 	private final HoldExtension extension;
 
@@ -83,12 +84,11 @@ final class RegistryEngine {
 		this.active = new ActiveHolds(commands, settings.leaseTime(), this.events);
 		this.leadershipEvents = new RedisLeadershipEvents(this.events, observer);
 		LocalLocks locks = new LocalLocks();
-		OwnedHolds reads = new OwnedHolds("Read lock");
-		this.release = new HoldRelease(commands, new HandOver(commands, this.signals, reads), this.signals, locks,
+		this.holds = new RedisAcquirer(commands, this.signals, settings, locks, this.active, observer);
+		this.owned = new OwnedLocks(this.holds);
+		this.release = new HoldRelease(commands, new HandOver(commands, this.signals, this.owned), this.signals, locks,
 				this.active);
 		this.extension = new HoldExtension(commands, this.active);
-		this.holds = new RedisAcquirer(commands, this.signals, settings, locks, this.active, observer, this.release);
-		this.owned = new OwnedLocks(this.holds, reads);
 	}
 
 	/**

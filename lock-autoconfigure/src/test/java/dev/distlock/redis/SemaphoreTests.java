@@ -93,8 +93,8 @@ class SemaphoreTests {
 		assertThat(acquire(registry(), Duration.ZERO)).isNull();
 		assertThat(this.commands.zcard(helperKey(LockKeys.PERMITS))).isEqualTo(PERMITS);
 		assertThat(this.commands.exists(helperKey(LockKeys.QUEUE))).isZero();
-		registry.engine().holds.release(first);
-		registry.engine().holds.release(second);
+		registry.engine().release.release(first);
+		registry.engine().release.release(second);
 		assertThat(this.commands.exists(helperKey(LockKeys.PERMITS), helperKey(LockKeys.QUEUE))).isZero();
 	}
 
@@ -109,7 +109,7 @@ class SemaphoreTests {
 		waiter.awaitIn(TestLockRegistry.WAITING_FOR_RELEASE, WAIT);
 		CommandStats stats = new CommandStats(this.commands);
 		stats.reset();
-		holding.engine().holds.release(first);
+		holding.engine().release.release(first);
 		RedisHold hold = admitted.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(hold).isNotNull();
 		assertThat(hold.fencingToken).isGreaterThan(first.fencingToken);
@@ -132,7 +132,7 @@ class SemaphoreTests {
 			.isThrownBy(() -> admitted.get(WAIT.toSeconds(), TimeUnit.SECONDS))
 			.withCauseInstanceOf(InterruptedException.class);
 		await().atMost(WAIT).untilAsserted(() -> assertThat(this.commands.exists(helperKey(LockKeys.QUEUE))).isZero());
-		holding.engine().holds.release(first);
+		holding.engine().release.release(first);
 		assertThat(this.commands.zcard(helperKey(LockKeys.PERMITS))).isOne();
 	}
 
