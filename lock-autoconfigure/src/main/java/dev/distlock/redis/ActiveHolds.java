@@ -42,8 +42,8 @@ final class ActiveHolds implements LossHandler<RedisHold>, AutoCloseable {
 	/**
 	 * Start tracking a new hold, renewing it if it is in watchdog mode, otherwise
 	 * watching its fixed lease run out. A hold started on a grant's message is renewed at
-	 * its take-up time unless released before: that takes its grant up, extending its key
-	 * from the claim time to its lease.
+	 * its take-up time unless Redis answered its release before: that takes its grant up,
+	 * extending its key from the claim time to its lease.
 	 */
 	void add(RedisHold hold) {
 		this.holds.add(hold);

@@ -61,6 +61,10 @@ final class HoldRelease {
 		hold.reporting.lock();
 		try {
 			expired = !hold.isValid();
+			if (!expired) {
+				// Held until now: a take-up due before Redis answers is still sent
+				hold.releasing(true);
+			}
 			before = hold.markReleased();
 		}
 		finally {
@@ -89,6 +93,7 @@ final class HoldRelease {
 			}
 		}
 		finally {
+			hold.releasing(false);
 			// After any loss the release found was reported
 			hold.observation().released();
 		}

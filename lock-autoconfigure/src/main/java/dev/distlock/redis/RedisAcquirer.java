@@ -41,12 +41,12 @@ import org.springframework.util.Assert;
  * was sent (the grant came after that attempt reached Redis, as the message says), starts
  * at once: the grant wrote its token under the lock key and issued its fencing token, and
  * a renewal sent in the background a quarter of the claim time after that attempt takes
- * the grant up, unless the lock was released before. Other waiters (one that heard too
- * late, polls, waits on a quorum or for replicas) take it up with their next attempt,
- * which issues a fencing token of their own. A waiter whose wait time ends leaves the
- * queue with its last attempt, or gives its token back; one that stops by an exception
- * (interrupt, Redis failure) gives its token back, which also takes it out of the queue
- * and frees what an attempt without an answer may have taken.
+ * the grant up, unless Redis answered the lock's release before. Other waiters (one that
+ * heard too late, polls, waits on a quorum or for replicas) take it up with their next
+ * attempt, which issues a fencing token of their own. A waiter whose wait time ends
+ * leaves the queue with its last attempt, or gives its token back; one that stops by an
+ * exception (interrupt, Redis failure) gives its token back, which also takes it out of
+ * the queue and frees what an attempt without an answer may have taken.
  */
 final class RedisAcquirer {
 

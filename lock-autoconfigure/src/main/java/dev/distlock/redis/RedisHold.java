@@ -65,8 +65,10 @@ final class RedisHold implements RenewedHold {
 	 * of its validity after the attempt that queued it was sent, the latest it may start
 	 * (unless a fixed lease shorter than the claim time bounds the validity), so that the
 	 * take-up has the other three quarters to reach Redis however early it started. A
-	 * hold released before never takes its grant up: the release finds the key the grant
-	 * wrote.
+	 * hold whose release Redis answered before never takes its grant up: the release
+	 * found the key the grant wrote. One whose release is still on its way does: the
+	 * release may reach Redis after the claim time, behind other commands, and would find
+	 * the key expired.
 	 */
 	final long takeUpNanos;
 
@@ -74,6 +76,9 @@ final class RedisHold implements RenewedHold {
 
 	/** Name of the owning thread, or {@code null} for an owner-free lease. */
 	volatile @Nullable String owner;
+
+	/** See {@link #isReleasing()}; written by the releasing thread only. */
+	private volatile boolean releasing;
 
 	/** See {@link #renewalFailure()}; written by the watchdog only. */
 	private volatile @Nullable String renewalFailure;
@@ -155,6 +160,19 @@ final class RedisHold implements RenewedHold {
 	@Override
 	public boolean isHeld() {
 		return this.state.get() == State.HELD;
+	}
+
+	@Override
+	public boolean isReleasing() {
+		return this.releasing;
+	}
+
+	/**
+	 * Record whether the hold's release is on its way to Redis: from before the hold is
+	 * marked released while valid, until Redis answered the release.
+	 */
+	void releasing(boolean releasing) {
+		this.releasing = releasing;
 	}
 
 	@Override

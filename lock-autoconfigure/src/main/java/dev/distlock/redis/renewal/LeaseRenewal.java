@@ -90,8 +90,9 @@ public final class LeaseRenewal<H extends RenewedHold> implements AutoCloseable 
 
 	/**
 	 * Renew a hold at the given time, in the background, with its own terms, whether it
-	 * is in watchdog mode or has a fixed lease, unless it is no longer held then: a
-	 * renewal that finds it expired or taken reports it lost, as the watchdog's do.
+	 * is in watchdog mode or has a fixed lease, unless it is neither held nor being
+	 * released then (Redis answered its release): a renewal that finds a held hold
+	 * expired or taken reports it lost, as the watchdog's do.
 	 * @param hold the hold, watched already
 	 * @param atNanos when, in {@link System#nanoTime()}; at once if that has passed
 	 */

@@ -113,15 +113,16 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	}
 
 	/**
-	 * Renew one hold at the given time, unless it is no longer held then. Once closed,
-	 * nothing is renewed any more.
+	 * Renew one hold at the given time, unless it is neither held nor being released
+	 * then: a release on its way may reach Redis after the validity the hold has without
+	 * the renewal, and find its key expired. Once closed, nothing is renewed any more.
 	 * @see #renewAtOnce
 	 */
 	void renewAt(H hold, long atNanos) {
 		CompletableFuture.delayedExecutor(atNanos - System.nanoTime(), TimeUnit.NANOSECONDS, this.timedRenewals)
 			.execute(() -> {
 				try {
-					if (hold.isHeld()) {
+					if (hold.isHeld() || hold.isReleasing()) {
 						renewAtOnce(hold);
 					}
 				}

@@ -22,6 +22,14 @@ public interface RenewedHold {
 	boolean isHeld();
 
 	/**
+	 * Return whether the hold was released in this JVM while valid and Redis has not
+	 * answered its release yet: the release may reach Redis after the hold's validity
+	 * without a renewal, having waited behind other commands.
+	 * @return whether the hold's release is on its way to Redis
+	 */
+	boolean isReleasing();
+
+	/**
 	 * Return whether the watchdog renews the hold, rather than its fixed lease running
 	 * out.
 	 * @return whether the hold is in watchdog mode

@@ -142,6 +142,11 @@ class LeaseExpiriesTests {
 		}
 
 		@Override
+		public boolean isReleasing() {
+			return false;
+		}
+
+		@Override
 		public boolean isRenewed() {
 			return false;
 		}
