@@ -1,16 +1,23 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
+import dev.distlock.LeadershipGrantedEvent;
+import dev.distlock.LeadershipRevokedEvent;
 import dev.distlock.LockEvent;
+import dev.distlock.LockName;
+import dev.distlock.LockObserver;
+import dev.distlock.leader.LeadershipEvents;
 import dev.distlock.thread.DaemonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,17 +28,22 @@ import org.jspecify.annotations.Nullable;
  * one daemon thread of its own ({@code distlock-events}). The engine publishes an event
  * once the change it tells of is complete, holding none of its locks, and no thread that
  * renews or watches leases ever waits for a listener: a listener may block, or call the
- * registry and its leaderships, without delaying a renewal. Only a leadership's own
- * thread waits for the delivery of a revocation, before it releases the term's lock; the
- * term's loss actions run on this thread just before the revocation is delivered, so that
- * they too may call back. A listener that throws is logged and the next event is
- * delivered.
+ * registry and its leaderships, without delaying a renewal. A listener that throws is
+ * logged and the next event is delivered.
+ *
+ * <p>
+ * The terms of the registry's leaderships are told to the observer on the leadership's
+ * thread, then published here. Only a leadership's own thread waits for the delivery of a
+ * revocation, before it releases the term's lock; the term's loss actions run on this
+ * thread just before the revocation is delivered, so that they too may call back.
  */
-final class LockEventPublisher implements AutoCloseable {
+final class LockEventPublisher implements LeadershipEvents, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockRegistry.class);
 
 	private final Consumer<? super LockEvent> eventListener;
+
+	private final LockObserver observer;
 
 	private final Duration closeTimeout;
 
@@ -43,11 +55,13 @@ final class LockEventPublisher implements AutoCloseable {
 	/**
 	 * Create a publisher.
 	 * @param eventListener the listener to tell
+	 * @param observer told of the terms of the registry's leaderships
 	 * @param closeTimeout how long a close waits for the events queued to be delivered,
 	 * and a leadership for the delivery of its revocation
 	 */
-	LockEventPublisher(Consumer<? super LockEvent> eventListener, Duration closeTimeout) {
+	LockEventPublisher(Consumer<? super LockEvent> eventListener, LockObserver observer, Duration closeTimeout) {
 		this.eventListener = eventListener;
+		this.observer = observer;
 		this.closeTimeout = closeTimeout;
 		this.executor = Executors.newSingleThreadExecutor((task) -> {
 			Thread thread = DaemonThreads.named("distlock-events").newThread(task);
@@ -61,16 +75,21 @@ final class LockEventPublisher implements AutoCloseable {
 		});
 	}
 
+	@Override
+	public void granted(LockName name, LeadershipGrantedEvent event) {
+		this.observer.leadershipGranted(name, event);
+		publish(event);
+	}
+
 	/**
-	 * Queue an event for the listener and wait until the listener was told of it, the
-	 * registry closed and dropped it, or the close timeout passed (a listener busy that
-	 * long is logged, and waited for no longer), whatever interrupts the caller. Never
-	 * called by the listener's thread.
-	 * @param first run on the event thread just before the listener is told, unless the
-	 * event is dropped; it must not throw
+	 * Queue the revocation for the listener and wait until the listener was told of it,
+	 * the registry closed and dropped it, or the close timeout passed (a listener busy
+	 * that long is logged, and waited for no longer), whatever interrupts the caller.
 	 */
-	void publishAndAwait(LockEvent event, Runnable first) {
-		CompletableFuture<Void> delivered = queue(event, first);
+	@Override
+	public void revoked(LockName name, LeadershipRevokedEvent event, Runnable first) {
+		this.observer.leadershipRevoked(name, event);
+		Future<?> delivered = queue(event, first);
 		long deadline = System.nanoTime() + this.closeTimeout.toNanos();
 		boolean interrupted = false;
 		try {
@@ -87,8 +106,8 @@ final class LockEventPublisher implements AutoCloseable {
 							+ " was published; going on without waiting for its delivery");
 					return;
 				}
-				catch (ExecutionException ex) {
-					// A delivery completes normally, also when dropped
+				catch (ExecutionException | CancellationException ex) {
+					// A delivery completes normally; a dropped one is cancelled
 					return;
 				}
 			}
@@ -104,7 +123,8 @@ final class LockEventPublisher implements AutoCloseable {
 	 * Return whether the calling thread is the one telling the listener: a listener
 	 * calling back must not wait for what waits for the delivery of a later event.
 	 */
-	boolean calledByListener() {
+	@Override
+	public boolean calledByListener() {
 		return Thread.currentThread() == this.deliverer;
 	}
 
@@ -131,55 +151,34 @@ final class LockEventPublisher implements AutoCloseable {
 		}
 	}
 
-	private CompletableFuture<Void> queue(LockEvent event, Runnable first) {
-		Delivery delivery = new Delivery(event, first);
+	/**
+	 * Queue an event to tell the listener of after what runs first, which must not throw.
+	 * @return the delivery, done once told, or cancelled when dropped
+	 */
+	private Future<?> queue(LockEvent event, Runnable first) {
 		try {
-			this.executor.execute(delivery);
+			return this.executor.submit(() -> deliver(event, first));
 		}
 		catch (RejectedExecutionException ex) {
 			logger.debug("Lock event " + event + " not delivered: the registry is closed");
-			delivery.done.complete(null);
+			return CompletableFuture.completedFuture(null);
 		}
-		return delivery.done;
+	}
+
+	private void deliver(LockEvent event, Runnable first) {
+		try {
+			first.run();
+			this.eventListener.accept(event);
+		}
+		catch (RuntimeException | Error ex) {
+			logger.error("Lock event listener failed for lock '" + event.name() + "'", ex);
+		}
 	}
 
 	private void dropQueued() {
 		for (Runnable dropped : this.executor.shutdownNow()) {
-			((Delivery) dropped).done.complete(null);
+			((Future<?>) dropped).cancel(false);
 		}
-	}
-
-	/**
-	 * One event to tell the listener of, after what runs first, done once told or
-	 * dropped.
-	 */
-	private final class Delivery implements Runnable {
-
-		private final LockEvent event;
-
-		private final Runnable first;
-
-		private final CompletableFuture<Void> done = new CompletableFuture<>();
-
-		Delivery(LockEvent event, Runnable first) {
-			this.event = event;
-			this.first = first;
-		}
-
-		@Override
-		public void run() {
-			try {
-				this.first.run();
-				LockEventPublisher.this.eventListener.accept(this.event);
-			}
-			catch (RuntimeException | Error ex) {
-				logger.error("Lock event listener failed for lock '" + this.event.name() + "'", ex);
-			}
-			finally {
-				this.done.complete(null);
-			}
-		}
-
 	}
 
 }

@@ -219,8 +219,8 @@ public class RedisLockRegistry implements LockRegistry, LockIntrospector, AutoCl
 	@Override
 	public Leadership leadership(String name) {
 		LockId id = this.engine.checked(LockName.of(name));
-		return this.leaderships.computeIfAbsent(id.name, (key) -> new LockLeadership(this, id.name, id.key,
-				this.engine.leaseTime, this.engine.leadershipEvents));
+		return this.leaderships.computeIfAbsent(id.name,
+				(key) -> new LockLeadership(this, id.name, id.key, this.engine.leaseTime, this.engine.events));
 	}
 
 	@Override

@@ -8,7 +8,6 @@ import dev.distlock.LockEvent;
 import dev.distlock.LockLease;
 import dev.distlock.LockName;
 import dev.distlock.LockObserver;
-import dev.distlock.leader.LeadershipEvents;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -52,8 +51,8 @@ final class RegistryEngine {
 	/** How long a lock in watchdog mode stays taken unless renewed. */
 	final Duration leaseTime;
 
-	/** The events of the registry's leaderships. */
-	final LeadershipEvents leadershipEvents;
+	/** Publishes the registry's events, its leaderships' too. */
+	final LockEventPublisher events;
 
 	private final RedisLockCommands commands;
 
@@ -62,8 +61,6 @@ final class RegistryEngine {
 	private final ReleaseSignals signals;
 
 	private final HoldExtension extension;
-
-	private final LockEventPublisher events;
 
 	/**
 	 * Wire the parts of a registry together.
@@ -80,9 +77,8 @@ final class RegistryEngine {
 		this.leaseTime = settings.leaseTime();
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.signals = new ReleaseSignals(commands, settings.keyPrefix());
-		this.events = new LockEventPublisher(eventListener, settings.leaseTime());
+		this.events = new LockEventPublisher(eventListener, observer, settings.leaseTime());
 		this.active = new ActiveHolds(commands, settings.leaseTime(), this.events);
-		this.leadershipEvents = new RedisLeadershipEvents(this.events, observer);
 		LocalLocks locks = new LocalLocks();
 		this.holds = new RedisAcquirer(commands, this.signals, settings, locks, this.active, observer);
 		this.owned = new OwnedLocks(this.holds);
