@@ -7,12 +7,24 @@ import java.util.function.Consumer;
 
 import dev.distlock.LockLease;
 import dev.distlock.LockLostException;
+import dev.distlock.redis.renewal.LeaseTerms;
+
+import org.springframework.util.Assert;
 
 /**
  * A {@link LockLease} of one hold of a {@link RedisLockRegistry}: an owner-free lease, or
  * the current hold of a thread-owned lock. The first {@link #release()} runs the given
- * release action; later ones do nothing. {@link #extend(Duration)} goes through the
- * registry's {@link HoldExtension}.
+ * release action; later ones do nothing.
+ *
+ * <p>
+ * {@link #extend(Duration)} makes the hold valid for a new lease from now with one call
+ * of the renew script of its kind, which refuses a hold whose lease Redis finds over, as
+ * a renewal does. An extension never shortens a hold, in Redis or in this JVM: a hold
+ * with more time left keeps it. A watchdog hold is renewed with the new lease from then
+ * on if it is longer than its own. The fixed lease of a hold is not watched while it is
+ * extended, so that it is not found run out while the extension may still reach Redis in
+ * time, and is watched until its new end afterwards. Extensions of one hold run one at a
+ * time.
  */
 final class RedisLockLease implements LockLease {
 
@@ -20,14 +32,17 @@ final class RedisLockLease implements LockLease {
 
 	private final Runnable releaseAction;
 
-	private final HoldExtension extension;
+	private final RedisLockCommands commands;
+
+	private final ActiveHolds active;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	RedisLockLease(RedisHold hold, Runnable releaseAction, HoldExtension extension) {
+	RedisLockLease(RedisHold hold, Runnable releaseAction, RedisLockCommands commands, ActiveHolds active) {
 		this.hold = hold;
 		this.releaseAction = releaseAction;
-		this.extension = extension;
+		this.commands = commands;
+		this.active = active;
 	}
 
 	@Override
@@ -60,9 +75,58 @@ final class RedisLockLease implements LockLease {
 		this.hold.lossActions.add(action);
 	}
 
+	/**
+	 * Extend the hold to the given lease from now.
+	 * @param leaseTime the new lease, at least 1 ms
+	 * @throws LockLostException if the hold was released, handed over, lost, or past its
+	 * lease, or if Redis no longer had it (then it is reported lost)
+	 * @throws dev.distlock.DistributedLockException if Redis did not answer; the hold is
+	 * valid as long as before
+	 */
 	@Override
 	public void extend(Duration leaseTime) {
-		this.extension.extend(this.hold, leaseTime);
+		Assert.notNull(leaseTime, "'leaseTime' must not be null");
+		Assert.isTrue(leaseTime.toMillis() > 0, () -> "Lease time of lock '" + this.hold.id.name
+				+ "' must be at least 1 ms, but was given " + leaseTime);
+		LeaseTerms terms = new LeaseTerms(leaseTime.toMillis(), this.hold.terms().delayMillis());
+		this.hold.extending.lock();
+		try {
+			if (!this.hold.isValid() || !this.active.renewal().pauseExpiry(this.hold)) {
+				throw notExtended();
+			}
+			try {
+				extendInRedis(terms);
+			}
+			finally {
+				this.active.renewal().resumeExpiry(this.hold);
+			}
+		}
+		finally {
+			this.hold.extending.unlock();
+		}
+	}
+
+	private void extendInRedis(LeaseTerms terms) {
+		RedisHold hold = this.hold;
+		long sentNanos = System.nanoTime();
+		boolean extended = this.commands
+			.await(this.commands.extend(hold.kind, hold.id, hold.token, terms),
+					"extend the lease of lock '" + hold.id.name + "'")
+			.get(0) == 1L;
+		if (!extended) {
+			this.active.lost(hold, "its extension found it expired or held by another owner");
+			throw notExtended();
+		}
+		hold.lengthenLease(terms);
+		hold.extend(sentNanos, terms);
+		if (hold.state() != RedisHold.State.HELD) {
+			throw notExtended();
+		}
+	}
+
+	private LockLostException notExtended() {
+		return new LockLostException(name(), fencingToken(), "Lock '" + this.hold.id.name + "' (fencing token "
+				+ fencingToken() + ") cannot be extended: it was released, lost, or not renewed within its lease");
 	}
 
 	@Override

@@ -14,8 +14,8 @@ import org.springframework.util.Assert;
 
 /**
  * The engine behind one {@link RedisLockRegistry}: its parts, wired together once, and
- * their shutdown in order; it hands out its holds as leases, released through
- * {@link HoldRelease} and extended through {@link HoldExtension}. The registry's views
+ * their shutdown in order; it hands out its holds as leases ({@link RedisLockLease}),
+ * which extend them, and release them through {@link HoldRelease}. The registry's views
  * (locks, read/write locks, semaphores) hold the engine rather than the registry, so two
  * views of one engine are views of one registry.
  *
@@ -60,8 +60,6 @@ final class RegistryEngine {
 
 	private final ReleaseSignals signals;
 
-	private final HoldExtension extension;
-
 	/**
 	 * Wire the parts of a registry together.
 	 * @param commands the commands to Redis, closed with the engine
@@ -84,7 +82,6 @@ final class RegistryEngine {
 		this.owned = new OwnedLocks(this.holds);
 		this.release = new HoldRelease(commands, new HandOver(commands, this.signals, this.owned), this.signals, locks,
 				this.active);
-		this.extension = new HoldExtension(commands, this.active);
 	}
 
 	/**
@@ -110,7 +107,7 @@ final class RegistryEngine {
 	 * @param releaseAction run by the lease's first release
 	 */
 	LockLease lease(RedisHold hold, Runnable releaseAction) {
-		return new RedisLockLease(hold, releaseAction, this.extension);
+		return new RedisLockLease(hold, releaseAction, this.commands, this.active);
 	}
 
 	/**
