@@ -115,14 +115,6 @@ final class OwnedLocks {
 		return valid(side, get(side, name), "its fencing token fences nothing");
 	}
 
-	/**
-	 * Return whether the current thread owns a valid hold of one side of the named lock.
-	 */
-	boolean isHeld(HoldKind side, LockName name) {
-		RedisHold hold = find(side, name);
-		return hold != null && hold.isValid();
-	}
-
 	private RedisHold valid(HoldKind side, RedisHold hold, String consequence) {
 		if (!hold.isValid()) {
 			throw new LockLostException(hold.id.name.value(), hold.fencingToken,

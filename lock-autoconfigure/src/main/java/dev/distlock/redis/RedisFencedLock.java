@@ -104,7 +104,7 @@ final class RedisFencedLock implements FencedLock {
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.engine.owned.isHeld(this.side, this.id.name);
+		return getHoldCount() > 0;
 	}
 
 	@Override
