@@ -2,7 +2,6 @@ package dev.distlock.redis;
 
 import dev.distlock.HoldKind;
 import dev.distlock.redis.connection.ReplicatedReply;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Hands a released hold straight to the first thread of this JVM that waits for the lock
@@ -101,7 +100,9 @@ final class HandOver {
 			}
 		}
 		finally {
-			boolean taken = complete(handoff, lock, next);
+			boolean taken = handoff.complete(next);
+			// Wake the waiter at once also when it sleeps on the lock's release signal
+			this.signals.fire(lock.id.key);
 			if (next == null || !taken) {
 				// Failed, refused for want of replicas, or the waiter gave up meanwhile
 				this.commands.giveBack(lock.id, token, handoff.terms);
@@ -111,17 +112,6 @@ final class HandOver {
 			lock.handoffs++;
 		}
 		return (grant.reply() > 0) ? Outcome.DONE : Outcome.LOST;
-	}
-
-	/**
-	 * Complete a claimed offer and wake the waiter at once, whether it sleeps on the
-	 * offer or on the lock's release signal.
-	 * @return whether the waiter takes the hold
-	 */
-	private boolean complete(Handoff handoff, LocalLock lock, @Nullable RedisHold next) {
-		boolean taken = handoff.complete(next);
-		this.signals.fire(lock.id.key);
-		return taken;
 	}
 
 }
