@@ -120,7 +120,7 @@ final class ReleaseSignals implements AutoCloseable {
 		 * Return how many signals arrived so far, to pass to {@link #await}.
 		 */
 		long generation() {
-			return this.signal.generation();
+			return this.signal.generation;
 		}
 
 		/**
@@ -130,7 +130,7 @@ final class ReleaseSignals implements AutoCloseable {
 		 * @param attempt the number of its last attempt, which queued it
 		 */
 		long granted(String token, long attempt) {
-			HeardGrant grant = this.signal.grant();
+			HeardGrant grant = this.signal.grant;
 			return (grant != null && grant.token().equals(token) && grant.attempt() == attempt) ? grant.fencingToken()
 					: 0;
 		}
@@ -169,30 +169,11 @@ final class ReleaseSignals implements AutoCloseable {
 		/** Subscribers; changed only while the enclosing map computes its key. */
 		private int users;
 
-		private long generation;
+		/** The signals so far; changed under the lock, read without it. */
+		private volatile long generation;
 
-		/** The last grant heard for the lock, if any. */
-		private @Nullable HeardGrant grant;
-
-		long generation() {
-			this.lock.lock();
-			try {
-				return this.generation;
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Nullable HeardGrant grant() {
-			this.lock.lock();
-			try {
-				return this.grant;
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
+		/** The last grant heard for the lock, if any, set before its signal counts. */
+		private volatile @Nullable HeardGrant grant;
 
 		void fire(@Nullable HeardGrant heard) {
 			this.lock.lock();
