@@ -111,7 +111,7 @@ final class QuorumNode extends RedisLockCommands {
 	 */
 	CompletableFuture<ReplicatedReply> acquireOnQuorum(LockId id, String token, LeaseTerms terms, Queueing queueing,
 			long minUptimeMillis, long tokenFloor) {
-		return this.grants.grant(LuaScript.ACQUIRE_ON_QUORUM, id.grantKeys, ScriptArgs.concat(
+		return grant(LuaScript.ACQUIRE_ON_QUORUM, id.grantKeys, ScriptArgs.concat(
 				this.args.acquire(token, terms, queueing), Long.toString(minUptimeMillis), Long.toString(tokenFloor)));
 	}
 
@@ -124,7 +124,7 @@ final class QuorumNode extends RedisLockCommands {
 	 */
 	CompletableFuture<ReplicatedReply> transferOnQuorum(LockId id, String token, LeaseTerms terms, String nextToken,
 			LeaseTerms nextTerms, String waiterToken, long tokenFloor) {
-		return this.grants.grant(LuaScript.TRANSFER_ON_QUORUM, id.grantKeys, ScriptArgs
+		return grant(LuaScript.TRANSFER_ON_QUORUM, id.grantKeys, ScriptArgs
 			.concat(this.args.transfer(terms, token, nextToken, nextTerms, waiterToken), Long.toString(tokenFloor)));
 	}
 

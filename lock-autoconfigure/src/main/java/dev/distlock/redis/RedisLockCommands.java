@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * Runs the lock scripts on a {@link LockConnection}, with the keys and arguments that
  * {@link ScriptArgs} builds. Every call waits at most the command timeout and turns Redis
  * errors into {@link DistributedLockException}. Every script that grants a lock is
- * followed by {@code WAIT} for replicas when the settings ask for it, after the script
- * that actually ran ({@link ReplicaAcks}); renewals go in batches ({@link HoldRenewals}).
+ * followed on its connection by {@code WAIT} for the replicas that
+ * {@code distlock.redis.replicas-to-ack} asks for, after the script that actually ran;
+ * renewals go in batches ({@link HoldRenewals}).
  */
 class RedisLockCommands implements AutoCloseable {
 
@@ -34,14 +35,16 @@ class RedisLockCommands implements AutoCloseable {
 	/** The keys and arguments of the lock scripts. */
 	final ScriptArgs args;
 
-	/** Runs the scripts that grant a lock. */
-	final ReplicaAcks grants;
+	private final int replicasToAck;
+
+	private final Duration replicaAckTimeout;
 
 	RedisLockCommands(LockConnection connection, RedisLockSettings settings, Duration replyGrace) {
 		this.connection = connection;
 		this.replies = new Replies(settings.commandTimeout(), replyGrace);
 		this.args = new ScriptArgs(settings.fencingRetention().toMillis());
-		this.grants = new ReplicaAcks(connection, settings);
+		this.replicasToAck = settings.replicasToAck();
+		this.replicaAckTimeout = settings.replicaAckTimeout();
 	}
 
 	/**
@@ -53,7 +56,7 @@ class RedisLockCommands implements AutoCloseable {
 	 * key's remaining TTL
 	 */
 	CompletableFuture<ReplicatedReply> acquire(LockId id, String token, LeaseTerms terms, Queueing queueing) {
-		return this.grants.grant(LuaScript.ACQUIRE, id.grantKeys, this.args.acquire(token, terms, queueing));
+		return grant(LuaScript.ACQUIRE, id.grantKeys, this.args.acquire(token, terms, queueing));
 	}
 
 	/**
@@ -65,7 +68,7 @@ class RedisLockCommands implements AutoCloseable {
 	 */
 	CompletableFuture<ReplicatedReply> acquireShare(SharedAttempt attempt, String token, LeaseTerms terms,
 			Queueing queueing) {
-		return this.grants.grant(attempt.script(), attempt.keys(),
+		return grant(attempt.script(), attempt.keys(),
 				ScriptArgs.concat(this.args.acquire(token, terms, queueing), attempt.args()));
 	}
 
@@ -81,7 +84,7 @@ class RedisLockCommands implements AutoCloseable {
 	 */
 	CompletableFuture<ReplicatedReply> transfer(LockId id, String token, LeaseTerms terms, String nextToken,
 			LeaseTerms nextTerms, String waiterToken) {
-		return this.grants.grant(LuaScript.TRANSFER, id.grantKeys,
+		return grant(LuaScript.TRANSFER, id.grantKeys,
 				this.args.transfer(terms, token, nextToken, nextTerms, waiterToken));
 	}
 
@@ -92,7 +95,11 @@ class RedisLockCommands implements AutoCloseable {
 	 * @throws DistributedLockException if the lock was granted to too few replicas
 	 */
 	void requireAcknowledged(LockName lockName, ReplicatedReply grant) {
-		this.grants.require(lockName, grant);
+		if (grant.reply() > 0 && !isAcknowledged(grant)) {
+			throw new DistributedLockException("Lock '" + lockName + "' was refused: " + grant.replicasAcked() + " of "
+					+ this.replicasToAck + " replicas acknowledged it within " + this.replicaAckTimeout
+					+ " (distlock.redis.replicas-to-ack)");
+		}
 	}
 
 	/**
@@ -100,7 +107,17 @@ class RedisLockCommands implements AutoCloseable {
 	 * {@code distlock.redis.replicas-to-ack} asks for.
 	 */
 	boolean isAcknowledged(ReplicatedReply grant) {
-		return this.grants.isAcknowledged(grant);
+		return grant.replicasAcked() >= this.replicasToAck;
+	}
+
+	/**
+	 * Run a script that grants a lock, then {@code WAIT} when replicas must acknowledge.
+	 */
+	CompletableFuture<ReplicatedReply> grant(LuaScript script, String[] keys, String... args) {
+		if (this.replicasToAck == 0) {
+			return this.connection.eval(script, keys, args).thenApply((reply) -> new ReplicatedReply(reply, 0));
+		}
+		return this.connection.evalAndWait(script, this.replicasToAck, this.replicaAckTimeout, keys, args);
 	}
 
 	/**
@@ -233,8 +250,8 @@ class RedisLockCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Return the group of keys that one script call may touch together: the Cluster slot
-	 * on a cluster, the same group for every key otherwise.
+	 * Return the group of keys that one script call may touch together
+	 * ({@link LockConnection#batchOf}).
 	 */
 	int batchOf(String key) {
 		return this.connection.batchOf(key);
@@ -245,32 +262,27 @@ class RedisLockCommands implements AutoCloseable {
 	 * its own: not when grants wait for replicas, which the waiter's take-up does.
 	 */
 	boolean startsOnGrant() {
-		return this.grants.needNoAcks();
+		return this.replicasToAck == 0;
 	}
 
 	/**
-	 * Open a subscriber to grant messages on a connection of its own.
-	 * @param onMessage told the text of every message: the key of a lock released, or
-	 * granted with the grant's details after it
+	 * Open a subscriber to grant messages ({@link LockConnection#subscriber}).
 	 */
 	LockConnection.ReleaseSubscriber subscriber(Consumer<String> onMessage) {
 		return this.connection.subscriber(onMessage);
 	}
 
 	/**
-	 * Wait for a reply within the command timeout, cancelling the command when none came.
-	 * An interrupt ends the wait with a failure and keeps the thread's interrupt flag.
-	 * @param what the operation, for the error message
+	 * Wait for a reply within the command timeout, ended by an interrupt
+	 * ({@link Replies#await}).
 	 */
 	<T> T await(CompletableFuture<T> reply, String what) {
 		return this.replies.await(reply, what);
 	}
 
 	/**
-	 * Wait for a reply within the command timeout like {@link #await}, but go on waiting
-	 * when interrupted, setting the interrupt flag again afterwards: for commands whose
-	 * effect must be known, such as a release.
-	 * @param what the operation, for the error message
+	 * Wait for a reply within the command timeout whatever interrupts the caller, for
+	 * commands whose effect must be known ({@link Replies#awaitUninterruptibly}).
 	 */
 	<T> T awaitUninterruptibly(CompletableFuture<T> reply, String what) {
 		return this.replies.awaitUninterruptibly(reply, what);
