@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
 import io.lettuce.core.AbstractRedisClient;
@@ -47,12 +47,8 @@ final class LettuceLockConnection implements LockConnection {
 
 	@Override
 	public CompletableFuture<Long> eval(Script script, String[] keys, String... args) {
-		return evalsha(commands(), script, ScriptOutputType.INTEGER, keys, args);
-	}
-
-	@Override
-	public CompletableFuture<Long> evalDetached(Script script, String[] keys, String... args) {
-		return eval(script, keys, args);
+		return evalsha(commands(), script, ScriptOutputType.INTEGER, keys, args,
+				RedisFuture<Long>::toCompletableFuture);
 	}
 
 	@Override
@@ -61,10 +57,9 @@ final class LettuceLockConnection implements LockConnection {
 		// WAIT follows the script on its node, also when the script has to be sent again
 		// whole, so that it counts the replicas that have the grant.
 		RedisClusterAsyncCommands<String, String> node = nodeOf(keys[0]);
-		Function<RedisFuture<Long>, CompletableFuture<ReplicatedReply>> andWait = (reply) -> reply.toCompletableFuture()
-			.thenCombine(node.waitForReplication(replicas, timeout.toMillis()), ReplicatedReply::new);
-		return orEval(andWait.apply(node.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args)),
-				() -> andWait.apply(node.eval(script.source(), ScriptOutputType.INTEGER, keys, args)));
+		return evalsha(node, script, ScriptOutputType.INTEGER, keys, args,
+				(RedisFuture<Long> reply) -> reply.toCompletableFuture()
+					.thenCombine(node.waitForReplication(replicas, timeout.toMillis()), ReplicatedReply::new));
 	}
 
 	@Override
@@ -72,7 +67,8 @@ final class LettuceLockConnection implements LockConnection {
 		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
 		for (int i = 0; i < keys.size(); i++) {
 			try {
-				replies.add(evalsha(commands(), script, ScriptOutputType.MULTI, keys.get(i), args.get(i)));
+				replies.add(evalsha(commands(), script, ScriptOutputType.MULTI, keys.get(i), args.get(i),
+						RedisFuture<List<Long>>::toCompletableFuture));
 			}
 			catch (RuntimeException ex) {
 				replies.add(CompletableFuture.failedFuture(ex));
@@ -143,26 +139,25 @@ final class LettuceLockConnection implements LockConnection {
 	 */
 	@SuppressWarnings("unchecked")
 	private RedisClusterAsyncCommands<String, String> nodeOf(String key) {
-		StatefulConnection<String, String> current = connection();
-		if (current instanceof StatefulRedisClusterConnection<?, ?> cluster) {
+		if (connection() instanceof StatefulRedisClusterConnection<?, ?> cluster) {
 			RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
 			return ((StatefulRedisClusterConnection<String, String>) cluster).getConnection(node.getNodeId()).async();
 		}
-		return ((StatefulRedisConnection<String, String>) current).async();
-	}
-
-	private static <T> CompletableFuture<T> evalsha(RedisScriptingAsyncCommands<String, String> commands, Script script,
-			ScriptOutputType type, String[] keys, String... args) {
-		return orEval(commands.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture(),
-				() -> commands.<T>eval(script.source(), type, keys, args).toCompletableFuture());
+		return commands();
 	}
 
 	/**
-	 * Send a script whole when Redis answered that it does not have it cached.
+	 * Send a script by its digest, and whole when Redis answered that it does not have it
+	 * cached.
+	 * @param reply turns the script's reply into the call's, sending what follows it
 	 */
-	private static <T> CompletableFuture<T> orEval(CompletableFuture<T> reply, Supplier<CompletableFuture<T>> eval) {
-		return reply.exceptionallyCompose(
-				(Throwable ex) -> ErrorReplies.isNoScript(ex) ? eval.get() : CompletableFuture.failedFuture(ex));
+	private static <T, R> CompletableFuture<R> evalsha(RedisScriptingAsyncCommands<String, String> commands,
+			Script script, ScriptOutputType type, String[] keys, String[] args,
+			Function<RedisFuture<T>, CompletableFuture<R>> reply) {
+		return reply.apply(commands.evalsha(script.sha1(), type, keys, args))
+			.exceptionallyCompose((Throwable ex) -> ErrorReplies.isNoScript(ex)
+					? reply.apply(commands.eval(script.source(), type, keys, args))
+					: CompletableFuture.failedFuture(ex));
 	}
 
 	/**
@@ -189,23 +184,22 @@ final class LettuceLockConnection implements LockConnection {
 	}
 
 	private StatefulConnection<String, String> connect() {
-		try {
-			return (this.client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-					: ((RedisClient) this.client).connect(StringCodec.UTF8);
-		}
-		catch (RuntimeException ex) {
-			throw new DistributedLockException("Could not connect to Redis for locking: " + ex.getMessage(), ex);
-		}
+		return connect(RedisClient::connect, RedisClusterClient::connect, "locking");
 	}
 
 	private StatefulRedisPubSubConnection<String, String> connectPubSub() {
+		return connect(RedisClient::connectPubSub, RedisClusterClient::connectPubSub, "lock release signals");
+	}
+
+	private <C> C connect(BiFunction<RedisClient, StringCodec, C> single,
+			BiFunction<RedisClusterClient, StringCodec, C> cluster, String what) {
 		try {
-			return (this.client instanceof RedisClusterClient cluster) ? cluster.connectPubSub(StringCodec.UTF8)
-					: ((RedisClient) this.client).connectPubSub(StringCodec.UTF8);
+			return (this.client instanceof RedisClusterClient clusterClient)
+					? cluster.apply(clusterClient, StringCodec.UTF8)
+					: single.apply((RedisClient) this.client, StringCodec.UTF8);
 		}
 		catch (RuntimeException ex) {
-			throw new DistributedLockException(
-					"Could not connect to Redis for lock release signals: " + ex.getMessage(), ex);
+			throw new DistributedLockException("Could not connect to Redis for " + what + ": " + ex.getMessage(), ex);
 		}
 	}
 

@@ -29,13 +29,16 @@ public interface LockConnection extends AutoCloseable {
 
 	/**
 	 * Run a script whose reply is an integer without the caller waiting for it: its reply
-	 * changes nothing for the caller.
+	 * changes nothing for the caller. By default {@link #eval}, for a driver whose
+	 * replies come asynchronously.
 	 * @param script the script
 	 * @param keys the keys it touches
 	 * @param args its arguments
 	 * @return the reply
 	 */
-	CompletableFuture<Long> evalDetached(Script script, String[] keys, String... args);
+	default CompletableFuture<Long> evalDetached(Script script, String[] keys, String... args) {
+		return eval(script, keys, args);
+	}
 
 	/**
 	 * Run a script whose reply is an integer, followed by {@code WAIT} on the same
