@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -91,9 +92,7 @@ final class SpringDataLockConnection implements LockConnection {
 					? evalOneByOne(connection, script, keys, args) : evalPipelined(connection, script, keys, args));
 		}
 		catch (RuntimeException ex) {
-			List<CompletableFuture<List<Long>>> failed = new ArrayList<>(keys.size());
-			keys.forEach((each) -> failed.add(CompletableFuture.failedFuture(ex)));
-			return failed;
+			return Collections.nCopies(keys.size(), CompletableFuture.failedFuture(ex));
 		}
 	}
 
@@ -223,6 +222,7 @@ final class SpringDataLockConnection implements LockConnection {
 	 * does not have the script cached any more, every call is sent again one by one,
 	 * where a missing script is sent whole.
 	 */
+	@SuppressWarnings("unchecked")
 	private List<CompletableFuture<List<Long>>> evalPipelined(RedisConnection connection, Script script,
 			List<String[]> keys, List<String[]> args) {
 		connection.openPipeline();
@@ -239,7 +239,7 @@ final class SpringDataLockConnection implements LockConnection {
 		}
 		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
 		for (Object result : results) {
-			replies.add(CompletableFuture.completedFuture(longs(result)));
+			replies.add(CompletableFuture.completedFuture((List<Long>) result));
 		}
 		return replies;
 	}
@@ -270,11 +270,6 @@ final class SpringDataLockConnection implements LockConnection {
 			}
 			return connection.scriptingCommands().eval(bytes(script.source()), type, keys.length, keysAndArgs);
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static List<Long> longs(@Nullable Object reply) {
-		return (List<Long>) reply;
 	}
 
 	private static byte[][] keysAndArgs(String[] keys, String[] args) {

@@ -36,8 +36,6 @@ final class SpringDataReleaseSubscriber implements LockConnection.ReleaseSubscri
 
 	private static final Log logger = LogFactory.getLog(SpringDataReleaseSubscriber.class);
 
-	private final RedisConnectionFactory factory;
-
 	private final Consumer<String> onMessage;
 
 	private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
@@ -103,13 +101,12 @@ final class SpringDataReleaseSubscriber implements LockConnection.ReleaseSubscri
 	}
 
 	SpringDataReleaseSubscriber(RedisConnectionFactory factory, Consumer<String> onMessage) {
-		this.factory = factory;
 		this.onMessage = onMessage;
 		this.subscriptions.setDaemon(true);
 		this.subscriptions.setCancelRemainingTasksOnClose(true);
 		ExponentialBackOff recovery = new ExponentialBackOff(100, 2);
 		recovery.setMaxInterval(2000);
-		this.container.setConnectionFactory(this.factory);
+		this.container.setConnectionFactory(factory);
 		this.container.setSubscriptionExecutor(this.subscriptions);
 		this.container.setTaskExecutor(new SyncTaskExecutor());
 		this.container.setRecoveryBackoff(recovery);
