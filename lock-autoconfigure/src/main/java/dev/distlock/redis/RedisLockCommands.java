@@ -277,15 +277,15 @@ class RedisLockCommands implements AutoCloseable {
 	 * ({@link Replies#await}).
 	 */
 	<T> T await(CompletableFuture<T> reply, String what) {
-		return this.replies.await(reply, what);
+		return this.replies.await(reply, what, true);
 	}
 
 	/**
 	 * Wait for a reply within the command timeout whatever interrupts the caller, for
-	 * commands whose effect must be known ({@link Replies#awaitUninterruptibly}).
+	 * commands whose effect must be known ({@link Replies#await}).
 	 */
 	<T> T awaitUninterruptibly(CompletableFuture<T> reply, String what) {
-		return this.replies.awaitUninterruptibly(reply, what);
+		return this.replies.await(reply, what, false);
 	}
 
 	@Override

@@ -33,24 +33,12 @@ final class Replies {
 
 	/**
 	 * Wait for a reply within the command timeout, cancelling the command when none came.
-	 * An interrupt ends the wait with a failure and keeps the thread's interrupt flag.
 	 * @param what the operation, for the error message
+	 * @param interruptible whether an interrupt ends the wait with a failure, keeping the
+	 * thread's interrupt flag; otherwise the wait goes on and the flag is set again
+	 * afterwards: for commands whose effect must be known, such as a release
 	 */
-	<T> T await(CompletableFuture<T> reply, String what) {
-		return await(reply, what, true);
-	}
-
-	/**
-	 * Wait for a reply within the command timeout like {@link #await}, but go on waiting
-	 * when interrupted, setting the interrupt flag again afterwards: for commands whose
-	 * effect must be known, such as a release.
-	 * @param what the operation, for the error message
-	 */
-	<T> T awaitUninterruptibly(CompletableFuture<T> reply, String what) {
-		return await(reply, what, false);
-	}
-
-	private <T> T await(CompletableFuture<T> reply, String what, boolean interruptible) {
+	<T> T await(CompletableFuture<T> reply, String what, boolean interruptible) {
 		long deadline = System.nanoTime() + this.timeout.plus(this.grace).toNanos();
 		boolean interrupted = false;
 		try {
