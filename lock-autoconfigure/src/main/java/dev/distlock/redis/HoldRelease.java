@@ -81,8 +81,7 @@ final class HoldRelease {
 		this.active.remove(hold);
 		boolean leaseOver = before != RedisHold.State.HELD || expired;
 		try {
-			boolean stillHeld = (hold.kind == HoldKind.EXCLUSIVE) ? releaseLock(hold, leaseOver)
-					: releaseShare(hold, leaseOver);
+			boolean stillHeld = handOverOrRelease(hold, leaseOver);
 			if (before == RedisHold.State.HELD && (!stillHeld || expired)) {
 				this.active.report(hold, stillHeld ? "it was released after its lease ran out"
 						: "its release found it expired or held by another owner");
@@ -100,44 +99,34 @@ final class HoldRelease {
 	}
 
 	/**
-	 * Hand a lock over to a waiting thread of this JVM, or release it in Redis, and wake
-	 * this JVM's first waiter.
-	 * @return whether the lock still held the hold's token with time left on its lease
+	 * Hand a lock over to a waiting thread of this JVM, or release the hold in Redis, and
+	 * wake this JVM's waiters.
+	 * @return whether Redis still had the hold's token (a lock's key, a shared hold's
+	 * entry in its set of holders) with time left on its lease
 	 */
-	private boolean releaseLock(RedisHold hold, boolean leaseOver) {
-		LocalLock lock = this.locks.held(hold.id);
+	private boolean handOverOrRelease(RedisHold hold, boolean leaseOver) {
+		LocalLock lock = (hold.kind == HoldKind.EXCLUSIVE) ? this.locks.held(hold.id) : null;
 		HandOver.Outcome handedOver = HandOver.Outcome.NONE;
 		try {
-			handedOver = (!leaseOver) ? this.handOver.offer(hold, lock) : HandOver.Outcome.NONE;
-			return (handedOver != HandOver.Outcome.NONE) ? handedOver == HandOver.Outcome.DONE
-					: !this.closed && releaseInRedis(hold, leaseOver);
+			handedOver = (lock != null && !leaseOver) ? this.handOver.offer(hold, lock) : HandOver.Outcome.NONE;
+			if (handedOver != HandOver.Outcome.NONE) {
+				return handedOver == HandOver.Outcome.DONE;
+			}
+			return !this.closed
+					&& this.commands.awaitUninterruptibly(sendRelease(hold, leaseOver), describeRelease(hold));
 		}
 		finally {
-			this.locks.release(lock);
-			lock.holder.compareAndSet(hold, null);
+			if (lock != null) {
+				this.locks.release(lock);
+				lock.holder.compareAndSet(hold, null);
+			}
 			if (handedOver == HandOver.Outcome.NONE) {
-				// Redis tells only the waiters in its queue, which this JVM's first
-				// waiter
-				// stays out of while a hold of this JVM is valid. A hand-over woke it
+				// Redis tells only the waiters in its queue (of shared holds, only the
+				// first), which this JVM's waiters may not be in: a lock's first waiter
+				// stays out of it while a hold of this JVM is valid. A hand-over woke it
 				// already.
 				this.signals.fire(hold.id.key);
 			}
-		}
-	}
-
-	/**
-	 * Release a shared hold in Redis, and wake this JVM's waiters.
-	 * @return whether the set of holders still had the hold's entry with time left on its
-	 * lease
-	 */
-	private boolean releaseShare(RedisHold hold, boolean leaseOver) {
-		try {
-			return !this.closed && releaseInRedis(hold, leaseOver);
-		}
-		finally {
-			// Redis wakes only the first waiter in the queue; this JVM's waiters may not
-			// be in it yet.
-			this.signals.fire(hold.id.key);
 		}
 	}
 
@@ -179,13 +168,8 @@ final class HoldRelease {
 	}
 
 	/**
-	 * Release a hold's key, or its entry in its set of holders, in Redis.
-	 * @return whether Redis still had it
+	 * Send the release of a hold's key, or of its entry in its set of holders, to Redis.
 	 */
-	private boolean releaseInRedis(RedisHold hold, boolean leaseOver) {
-		return this.commands.awaitUninterruptibly(sendRelease(hold, leaseOver), describeRelease(hold));
-	}
-
 	private CompletableFuture<Boolean> sendRelease(RedisHold hold, boolean leaseOver) {
 		return (hold.kind == HoldKind.EXCLUSIVE)
 				? this.commands.release(hold.id, hold.token, hold.keepMillis(), hold.terms().delayMillis(), leaseOver)
