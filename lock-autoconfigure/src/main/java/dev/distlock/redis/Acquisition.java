@@ -30,9 +30,11 @@ final class Acquisition {
 
 	private final RedisLockCommands commands;
 
-	private final LeaseTerms terms;
+	/** The lease and lock delay of the hold, taken or handed over. */
+	final LeaseTerms terms;
 
-	private final LeaseOptions options;
+	/** The options of the hold, taken or handed over. */
+	final LeaseOptions options;
 
 	/** The script and arguments of a shared hold; {@code null} for a lock. */
 	private final @Nullable SharedAttempt attempt;
@@ -40,8 +42,8 @@ final class Acquisition {
 	/** This JVM's entry of a lock; {@code null} for a shared hold. */
 	private final @Nullable LocalLock lock;
 
-	/** The token the caller takes the hold and waits under. */
-	private final String token = LockTokens.next();
+	/** The token the caller takes the hold, waits and is handed a lock over under. */
+	final String token = LockTokens.next();
 
 	/** The offer to take a lock's local hand-over; {@code null} for a shared hold. */
 	private final @Nullable Handoff handoff;
@@ -69,7 +71,7 @@ final class Acquisition {
 		this.options = options;
 		this.attempt = attempt;
 		this.lock = lock;
-		this.handoff = (lock != null) ? new Handoff(options, terms, this.token) : null;
+		this.handoff = (lock != null) ? new Handoff(this) : null;
 		if (lock != null) {
 			lock.offer(this.handoff);
 		}

@@ -86,17 +86,18 @@ final class HandOver {
 	}
 
 	private Outcome transfer(RedisHold hold, LocalLock lock, Handoff handoff) {
+		Acquisition waiter = handoff.acquisition;
 		String token = LockTokens.next();
 		RedisHold next = null;
 		ReplicatedReply grant = null;
 		try {
 			long sentNanos = System.nanoTime();
 			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.id, hold.token, hold.terms(), token, handoff.terms, handoff.token),
+					this.commands.transfer(lock.id, hold.token, hold.terms(), token, waiter.terms, waiter.token),
 					"hand lock '" + lock.id.name + "' over");
 			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
-				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), sentNanos, handoff.terms,
-						handoff.options);
+				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), sentNanos, waiter.terms,
+						waiter.options);
 			}
 		}
 		finally {
@@ -105,7 +106,7 @@ final class HandOver {
 			this.signals.fire(lock.id.key);
 			if (next == null || !taken) {
 				// Failed, refused for want of replicas, or the waiter gave up meanwhile
-				this.commands.giveBack(lock.id, token, handoff.terms);
+				this.commands.giveBack(lock.id, token, waiter.terms);
 			}
 		}
 		if (next != null) {

@@ -3,8 +3,6 @@ package dev.distlock.redis;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.distlock.LeaseOptions;
-import dev.distlock.redis.renewal.LeaseTerms;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,12 +30,10 @@ final class Handoff {
 
 	private static final int ABANDONED = 4;
 
-	final LeaseOptions options;
-
-	final LeaseTerms terms;
-
-	/** The token the waiter tries and waits under, and is handed the lock under. */
-	final String token;
+	/**
+	 * The waiter's acquisition: the token, terms and options it is handed a lock with.
+	 */
+	final Acquisition acquisition;
 
 	private final Thread waiter = Thread.currentThread();
 
@@ -48,10 +44,8 @@ final class Handoff {
 	/**
 	 * Create the offer of the current thread.
 	 */
-	Handoff(LeaseOptions options, LeaseTerms terms, String token) {
-		this.options = options;
-		this.terms = terms;
-		this.token = token;
+	Handoff(Acquisition acquisition) {
+		this.acquisition = acquisition;
 	}
 
 	/**
