@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockObserver;
@@ -92,19 +93,10 @@ final class RedisAcquirer {
 	 */
 	@Nullable RedisHold acquireLock(LockId id, Duration waitTime, LeaseOptions options) throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + id.name + "' must not be negative");
-		Deadline deadline = Deadline.after(waitTime);
-		LockObserver.Wait wait = this.observer.waitStarted(id.name);
 		LocalLock lock = this.locks.retain(id);
 		RedisHold hold = null;
 		try {
-			try {
-				hold = acquire(new Acquisition(this.commands, lock, options, termsOf(options)), deadline);
-			}
-			catch (InterruptedException | RuntimeException | Error ex) {
-				wait.failed(ex);
-				throw ex;
-			}
-			track(hold, wait);
+			hold = acquire(id, waitTime, () -> new Acquisition(this.commands, lock, options, termsOf(options)));
 			return hold;
 		}
 		finally {
@@ -123,25 +115,28 @@ final class RedisAcquirer {
 	 */
 	@Nullable RedisHold acquireShared(SharedAttempt attempt, Duration waitTime) throws InterruptedException {
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of '" + attempt.id().name + "' must not be negative");
-		LockObserver.Wait wait = this.observer.waitStarted(attempt.id().name);
+		return acquire(attempt.id(), waitTime,
+				() -> new Acquisition(this.commands, attempt, termsOf(LeaseOptions.WATCHDOG)));
+	}
+
+	/**
+	 * Take a hold, telling the observer of the wait: a hold taken is observed before the
+	 * watchdog and the lease expiries know it, and then tracked.
+	 * @param acquisition makes the acquisition, once the wait is observed
+	 * @return the hold, or {@code null} if not taken in time
+	 */
+	private @Nullable RedisHold acquire(LockId id, Duration waitTime, Supplier<Acquisition> acquisition)
+			throws InterruptedException {
+		Deadline deadline = Deadline.after(waitTime);
+		LockObserver.Wait wait = this.observer.waitStarted(id.name);
 		RedisHold hold;
 		try {
-			Deadline deadline = Deadline.after(waitTime);
-			hold = acquire(new Acquisition(this.commands, attempt, termsOf(LeaseOptions.WATCHDOG)), deadline);
+			hold = acquire(acquisition.get(), deadline);
 		}
 		catch (InterruptedException | RuntimeException | Error ex) {
 			wait.failed(ex);
 			throw ex;
 		}
-		track(hold, wait);
-		return hold;
-	}
-
-	/**
-	 * Start tracking a hold just taken, observed before the watchdog and the lease
-	 * expiries know it, or tell the wait's observation that it ended in vain.
-	 */
-	private void track(@Nullable RedisHold hold, LockObserver.Wait wait) {
 		if (hold != null) {
 			hold.observe(wait.acquired(hold.fencingToken));
 			this.active.add(hold);
@@ -149,6 +144,7 @@ final class RedisAcquirer {
 		else {
 			wait.notAcquired();
 		}
+		return hold;
 	}
 
 	/**
