@@ -2,6 +2,8 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -74,15 +76,17 @@ final class Quorum {
 	 * whole operation that long); a reply that comes later still completes its own
 	 * future, for what depends on it (the raise of the node's fencing key).
 	 * @param replies one reply per node, in the order of the nodes
-	 * @param decided whether the replies so far decide the outcome
+	 * @param decides whether the replies so far decide the outcome
 	 * @param beganNanos when the operation began ({@link System#nanoTime()})
 	 * @return the replies as they were when decided, or once all settled
 	 */
-	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decided,
+	<T> CompletableFuture<Tally<T>> gather(List<CompletableFuture<T>> replies, Predicate<Tally<T>> decides,
 			long beganNanos) {
 		long waitNanos = Math.max(0, beganNanos + this.nodeTimeout.toNanos() - System.nanoTime());
 		CompletableFuture<Tally<T>> outcome = new CompletableFuture<>();
-		Tally<T> tally = Tally.of(replies.size());
+		List<@Nullable T> answers = new ArrayList<>(Collections.nCopies(replies.size(), null));
+		List<@Nullable Throwable> failures = new ArrayList<>(Collections.nCopies(replies.size(), null));
+		Tally<T> tally = new Tally<>(answers, failures);
 		// Not a monitor: the predicate may be anything, and a virtual thread must not pin
 		Lock counting = new ReentrantLock();
 		for (int i = 0; i < replies.size(); i++) {
@@ -92,20 +96,25 @@ final class Quorum {
 				.copy()
 				.orTimeout(waitNanos, TimeUnit.NANOSECONDS)
 				.whenComplete((@Nullable T answer, @Nullable Throwable failure) -> {
-					Tally<T> outcomeTally = null;
+					Tally<T> decided = null;
 					counting.lock();
 					try {
-						tally.record(node, answer, failure);
-						if (!outcome.isDone() && (tally.settled() == replies.size() || decided.test(tally))) {
-							outcomeTally = tally.copy();
+						if (failure != null) {
+							failures.set(node, failure);
+						}
+						else {
+							answers.set(node, answer);
+						}
+						if (!outcome.isDone() && (tally.settled() == replies.size() || decides.test(tally))) {
+							decided = new Tally<>(new ArrayList<>(answers), new ArrayList<>(failures));
 						}
 					}
 					finally {
 						counting.unlock();
 					}
-					if (outcomeTally != null) {
+					if (decided != null) {
 						// Outside the lock: what depends on the outcome runs here
-						outcome.complete(outcomeTally);
+						outcome.complete(decided);
 					}
 				});
 		}
@@ -184,9 +193,8 @@ final class Quorum {
 	 */
 	CompletableFuture<Long> lockState(List<CompletableFuture<Long>> replies, String what) {
 		return gatherFromMajority(replies, (tally) -> false, what).thenApply((tally) -> {
-			List<Long> taken = new ArrayList<>(tally.answers().stream().filter((millis) -> millis >= 0).toList());
+			List<Long> taken = tally.given().filter((millis) -> millis >= 0).sorted(Comparator.reverseOrder()).toList();
 			if (taken.size() >= majority()) {
-				taken.sort((a, b) -> Long.compare(b, a));
 				return taken.get(majority() - 1);
 			}
 			if (!isLost(tally.count((millis) -> millis < 0))) {
@@ -204,7 +212,7 @@ final class Quorum {
 	 */
 	CompletableFuture<Long> greatest(List<CompletableFuture<Long>> replies, String what) {
 		return gatherFromMajority(replies, (tally) -> false, what)
-			.thenApply((tally) -> tally.answers().stream().mapToLong(Long::longValue).max().orElse(-1));
+			.thenApply((tally) -> tally.given().mapToLong(Long::longValue).max().orElse(-1));
 	}
 
 	/**

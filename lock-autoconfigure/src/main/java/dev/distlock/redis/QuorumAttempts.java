@@ -106,7 +106,7 @@ final class QuorumAttempts {
 			.toList();
 		return this.quorum.gather(replies, this::decidesAttempt, attempt.sentNanos()).thenCompose((tally) -> {
 			if (isHeld(attempt, tally)) {
-				long fencingToken = tally.answers().stream().mapToLong(Long::longValue).max().orElseThrow();
+				long fencingToken = tally.given().mapToLong(Long::longValue).max().orElseThrow();
 				List<CompletableFuture<Long>> raised = raiseFences(attempt, fencingToken, replies);
 				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
 					// A majority's fencing keys hold it already; the others are raised
@@ -179,12 +179,7 @@ final class QuorumAttempts {
 		if (this.quorum.isLost(tally.failed())) {
 			throw this.quorum.unreachable(tally, what);
 		}
-		long shortestTtl = tally.answers()
-			.stream()
-			.filter((reply) -> reply < 0)
-			.mapToLong((reply) -> -reply)
-			.min()
-			.orElse(0);
+		long shortestTtl = tally.given().filter((reply) -> reply < 0).mapToLong((reply) -> -reply).min().orElse(0);
 		boolean split = tally.count((reply) -> reply > 0) > 0;
 		return new ReplicatedReply((split || shortestTtl == 0) ? retryReply() : -shortestTtl, 0);
 	}
@@ -204,9 +199,9 @@ final class QuorumAttempts {
 	 * whether the attempt got through.
 	 */
 	private void releaseUnlessRefused(Attempt attempt, Tally<Long> grants) {
-		List<Integer> refused = grants.nodesWhere((reply) -> reply <= 0);
 		for (int i = 0; i < this.nodes.size(); i++) {
-			if (!refused.contains(i)) {
+			Long grant = grants.answers().get(i);
+			if (grant == null || grant > 0) {
 				this.nodes.get(i).send((node) -> node.release(attempt.id(), attempt.token(), 0, 0, false));
 			}
 		}
