@@ -43,18 +43,6 @@ final class Quorum {
 	}
 
 	/**
-	 * Return how much longer than the command timeout a caller waits for a quorum's
-	 * command: half of it. The quorum settles every command within nine tenths of the
-	 * command timeout, failing with the nodes it lacked; the caller's own timeout only
-	 * backs that up, and must not overtake it when the timer that ends the nodes' wait
-	 * runs late on a busy machine.
-	 * @param commandTimeout how long a caller waits for a command
-	 */
-	static Duration callerGrace(Duration commandTimeout) {
-		return commandTimeout.dividedBy(2);
-	}
-
-	/**
 	 * Return how many nodes make a majority: {@code n / 2 + 1}.
 	 */
 	int majority() {

@@ -64,8 +64,11 @@ final class RedlockCommands extends RedisLockCommands {
 	 */
 	RedlockCommands(List<LockConnection> connections, RedlockSettings redlock, RedisLockSettings settings,
 			LockObserver observer) {
-		// The quorum fails in time on its own, naming the nodes it lacked
-		super(refusing(), settings, Quorum.callerGrace(settings.commandTimeout()));
+		// A caller waits half the command timeout longer: the quorum settles every
+		// command within nine tenths of it, failing with the nodes it lacked, and the
+		// caller's own timeout, only a backup, must not overtake that when the timer that
+		// ends the nodes' wait runs late on a busy machine
+		super(refusing(), settings, settings.commandTimeout().dividedBy(2));
 		this.nodes = connections.stream()
 			.map((connection) -> new QuorumNode(connection, settings, this.connector))
 			.toList();
