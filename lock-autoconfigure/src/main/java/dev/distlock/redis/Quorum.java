@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 import dev.distlock.DistributedLockException;
 import org.jspecify.annotations.Nullable;
@@ -115,7 +116,42 @@ final class Quorum {
 	 * @param agrees whether an answer agrees
 	 */
 	<T> boolean isDecided(Tally<T> tally, Predicate<T> agrees) {
-		return tally.count(agrees) >= majority() || isLost(tally.count(agrees.negate()) + tally.failed());
+		return isAgreed(tally, agrees) || isLost(tally.count(agrees.negate()) + tally.failed());
+	}
+
+	/**
+	 * Return whether a majority gave an answer that agrees.
+	 */
+	<T> boolean isAgreed(Tally<T> tally, Predicate<T> agrees) {
+		return tally.count(agrees) >= majority();
+	}
+
+	/**
+	 * Fail a command that the nodes which did not answer decide: so many failed that no
+	 * majority can answer, or no majority agreed and one still can.
+	 * @param what the command, for the message of its failure
+	 */
+	<T> void requireDecided(Tally<T> tally, Predicate<T> agrees, String what) {
+		requireAnswered(tally, what);
+		if (!isDecidedByAnswers(tally, agrees)) {
+			throw undecided(tally, what);
+		}
+	}
+
+	/**
+	 * Return whether a majority agreed, or so many disagreed that no majority can.
+	 */
+	private <T> boolean isDecidedByAnswers(Tally<T> tally, Predicate<T> agrees) {
+		return isAgreed(tally, agrees) || isLost(tally.count(agrees.negate()));
+	}
+
+	/**
+	 * Fail a command that so many nodes failed that no majority can answer.
+	 */
+	void requireAnswered(Tally<?> tally, String what) {
+		if (isLost(tally.failed())) {
+			throw unreachable(tally, what);
+		}
 	}
 
 	/**
@@ -136,18 +172,10 @@ final class Quorum {
 	 * decide
 	 */
 	CompletableFuture<Boolean> released(List<CompletableFuture<Boolean>> replies, String what) {
-		return gather(replies, (tally) -> isDecided(tally, (held) -> held), System.nanoTime()).thenApply((tally) -> {
-			if (tally.count((held) -> held) >= majority()) {
-				return true;
-			}
-			if (isLost(tally.failed())) {
-				throw unreachable(tally, what);
-			}
-			if (!isLost(tally.count((held) -> !held))) {
-				// Still held on a majority, as far as the nodes that answered tell
-				throw undecided(tally, what);
-			}
-			return false;
+		Predicate<Boolean> stillHeld = (held) -> held;
+		return gather(replies, (tally) -> isDecided(tally, stillHeld), System.nanoTime()).thenApply((tally) -> {
+			requireDecided(tally, stillHeld, what);
+			return isAgreed(tally, stillHeld);
 		});
 	}
 
@@ -161,12 +189,10 @@ final class Quorum {
 	CompletableFuture<List<Long>> renewed(List<CompletableFuture<List<Long>>> replies, int holds) {
 		String what = "renew " + holds + " held locks";
 		return gatherFromMajority(replies, (tally) -> isRenewalDecided(tally, holds), what).thenApply((tally) -> {
-			if (!isRenewalDecided(tally, holds)) {
-				throw undecided(tally, what);
-			}
 			List<Long> renewed = new ArrayList<>(holds);
 			for (int i = 0; i < holds; i++) {
-				renewed.add((renewals(tally, i) >= majority()) ? 1L : 0L);
+				requireDecided(tally, renews(i), what);
+				renewed.add(isAgreed(tally, renews(i)) ? 1L : 0L);
 			}
 			return renewed;
 		});
@@ -180,15 +206,11 @@ final class Quorum {
 	 * @return the milliseconds; failed when the nodes that did not answer decide
 	 */
 	CompletableFuture<Long> lockState(List<CompletableFuture<Long>> replies, String what) {
+		Predicate<Long> isTaken = (millis) -> millis >= 0;
 		return gatherFromMajority(replies, (tally) -> false, what).thenApply((tally) -> {
-			List<Long> taken = tally.given().filter((millis) -> millis >= 0).sorted(Comparator.reverseOrder()).toList();
-			if (taken.size() >= majority()) {
-				return taken.get(majority() - 1);
-			}
-			if (!isLost(tally.count((millis) -> millis < 0))) {
-				throw undecided(tally, what);
-			}
-			return -1L;
+			requireDecided(tally, isTaken, what);
+			List<Long> taken = tally.given().filter(isTaken).sorted(Comparator.reverseOrder()).toList();
+			return (taken.size() >= majority()) ? taken.get(majority() - 1) : -1L;
 		});
 	}
 
@@ -225,20 +247,14 @@ final class Quorum {
 	 * answer: its renewal failed, and is tried again, as on one Redis.
 	 */
 	private boolean isRenewalDecided(Tally<List<Long>> tally, int holds) {
-		for (int i = 0; i < holds; i++) {
-			int renewed = renewals(tally, i);
-			if (renewed < majority() && !isLost(tally.answered() - renewed)) {
-				return false;
-			}
-		}
-		return true;
+		return IntStream.range(0, holds).allMatch((hold) -> isDecidedByAnswers(tally, renews(hold)));
 	}
 
 	/**
-	 * Return how many nodes renewed the given hold of a batch.
+	 * Return whether a node's replies to a batch renewed the given hold.
 	 */
-	private static int renewals(Tally<List<Long>> tally, int hold) {
-		return tally.count((replies) -> replies.get(hold) == 1L);
+	private static Predicate<List<Long>> renews(int hold) {
+		return (replies) -> replies.get(hold) == 1L;
 	}
 
 	/**

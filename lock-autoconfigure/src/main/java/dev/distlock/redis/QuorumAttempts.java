@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import dev.distlock.LockObserver;
 import dev.distlock.redis.connection.ReplicatedReply;
@@ -35,6 +37,9 @@ final class QuorumAttempts {
 	 * ({@code token-floor.lua}).
 	 */
 	static final Duration TOKEN_FLOOR_LEAD = Duration.ofMillis(10);
+
+	/** Whether a node's reply to an attempt grants it: a fencing token. */
+	private static final Predicate<Long> GRANTED = (reply) -> reply > 0;
 
 	private final List<QuorumNode> nodes;
 
@@ -68,7 +73,8 @@ final class QuorumAttempts {
 	 * before a retry is worth it
 	 */
 	CompletableFuture<ReplicatedReply> acquire(Attempt attempt, List<CompletableFuture<ReplicatedReply>> grants) {
-		return hold(attempt, grants, (tally) -> refused(attempt, tally, "acquire lock '" + attempt.id().name + "'"));
+		String what = "acquire lock '" + attempt.id().name + "'";
+		return hold(attempt, grants, (tally) -> this.quorum.requireAnswered(tally, what));
 	}
 
 	/**
@@ -80,27 +86,20 @@ final class QuorumAttempts {
 	 * milliseconds before a retry is worth it
 	 */
 	CompletableFuture<ReplicatedReply> handOver(Attempt attempt, List<CompletableFuture<ReplicatedReply>> grants) {
-		return hold(attempt, grants, (tally) -> {
-			String what = "hand lock '" + attempt.id().name + "' over";
-			if (tally.count((reply) -> reply > 0) < this.quorum.majority()
-					&& !this.quorum.isLost(tally.count((reply) -> reply <= 0)) && !this.quorum.isLost(tally.failed())) {
-				releaseUnlessRefused(attempt, tally);
-				throw this.quorum.undecided(tally, what);
-			}
-			return refused(attempt, tally, what);
-		});
+		String what = "hand lock '" + attempt.id().name + "' over";
+		return hold(attempt, grants, (tally) -> this.quorum.requireDecided(tally, GRANTED, what));
 	}
 
 	/**
 	 * Decide an attempt from the nodes' grants: held when a majority granted it and then
 	 * raised their fencing keys to the greatest token they issued, both within the lease;
-	 * otherwise what the refusal makes of the replies, where a node that granted but
-	 * found the hold gone when raising its fencing key counts as a refusal.
+	 * otherwise refused, where a node that granted but found the hold gone when raising
+	 * its fencing key counts as a refusal.
 	 * @param grants each node's grant
-	 * @param refusal what becomes of an attempt that does not count, given the replies
+	 * @param check fails a refused attempt that the nodes which did not answer decide
 	 */
 	private CompletableFuture<ReplicatedReply> hold(Attempt attempt, List<CompletableFuture<ReplicatedReply>> grants,
-			Function<Tally<Long>, ReplicatedReply> refusal) {
+			Consumer<Tally<Long>> check) {
 		List<CompletableFuture<Long>> replies = observed(grants).stream()
 			.map((grant) -> grant.thenApply(ReplicatedReply::reply))
 			.toList();
@@ -108,7 +107,7 @@ final class QuorumAttempts {
 			if (isHeld(attempt, tally)) {
 				long fencingToken = tally.given().mapToLong(Long::longValue).max().orElseThrow();
 				List<CompletableFuture<Long>> raised = raiseFences(attempt, fencingToken, replies);
-				if (tally.count((reply) -> reply == fencingToken) >= this.quorum.majority()) {
+				if (this.quorum.isAgreed(tally, (reply) -> reply == fencingToken)) {
 					// A majority's fencing keys hold it already; the others are raised
 					// all the same, since a later renewal majority may include them
 					return CompletableFuture.completedFuture(new ReplicatedReply(fencingToken, 0));
@@ -118,10 +117,10 @@ final class QuorumAttempts {
 						if (isHeld(attempt, raisedTally)) {
 							return new ReplicatedReply(fencingToken, 0);
 						}
-						return refusal.apply(raisedTally);
+						return refused(attempt, raisedTally, check);
 					});
 			}
-			return CompletableFuture.completedFuture(refusal.apply(tally));
+			return CompletableFuture.completedFuture(refused(attempt, tally, check));
 		});
 	}
 
@@ -156,7 +155,7 @@ final class QuorumAttempts {
 	 * than the lease has passed since the attempt was sent.
 	 */
 	private boolean isHeld(Attempt attempt, Tally<Long> tally) {
-		return tally.count((reply) -> reply > 0) >= this.quorum.majority()
+		return this.quorum.isAgreed(tally, GRANTED)
 				&& System.nanoTime() - attempt.sentNanos() < TimeUnit.MILLISECONDS.toNanos(attempt.leaseMillis());
 	}
 
@@ -165,22 +164,20 @@ final class QuorumAttempts {
 	 * many nodes refused it or did not answer that no majority can.
 	 */
 	private boolean decidesAttempt(Tally<Long> tally) {
-		return this.quorum.isDecided(tally, (reply) -> reply > 0);
+		return this.quorum.isDecided(tally, GRANTED);
 	}
 
 	/**
 	 * Give back an attempt that no majority granted on every node, and tell the caller
 	 * when to retry: after a random delay when some nodes granted it, otherwise when the
 	 * lock's key runs out on the first node that refused it.
-	 * @param what the attempt, for the message of its failure
+	 * @param check fails the attempt when the nodes which did not answer decide it
 	 */
-	private ReplicatedReply refused(Attempt attempt, Tally<Long> tally, String what) {
+	private ReplicatedReply refused(Attempt attempt, Tally<Long> tally, Consumer<Tally<Long>> check) {
 		releaseUnlessRefused(attempt, tally);
-		if (this.quorum.isLost(tally.failed())) {
-			throw this.quorum.unreachable(tally, what);
-		}
+		check.accept(tally);
 		long shortestTtl = tally.given().filter((reply) -> reply < 0).mapToLong((reply) -> -reply).min().orElse(0);
-		boolean split = tally.count((reply) -> reply > 0) > 0;
+		boolean split = tally.given().anyMatch(GRANTED);
 		return new ReplicatedReply((split || shortestTtl == 0) ? retryReply() : -shortestTtl, 0);
 	}
 
@@ -201,7 +198,7 @@ final class QuorumAttempts {
 	private void releaseUnlessRefused(Attempt attempt, Tally<Long> grants) {
 		for (int i = 0; i < this.nodes.size(); i++) {
 			Long grant = grants.answers().get(i);
-			if (grant == null || grant > 0) {
+			if (grant == null || GRANTED.test(grant)) {
 				this.nodes.get(i).send((node) -> node.release(attempt.id(), attempt.token(), 0, 0, false));
 			}
 		}
