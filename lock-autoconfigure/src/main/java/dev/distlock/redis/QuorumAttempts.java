@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Predicate;
 
 import dev.distlock.LockObserver;
@@ -144,7 +143,6 @@ final class QuorumAttempts {
 						: node
 							.send((commands) -> commands.raiseFence(attempt.id(), attempt.token(), fencingToken,
 									attempt.sent()))
-							.thenCompose(Function.identity())
 							.thenApply((held) -> held ? reply : 0L)));
 		}
 		return raised;

@@ -49,9 +49,9 @@ final class QuorumNode extends RedisLockCommands {
 	/**
 	 * Send a command once the command connection is open.
 	 * @param command sends the command on this node and returns its reply
-	 * @return what the command returned; failed if it threw
+	 * @return the reply; failed if the command threw
 	 */
-	<T> CompletableFuture<T> send(Function<QuorumNode, T> command) {
+	<T> CompletableFuture<T> send(Function<QuorumNode, CompletableFuture<T>> command) {
 		if (!this.connected) {
 			CompletableFuture<T> queuedCommand = queueUntilOpen(command);
 			if (queuedCommand != null) {
@@ -59,7 +59,7 @@ final class QuorumNode extends RedisLockCommands {
 			}
 		}
 		try {
-			return CompletableFuture.completedFuture(command.apply(this));
+			return command.apply(this);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -80,7 +80,8 @@ final class QuorumNode extends RedisLockCommands {
 	 * the last attempt failed, unless it is open and no command waits for it.
 	 * @return the queued command's reply, or {@code null} when it is to be sent now
 	 */
-	private synchronized <T> @Nullable CompletableFuture<T> queueUntilOpen(Function<QuorumNode, T> command) {
+	private synchronized <T> @Nullable CompletableFuture<T> queueUntilOpen(
+			Function<QuorumNode, CompletableFuture<T>> command) {
 		CompletableFuture<?> opened = this.opening;
 		if (opened != null && opened.isDone() && !opened.isCompletedExceptionally() && this.queued.isDone()) {
 			this.connected = true;
@@ -92,11 +93,11 @@ final class QuorumNode extends RedisLockCommands {
 			this.opening = opened;
 		}
 		CompletableFuture<?> open = opened;
-		CompletableFuture<T> sent = this.queued.handle((reply, failure) -> open)
+		CompletableFuture<CompletableFuture<T>> sent = this.queued.handle((reply, failure) -> open)
 			.thenCompose(Function.identity())
 			.thenApply((connection) -> command.apply(this));
 		this.queued = sent;
-		return sent;
+		return sent.thenCompose(Function.identity());
 	}
 
 	/**

@@ -85,7 +85,7 @@ final class RedlockCommands extends RedisLockCommands {
 		long minUptime = Math.max(sent.keyMillis(), onNodes(this.defaultTerms).keyMillis());
 		long tokenFloor = QuorumAttempts.tokenFloor();
 		return this.attempts.acquire(new Attempt(id, token, sent, terms.leaseMillis(), sentNanos),
-				eachReply((node) -> node.acquireOnQuorum(id, token, sent, queueing, minUptime, tokenFloor)));
+				each((node) -> node.acquireOnQuorum(id, token, sent, queueing, minUptime, tokenFloor)));
 	}
 
 	@Override
@@ -96,7 +96,7 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms nextSent = onNodes(nextTerms);
 		long tokenFloor = QuorumAttempts.tokenFloor();
 		return this.attempts
-			.handOver(new Attempt(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos), eachReply(
+			.handOver(new Attempt(id, nextToken, nextSent, nextTerms.leaseMillis(), sentNanos), each(
 					(node) -> node.transferOnQuorum(id, token, sent, nextToken, nextSent, waiterToken, tokenFloor)))
 			.thenApply((grant) -> {
 				if (grant.reply() <= 0) {
@@ -133,7 +133,7 @@ final class RedlockCommands extends RedisLockCommands {
 		LeaseTerms sent = onNodes(terms);
 		each((node) -> {
 			node.giveBack(id, token, sent);
-			return null;
+			return CompletableFuture.completedFuture(null);
 		});
 	}
 
@@ -144,7 +144,7 @@ final class RedlockCommands extends RedisLockCommands {
 
 	@Override
 	CompletableFuture<Boolean> release(LockId id, String token, long keepMillis, long delayMillis, boolean leaseOver) {
-		return this.quorum.released(eachReply((node) -> node.release(id, token, keepMillis, delayMillis, leaseOver)),
+		return this.quorum.released(each((node) -> node.release(id, token, keepMillis, delayMillis, leaseOver)),
 				"release lock '" + id.name + "'");
 	}
 
@@ -153,7 +153,8 @@ final class RedlockCommands extends RedisLockCommands {
 		List<Renewal> sent = batches.stream()
 			.map((batch) -> new Renewal(batch.kind(), batch.ids(), batch.tokens(), onNodes(batch.terms())))
 			.toList();
-		List<CompletableFuture<List<CompletableFuture<List<Long>>>>> perNode = each((node) -> node.renew(sent));
+		List<CompletableFuture<List<CompletableFuture<List<Long>>>>> perNode = each(
+				(node) -> CompletableFuture.completedFuture(node.renew(sent)));
 		List<CompletableFuture<List<Long>>> combined = new ArrayList<>(batches.size());
 		for (int b = 0; b < batches.size(); b++) {
 			int batch = b;
@@ -166,23 +167,22 @@ final class RedlockCommands extends RedisLockCommands {
 
 	@Override
 	CompletableFuture<Long> lockState(LockId id) {
-		return this.quorum.lockState(eachReply((node) -> node.lockState(id)),
-				"read the lease of lock '" + id.name + "'");
+		return this.quorum.lockState(each((node) -> node.lockState(id)), "read the lease of lock '" + id.name + "'");
 	}
 
 	@Override
 	CompletableFuture<Long> forceRelease(LockId id) {
-		return this.quorum.greatest(eachReply((node) -> node.forceRelease(id)), "force-release lock '" + id.name + "'");
+		return this.quorum.greatest(each((node) -> node.forceRelease(id)), "force-release lock '" + id.name + "'");
 	}
 
 	@Override
 	CompletableFuture<String> ping() {
-		return this.quorum.answered(eachReply(RedisLockCommands::ping), "answer PING").thenApply((tally) -> "PONG");
+		return this.quorum.answered(each(RedisLockCommands::ping), "answer PING").thenApply((tally) -> "PONG");
 	}
 
 	@Override
 	List<CompletableFuture<String>> pingNodes() {
-		return eachReply(RedisLockCommands::ping);
+		return each(RedisLockCommands::ping);
 	}
 
 	@Override
@@ -215,18 +215,10 @@ final class RedlockCommands extends RedisLockCommands {
 
 	/**
 	 * Send a command to every node.
-	 * @return what the command returned on each node, in order
-	 */
-	private <T> List<CompletableFuture<T>> each(Function<QuorumNode, T> command) {
-		return this.nodes.stream().map((node) -> node.send(command)).toList();
-	}
-
-	/**
-	 * Send a command whose reply comes later to every node.
 	 * @return the reply of each node, in order
 	 */
-	private <T> List<CompletableFuture<T>> eachReply(Function<QuorumNode, CompletableFuture<T>> command) {
-		return each(command).stream().map((sent) -> sent.thenCompose(Function.identity())).toList();
+	private <T> List<CompletableFuture<T>> each(Function<QuorumNode, CompletableFuture<T>> command) {
+		return this.nodes.stream().map((node) -> node.send(command)).toList();
 	}
 
 	/**
