@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.distlock.redis.connection.LockConnection;
@@ -34,13 +32,11 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 	/** The channels subscribed, which a node's reopened subscriber subscribes again. */
 	private final Set<String> channels = ConcurrentHashMap.newKeySet();
 
-	/** Guards {@link #opened} and {@link #closed}. */
-	private final Lock lock = new ReentrantLock();
-
 	/** Each node's last attempt to open its subscriber, in the order of the nodes. */
 	private final List<CompletableFuture<LockConnection.ReleaseSubscriber>> opened;
 
-	private boolean closed;
+	/** Whether closed: no node's subscriber is opened again. */
+	private volatile boolean closed;
 
 	/**
 	 * Create the subscriber, opening a connection to each node.
@@ -79,37 +75,23 @@ final class QuorumSubscriber implements LockConnection.ReleaseSubscriber {
 
 	@Override
 	public void close() {
-		this.lock.lock();
-		try {
-			this.closed = true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		each(LockConnection.ReleaseSubscriber::close);
-	}
-
-	private void each(Consumer<LockConnection.ReleaseSubscriber> action) {
-		opened().forEach((node) -> node.thenAccept(action));
+		this.closed = true;
+		// Read after closing: with any opening begun meanwhile, and none begins later
+		opened().forEach((node) -> node.thenAccept(LockConnection.ReleaseSubscriber::close));
 	}
 
 	/**
 	 * Return each node's subscriber, opened or being opened, after opening again those
-	 * whose last opening failed, unless closed.
+	 * whose last opening failed, unless closed. Nothing waits here: a node's subscriber
+	 * is opened from a thread of the quorum's own.
 	 */
-	private List<CompletableFuture<LockConnection.ReleaseSubscriber>> opened() {
-		this.lock.lock();
-		try {
-			for (int i = 0; i < this.nodes.size() && !this.closed; i++) {
-				if (this.opened.get(i).isCompletedExceptionally()) {
-					this.opened.set(i, open(this.nodes.get(i)));
-				}
+	private synchronized List<CompletableFuture<LockConnection.ReleaseSubscriber>> opened() {
+		for (int i = 0; i < this.nodes.size() && !this.closed; i++) {
+			if (this.opened.get(i).isCompletedExceptionally()) {
+				this.opened.set(i, open(this.nodes.get(i)));
 			}
-			return List.copyOf(this.opened);
 		}
-		finally {
-			this.lock.unlock();
-		}
+		return List.copyOf(this.opened);
 	}
 
 	/**
