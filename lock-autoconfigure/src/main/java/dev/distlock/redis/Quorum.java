@@ -182,13 +182,17 @@ final class Quorum {
 	/**
 	 * Decide the renewal of a batch of holds from each node's replies: a hold is renewed
 	 * when a majority renewed it, and lost when so many refused it that no majority can.
+	 * A hold that neither is may still be held on a majority, some of whose nodes did not
+	 * answer: the batch's renewal fails, and is tried again, as on one Redis.
 	 * @param holds how many holds the batch has
 	 * @return per hold, 1 when renewed, otherwise 0; failed when the nodes that did not
 	 * answer decide
 	 */
 	CompletableFuture<List<Long>> renewed(List<CompletableFuture<List<Long>>> replies, int holds) {
 		String what = "renew " + holds + " held locks";
-		return gatherFromMajority(replies, (tally) -> isRenewalDecided(tally, holds), what).thenApply((tally) -> {
+		Predicate<Tally<List<Long>>> decides = (tally) -> IntStream.range(0, holds)
+			.allMatch((hold) -> isDecidedByAnswers(tally, renews(hold)));
+		return gatherFromMajority(replies, decides, what).thenApply((tally) -> {
 			List<Long> renewed = new ArrayList<>(holds);
 			for (int i = 0; i < holds; i++) {
 				requireDecided(tally, renews(i), what);
@@ -241,16 +245,6 @@ final class Quorum {
 	}
 
 	/**
-	 * Return whether the renewal of every hold of a batch is decided: renewed by a
-	 * majority of the nodes, or refused by so many that no majority can renew it. A hold
-	 * that neither is may still be held on a majority, some of whose nodes did not
-	 * answer: its renewal failed, and is tried again, as on one Redis.
-	 */
-	private boolean isRenewalDecided(Tally<List<Long>> tally, int holds) {
-		return IntStream.range(0, holds).allMatch((hold) -> isDecidedByAnswers(tally, renews(hold)));
-	}
-
-	/**
 	 * Return whether a node's replies to a batch renewed the given hold.
 	 */
 	private static Predicate<List<Long>> renews(int hold) {
@@ -264,7 +258,7 @@ final class Quorum {
 	 * @param tally the replies
 	 * @param what the command, for the message
 	 */
-	DistributedLockException unreachable(Tally<?> tally, String what) {
+	private DistributedLockException unreachable(Tally<?> tally, String what) {
 		Throwable failure = tally.firstFailure();
 		String said = (failure == null) ? "" : "; the first failure: " + describe(failure);
 		return new DistributedLockException(
@@ -291,7 +285,7 @@ final class Quorum {
 	 * @param tally the replies
 	 * @param what the command, for the message
 	 */
-	DistributedLockException undecided(Tally<?> tally, String what) {
+	private DistributedLockException undecided(Tally<?> tally, String what) {
 		return new DistributedLockException("Only " + tally.answered() + " of " + this.nodes
 				+ " Redis nodes answered to " + what + ", too few to decide it without the " + tally.failed()
 				+ " that did not (distlock.redlock.nodes)", tally.firstFailure());

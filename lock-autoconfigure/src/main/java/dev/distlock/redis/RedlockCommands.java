@@ -1,13 +1,13 @@
 package dev.distlock.redis;
 
 import java.lang.reflect.Proxy;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import dev.distlock.HoldKind;
 import dev.distlock.LockObserver;
@@ -155,14 +155,11 @@ final class RedlockCommands extends RedisLockCommands {
 			.toList();
 		List<CompletableFuture<List<CompletableFuture<List<Long>>>>> perNode = each(
 				(node) -> CompletableFuture.completedFuture(node.renew(sent)));
-		List<CompletableFuture<List<Long>>> combined = new ArrayList<>(batches.size());
-		for (int b = 0; b < batches.size(); b++) {
-			int batch = b;
-			combined.add(this.quorum.renewed(perNode.stream()
+		return IntStream.range(0, batches.size())
+			.mapToObj((batch) -> this.quorum.renewed(perNode.stream()
 				.map((replies) -> replies.thenCompose((sentBatches) -> sentBatches.get(batch)))
-				.toList(), batches.get(b).ids().size()));
-		}
-		return combined;
+				.toList(), batches.get(batch).ids().size()))
+			.toList();
 	}
 
 	@Override
