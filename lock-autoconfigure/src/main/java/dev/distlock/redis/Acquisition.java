@@ -178,7 +178,7 @@ final class Acquisition {
 	 * did; a hand-over that failed left the offer open.
 	 */
 	@Nullable RedisHold handedOver() {
-		return (this.handoff != null && this.handoff.isClaimed()) ? held(this.handoff.awaitCompletion()) : null;
+		return isClaimed() ? held(this.handoff.awaitCompletion()) : null;
 	}
 
 	/**

@@ -107,17 +107,13 @@ final class ActiveHolds implements LossHandler<RedisHold>, AutoCloseable {
 	 */
 	List<HeldLock> list() {
 		long now = System.nanoTime();
-		return this.holds.stream()
-			.filter((hold) -> hold.state() == RedisHold.State.HELD)
-			.sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos))
-			.map((hold) -> {
-				String owner = hold.owner;
-				return new HeldLock(hold.id.name.value(), hold.id.name.keyValue(), LockKeys.heldKey(hold.id, hold.kind),
-						hold.fencingToken, Duration.ofNanos(now - hold.acquiredNanos),
-						Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease",
-						hold.kind);
-			})
-			.toList();
+		return held().stream().sorted(Comparator.comparingLong((RedisHold hold) -> hold.acquiredNanos)).map((hold) -> {
+			String owner = hold.owner;
+			return new HeldLock(hold.id.name.value(), hold.id.name.keyValue(), LockKeys.heldKey(hold.id, hold.kind),
+					hold.fencingToken, Duration.ofNanos(now - hold.acquiredNanos),
+					Duration.ofNanos(Math.max(0, hold.validUntilNanos() - now)), (owner != null) ? owner : "lease",
+					hold.kind);
+		}).toList();
 	}
 
 	/**

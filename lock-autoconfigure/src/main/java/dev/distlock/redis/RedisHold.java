@@ -191,14 +191,7 @@ final class RedisHold implements RenewedHold {
 	}
 
 	boolean isValid() {
-		return this.state.get() == State.HELD && hasTimeLeft();
-	}
-
-	/**
-	 * Return whether the lease has time left, whatever the state.
-	 */
-	boolean hasTimeLeft() {
-		return System.nanoTime() - this.validUntilNanos.get() < 0;
+		return this.state.get() == State.HELD && System.nanoTime() - this.validUntilNanos.get() < 0;
 	}
 
 	State state() {
