@@ -18,6 +18,7 @@ import static dev.distlock.benchmarks.Contenders.DISTLOCK_READ;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_REDLOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_SPRING_DATA_JEDIS;
+import static dev.distlock.benchmarks.Contenders.FENCED_FLOOR;
 import static dev.distlock.benchmarks.Contenders.RAW;
 import static dev.distlock.benchmarks.Contenders.RAW_JEDIS;
 import static dev.distlock.benchmarks.Contenders.REDISSON_FIXED;
@@ -96,7 +97,7 @@ public final class Benchmarks {
 			List<Contender> uncontended = contenders.get(concat(List.of(RAW, RAW_JEDIS), LOCKS));
 			boolean quorumOnly = config.mode().equals(BenchmarkConfig.QUORUM.mode());
 			List<Contender> uncontendedShared = contenders.get(quorumOnly ? concat(List.of(RAW, DISTLOCK_LOCK), QUORUM)
-					: concat(concat(concat(List.of(RAW, RAW_JEDIS), LOCKS), SHARED), QUORUM));
+					: concat(concat(concat(List.of(RAW, RAW_JEDIS, FENCED_FLOOR), LOCKS), SHARED), QUORUM));
 			List<Contender> contended = contenders.get(concat(List.of(SPINNER), LOCKS));
 			for (ThroughputScenario scenario : List.of(new ThroughputScenario(Goals.UNCONTENDED, "single", 1, false),
 					new ThroughputScenario(Goals.DISTINCT, "distinct", 16, false))) {

@@ -21,6 +21,13 @@ public final class Contenders implements AutoCloseable {
 	 */
 	public static final String RAW = "raw";
 
+	/**
+	 * The raw floor with a fencing token: {@code SET NX PX} and a counter's increment in
+	 * one script, then the compare-and-delete: what the floor costs once it fences every
+	 * hold. Run in the uncontended and 16-thread scenarios and the {@code requests} mode.
+	 */
+	public static final String FENCED_FLOOR = "fenced-floor";
+
 	/** The raw two-round-trip floor on a Jedis pool. */
 	public static final String RAW_JEDIS = "raw-jedis";
 
@@ -64,7 +71,7 @@ public final class Contenders implements AutoCloseable {
 	public static final String SI_SPIN_JEDIS = "si-spin-jedis";
 
 	/** Every id, in report order. */
-	public static final List<String> ALL = List.of(RAW, RAW_JEDIS, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE,
+	public static final List<String> ALL = List.of(RAW, RAW_JEDIS, FENCED_FLOOR, SPINNER, DISTLOCK_LOCK, DISTLOCK_LEASE,
 			DISTLOCK_READ, DISTLOCK_PERMIT, DISTLOCK_REDLOCK, DISTLOCK_ANNOTATED, DISTLOCK_SPRING_DATA_JEDIS,
 			REDISSON_FIXED, REDISSON_WATCHDOG, SI_SPIN, SI_PUBSUB, SI_SPIN_JEDIS);
 
@@ -107,10 +114,12 @@ public final class Contenders implements AutoCloseable {
 		String uri = "redis://" + host + ":" + port;
 		Duration fixedLease = Duration.ofSeconds(30);
 		return switch (id) {
-			case RAW -> new RawFloor("raw floor (SET NX PX + EVALSHA)", new LettuceRawCommands(uri), false);
+			case RAW -> new RawFloor("raw floor (SET NX PX + EVALSHA)", new LettuceRawCommands(uri, false), false);
+			case FENCED_FLOOR -> new RawFloor("fenced floor (EVALSHA of SET NX PX + INCR, EVALSHA)",
+					new LettuceRawCommands(uri, true), false);
 			case RAW_JEDIS -> new RawFloor("raw floor on Jedis (SET NX PX + EVALSHA)",
 					new JedisRawCommands(host, port, SpringDataDriver.POOL_SIZE), false);
-			case SPINNER -> new RawFloor("naive 1 ms spinner", new LettuceRawCommands(uri), true);
+			case SPINNER -> new RawFloor("naive 1 ms spinner", new LettuceRawCommands(uri, false), true);
 			case DISTLOCK_LOCK -> DistlockLockContender.onLettuce("distlock obtain().lock()", uri, leaseTime,
 					DistlockLockContender.Mode.LOCK);
 			case DISTLOCK_LEASE -> DistlockLockContender.onLettuce("distlock acquire()/release()", uri, leaseTime,

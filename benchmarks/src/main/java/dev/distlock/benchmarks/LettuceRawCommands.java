@@ -7,9 +7,12 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The raw floor's commands on one Lettuce connection shared by every thread.
+ * The raw floor's commands on one Lettuce connection shared by every thread; fenced, the
+ * {@code SET NX PX} is sent inside {@link #FENCED_ACQUIRE_SCRIPT}, which also issues a
+ * fencing token: the least a lock that fences every hold asks of Redis.
  *
  * @since 0.1.0
  */
@@ -23,22 +26,32 @@ public final class LettuceRawCommands implements RawCommands {
 
 	private final String releaseSha;
 
+	private final @Nullable String fencedAcquireSha;
+
 	private final SetArgs setArgs = SetArgs.Builder.nx().px(LEASE_MILLIS);
 
 	/**
-	 * Connect to Redis and load the release script.
+	 * Connect to Redis and load the scripts.
 	 * @param redisUri where Redis listens
+	 * @param fenced whether a lock is taken with the fenced acquire script rather than
+	 * {@code SET NX PX}
 	 */
-	public LettuceRawCommands(String redisUri) {
+	public LettuceRawCommands(String redisUri, boolean fenced) {
 		this.client = RedisClient.create(redisUri);
 		this.connection = this.client.connect();
 		this.redis = this.connection.sync();
 		this.releaseSha = this.redis.scriptLoad(RELEASE_SCRIPT);
+		this.fencedAcquireSha = fenced ? this.redis.scriptLoad(FENCED_ACQUIRE_SCRIPT) : null;
 	}
 
 	@Override
 	public boolean setIfAbsent(String key, String token) {
-		return this.redis.set(key, token, this.setArgs) != null;
+		if (this.fencedAcquireSha == null) {
+			return this.redis.set(key, token, this.setArgs) != null;
+		}
+		Long fencingToken = this.redis.evalsha(this.fencedAcquireSha, ScriptOutputType.INTEGER,
+				new String[] { key, key + ":fence" }, token, Long.toString(LEASE_MILLIS));
+		return fencingToken != null && fencingToken > 0;
 	}
 
 	@Override

@@ -16,6 +16,14 @@ public interface RawCommands extends AutoCloseable {
 			+ "return redis.call('del', KEYS[1]) else return 0 end";
 
 	/**
+	 * The acquire script of the fenced floor: the next fencing token of the lock (a
+	 * counter beside its key) and {@code SET key token NX PX} in one call; the token when
+	 * the key was set, 0 otherwise.
+	 */
+	String FENCED_ACQUIRE_SCRIPT = "local token = redis.call('incr', KEYS[2]) "
+			+ "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return token else return 0 end";
+
+	/**
 	 * Set the key to the token unless it exists, expiring after {@link #LEASE_MILLIS}.
 	 * @param key the lock's key
 	 * @param token the holder's token

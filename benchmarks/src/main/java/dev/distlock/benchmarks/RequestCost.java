@@ -15,13 +15,16 @@ import io.lettuce.core.api.StatefulRedisConnection;
 
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LEASE;
 import static dev.distlock.benchmarks.Contenders.DISTLOCK_LOCK;
+import static dev.distlock.benchmarks.Contenders.FENCED_FLOOR;
 import static dev.distlock.benchmarks.Contenders.RAW;
 
 /**
  * Redis' own time per lock cycle, command by command, from {@code INFO commandstats}: the
- * raw floor and distlock run a fixed number of uncontended cycles on one thread, then on
- * 16 threads each with its own lock, against one Redis, with the statistics reset before
- * each contender's turn. A cycle's request time is the time of the requests the contender
+ * raw floor, the fenced floor (the least a lock that issues a fencing token on every hold
+ * asks of Redis: one script that increments a counter and runs {@code SET NX PX}) and
+ * distlock run a fixed number of uncontended cycles on one thread, then on 16 threads
+ * each with its own lock, against one Redis, with the statistics reset before each
+ * contender's turn. A cycle's request time is the time of the requests the contender
  * sends (a script's time includes the commands it runs); the other commands are those the
  * scripts ran. Unlike the CPU of {@link CycleCost}, it leaves out reading and answering
  * requests, so it shows what the scripts cost and is little disturbed by other work on
@@ -43,10 +46,10 @@ final class RequestCost {
 	/**
 	 * The contenders measured, each with the commands it sends itself.
 	 */
-	private static final Map<String, List<String>> REQUESTS = Map.of(RAW, List.of("set", "evalsha"), DISTLOCK_LOCK,
-			List.of("evalsha"), DISTLOCK_LEASE, List.of("evalsha"));
+	private static final Map<String, List<String>> REQUESTS = Map.of(RAW, List.of("set", "evalsha"), FENCED_FLOOR,
+			List.of("evalsha"), DISTLOCK_LOCK, List.of("evalsha"), DISTLOCK_LEASE, List.of("evalsha"));
 
-	private static final List<String> MEASURED = List.of(RAW, DISTLOCK_LOCK, DISTLOCK_LEASE);
+	private static final List<String> MEASURED = List.of(RAW, FENCED_FLOOR, DISTLOCK_LOCK, DISTLOCK_LEASE);
 
 	private RequestCost() {
 	}
