@@ -28,9 +28,10 @@ import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * The subscriptions of a {@link SpringDataLockConnection} to grant channels: on a
- * listener container of their own, one listener per channel, confirmed when the container
- * reports the channel subscribed. Once Redis refused to subscribe, every later
- * subscription fails at once with that refusal.
+ * listener container of their own, one listener per channel (a subscription made again
+ * replaces the channel's listener), confirmed when the container reports the channel
+ * subscribed. Once Redis refused to subscribe, every later subscription fails at once
+ * with that refusal.
  */
 final class SpringDataReleaseSubscriber implements LockConnection.ReleaseSubscriber {
 
@@ -121,11 +122,17 @@ final class SpringDataReleaseSubscriber implements LockConnection.ReleaseSubscri
 			return CompletableFuture.failedFuture(refused);
 		}
 		ChannelListener listener = new ChannelListener();
-		this.listeners.put(channel, listener);
+		ChannelListener replaced = this.listeners.put(channel, listener);
+		ChannelTopic topic = new ChannelTopic(channel);
 		try {
 			this.registrations.execute(() -> {
 				try {
-					this.container.addMessageListener(listener, new ChannelTopic(channel));
+					if (replaced != null) {
+						// Subscribed again after a failure: one listener per channel, or
+						// every message would reach the waiters once per attempt
+						this.container.removeMessageListener(replaced, topic);
+					}
+					this.container.addMessageListener(listener, topic);
 				}
 				catch (RuntimeException ex) {
 					listener.confirmed.completeExceptionally(ex);
