@@ -6,12 +6,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
+import dev.distlock.LockEvent;
 import dev.distlock.LockName;
+import dev.distlock.redis.connection.LockConnection;
+import dev.distlock.redis.connection.LockConnections;
+import dev.distlock.redis.connection.ReplicatedReply;
+import dev.distlock.redis.connection.Script;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.LettuceClients;
@@ -46,8 +53,9 @@ import static org.awaitility.Awaitility.await;
  * and the renewal that takes the grant up once Redis answers extends it to its lease; a
  * message for another waiter's grant, or for a grant made before the waiter's last
  * attempt, is not started on; a waiter that releases before its take-up was due never
- * sends it; a waiter of an earlier version, whose queue entry says nothing to start on,
- * is told the lock key alone.
+ * sends it, unless Redis has not answered its release by then, and one whose release
+ * reaches Redis after the claim time is not reported lost; a waiter of an earlier
+ * version, whose queue entry says nothing to start on, is told the lock key alone.
  */
 @Timeout(120)
 class WaitQueueTests {
@@ -201,7 +209,7 @@ class WaitQueueTests {
 		TestThread waiter = this.closer.add(TestThread.start("waiter"));
 		for (int round = 1; round <= ROUNDS; round++) {
 			LockLease held = holding.acquire("job", Duration.ZERO);
-			CompletableFuture<LockLease> acquired = queued(waiter, waiting, options);
+			CompletableFuture<LockLease> acquired = queued(waiter, waiting.registry(), options);
 			long releasedAt = System.nanoTime();
 			held.release();
 			LockLease started = acquiredWhileRedisStalls(acquired);
@@ -247,7 +255,7 @@ class WaitQueueTests {
 		for (int round = 1; round <= ROUNDS; round++) {
 			LockLease held = holding.acquire("job", Duration.ZERO);
 			long calledAt = System.nanoTime();
-			CompletableFuture<LockLease> acquired = queued(waiter, waiting, LeaseOptions.fixed(LEASE));
+			CompletableFuture<LockLease> acquired = queued(waiter, waiting.registry(), LeaseOptions.fixed(LEASE));
 			stats.reset();
 			messages.clear();
 			held.release();
@@ -262,6 +270,43 @@ class WaitQueueTests {
 				assertThat(stats.calls()).as("no renewal").doesNotContainKey("pexpire");
 				assertThat(this.commands.exists("lock:job")).isZero();
 				assertThat(waiting.lostEvents()).isEmpty();
+				return;
+			}
+		}
+		fail("The waiter never started on its grant's message and released it in time in " + ROUNDS + " rounds");
+	}
+
+	/**
+	 * The waiter's release starts before its take-up is due but reaches Redis only after
+	 * the claim time, held up on its way as behind the other commands of a busy pool: the
+	 * take-up is sent meanwhile and extends the key, so that the release frees the lock
+	 * rather than finding it expired. A round is repeated when the waiter did not start
+	 * on the grant's message or released too late.
+	 */
+	@Test
+	void holdStartedOnItsGrantWhoseReleaseReachesRedisAfterTheClaimTimeIsReleasedNotLost() throws Exception {
+		RedisLockRegistry holding = registry();
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> LettuceClients.shutdown(client));
+		List<LockEvent> events = new CopyOnWriteArrayList<>();
+		RedisLockRegistry waiting = this.closer.add(new RedisLockRegistry(
+				new ReleasesHeldUp(LockConnections.lettuce(client)), TestLockRegistry.settings(LEASE), events::add));
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		BlockingQueue<String> messages = TestLockRegistry.grantMessages(client, this.closer);
+		long takeUpNanos = TimeUnit.MILLISECONDS.toNanos(RedisAcquirer.CLAIM_MILLIS) / 4;
+		for (int round = 1; round <= ROUNDS; round++) {
+			LockLease held = holding.acquire("job", Duration.ZERO);
+			long calledAt = System.nanoTime();
+			CompletableFuture<LockLease> acquired = queued(waiter, waiting, LeaseOptions.fixed(LEASE));
+			messages.clear();
+			held.release();
+			LockLease started = acquired.get(10, TimeUnit.SECONDS);
+			boolean beforeTakeUp = System.nanoTime() - calledAt < takeUpNanos;
+			String grant = messages.poll(5, TimeUnit.SECONDS);
+			started.release();
+			if (beforeTakeUp && grant != null && grant.endsWith(" " + started.fencingToken())) {
+				assertThat(events).isEmpty();
+				assertThat(this.commands.exists("lock:job")).isZero();
 				return;
 			}
 		}
@@ -320,9 +365,9 @@ class WaitQueueTests {
 	 * only one in the queue, polling every millisecond so that the release that follows
 	 * comes early in its claim time.
 	 */
-	private CompletableFuture<LockLease> queued(TestThread waiter, TestLockRegistry waiting, LeaseOptions options) {
+	private CompletableFuture<LockLease> queued(TestThread waiter, RedisLockRegistry waiting, LeaseOptions options) {
 		CompletableFuture<LockLease> acquired = waiter
-			.call(() -> waiting.registry().tryAcquire("job", Duration.ofSeconds(30), options).orElseThrow());
+			.call(() -> waiting.tryAcquire("job", Duration.ofSeconds(30), options).orElseThrow());
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(1))
 			.until(() -> TestLockRegistry.waitersOf(this.commands, "lock:job") == 1L);
@@ -403,6 +448,60 @@ class WaitQueueTests {
 
 	private TestLockRegistry testRegistry() {
 		return this.closer.add(TestLockRegistry.create(redis.server().uri(), LEASE));
+	}
+
+	/**
+	 * A connection on which every lock release waits twice the claim time before it is
+	 * sent; everything else, the take-up's renewal included, goes at once.
+	 */
+	private record ReleasesHeldUp(LockConnection connection) implements LockConnection {
+
+		@Override
+		public CompletableFuture<Long> eval(Script script, String[] keys, String... args) {
+			if (script != LuaScript.RELEASE) {
+				return this.connection.eval(script, keys, args);
+			}
+			return CompletableFuture.runAsync(() -> {
+			}, CompletableFuture.delayedExecutor(2 * RedisAcquirer.CLAIM_MILLIS, TimeUnit.MILLISECONDS))
+				.thenCompose((held) -> this.connection.eval(script, keys, args));
+		}
+
+		@Override
+		public CompletableFuture<Long> evalDetached(Script script, String[] keys, String... args) {
+			return this.connection.evalDetached(script, keys, args);
+		}
+
+		@Override
+		public CompletableFuture<ReplicatedReply> evalAndWait(Script script, int replicas, Duration timeout,
+				String[] keys, String... args) {
+			return this.connection.evalAndWait(script, replicas, timeout, keys, args);
+		}
+
+		@Override
+		public List<CompletableFuture<List<Long>>> evalEach(Script script, List<String[]> keys, List<String[]> args) {
+			return this.connection.evalEach(script, keys, args);
+		}
+
+		@Override
+		public CompletableFuture<String> ping() {
+			return this.connection.ping();
+		}
+
+		@Override
+		public int batchOf(String key) {
+			return this.connection.batchOf(key);
+		}
+
+		@Override
+		public ReleaseSubscriber subscriber(Consumer<String> onMessage) {
+			return this.connection.subscriber(onMessage);
+		}
+
+		@Override
+		public void close() {
+			this.connection.close();
+		}
+
 	}
 
 }
