@@ -91,11 +91,13 @@ final class RedisLockLease implements LockLease {
 		LeaseTerms terms = new LeaseTerms(leaseTime.toMillis(), this.hold.terms().delayMillis());
 		this.hold.extending.lock();
 		try {
+			// Read before the hold is found valid: a lease that ran out is never extended
+			long sentNanos = System.nanoTime();
 			if (!this.hold.isValid() || !this.active.renewal().pauseExpiry(this.hold)) {
 				throw notExtended();
 			}
 			try {
-				extendInRedis(terms);
+				extendInRedis(terms, sentNanos);
 			}
 			finally {
 				this.active.renewal().resumeExpiry(this.hold);
@@ -106,9 +108,8 @@ final class RedisLockLease implements LockLease {
 		}
 	}
 
-	private void extendInRedis(LeaseTerms terms) {
+	private void extendInRedis(LeaseTerms terms, long sentNanos) {
 		RedisHold hold = this.hold;
-		long sentNanos = System.nanoTime();
 		boolean extended = this.commands
 			.await(this.commands.extend(hold.kind, hold.id, hold.token, terms),
 					"extend the lease of lock '" + hold.id.name + "'")

@@ -293,6 +293,33 @@ class LeaseLossTests {
 			.allSatisfy((failed) -> assertThat(failed.name()).isEqualTo("order"));
 	}
 
+	/**
+	 * A renewal held up on its way to Redis, as behind a busy pool or on a slow network,
+	 * still finds the key, but its reply is held up past the lease it renewed: the hold's
+	 * lease ran out, though Redis keeps the key a lease from when the renewal arrived,
+	 * and the next renewal would find it there. The hold is lost all the same, and never
+	 * valid again.
+	 */
+	@Test
+	void holdWhoseLeaseRanOutWhileItsRenewalWasHeldUpIsLostThoughRedisStillKeepsItsKey() {
+		Duration leaseTime = Duration.ofMillis(1500);
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> LettuceClients.shutdown(client));
+		List<LockEvent> events = new CopyOnWriteArrayList<>();
+		RedisLockRegistry registry = this.closer.add(new RedisLockRegistry(
+				new HeldUpConnection(LockConnections.lettuce(client), LuaScript.RENEW, Duration.ofMillis(400),
+						Duration.ofMillis(1300), 1),
+				TestLockRegistry.settings(leaseTime), events::add));
+		LockLease lease = registry.acquire("order", Duration.ZERO);
+		await().atMost(leaseTime.plus(WAIT)).until(() -> !events.isEmpty());
+		assertThat(events).singleElement()
+			.isInstanceOfSatisfying(LockLostEvent.class,
+					(lost) -> assertThat(lost.reason()).isEqualTo("its lease ran out before it was renewed"));
+		assertThat(lease.isValid()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::release);
+		assertThat(lease.isValid()).isFalse();
+	}
+
 	@Test
 	void lockWhoseFixedLeaseRanOutWhileAnotherInstanceTookItIsNotReentered() {
 		TestLockRegistry registry = testRegistry(LEASE);

@@ -9,16 +9,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 import dev.distlock.LeaseOptions;
 import dev.distlock.LockLease;
 import dev.distlock.LockEvent;
 import dev.distlock.LockName;
-import dev.distlock.redis.connection.LockConnection;
 import dev.distlock.redis.connection.LockConnections;
-import dev.distlock.redis.connection.ReplicatedReply;
-import dev.distlock.redis.connection.Script;
 import dev.distlock.testsupport.Closer;
 import dev.distlock.testsupport.CommandStats;
 import dev.distlock.testsupport.LettuceClients;
@@ -290,7 +286,9 @@ class WaitQueueTests {
 		this.closer.add(() -> LettuceClients.shutdown(client));
 		List<LockEvent> events = new CopyOnWriteArrayList<>();
 		RedisLockRegistry waiting = this.closer.add(new RedisLockRegistry(
-				new ReleasesHeldUp(LockConnections.lettuce(client)), TestLockRegistry.settings(LEASE), events::add));
+				new HeldUpConnection(LockConnections.lettuce(client), LuaScript.RELEASE,
+						Duration.ofMillis(2 * RedisAcquirer.CLAIM_MILLIS), Duration.ZERO, Integer.MAX_VALUE),
+				TestLockRegistry.settings(LEASE), events::add));
 		TestThread waiter = this.closer.add(TestThread.start("waiter"));
 		BlockingQueue<String> messages = TestLockRegistry.grantMessages(client, this.closer);
 		long takeUpNanos = TimeUnit.MILLISECONDS.toNanos(RedisAcquirer.CLAIM_MILLIS) / 4;
@@ -448,60 +446,6 @@ class WaitQueueTests {
 
 	private TestLockRegistry testRegistry() {
 		return this.closer.add(TestLockRegistry.create(redis.server().uri(), LEASE));
-	}
-
-	/**
-	 * A connection on which every lock release waits twice the claim time before it is
-	 * sent; everything else, the take-up's renewal included, goes at once.
-	 */
-	private record ReleasesHeldUp(LockConnection connection) implements LockConnection {
-
-		@Override
-		public CompletableFuture<Long> eval(Script script, String[] keys, String... args) {
-			if (script != LuaScript.RELEASE) {
-				return this.connection.eval(script, keys, args);
-			}
-			return CompletableFuture.runAsync(() -> {
-			}, CompletableFuture.delayedExecutor(2 * RedisAcquirer.CLAIM_MILLIS, TimeUnit.MILLISECONDS))
-				.thenCompose((held) -> this.connection.eval(script, keys, args));
-		}
-
-		@Override
-		public CompletableFuture<Long> evalDetached(Script script, String[] keys, String... args) {
-			return this.connection.evalDetached(script, keys, args);
-		}
-
-		@Override
-		public CompletableFuture<ReplicatedReply> evalAndWait(Script script, int replicas, Duration timeout,
-				String[] keys, String... args) {
-			return this.connection.evalAndWait(script, replicas, timeout, keys, args);
-		}
-
-		@Override
-		public List<CompletableFuture<List<Long>>> evalEach(Script script, List<String[]> keys, List<String[]> args) {
-			return this.connection.evalEach(script, keys, args);
-		}
-
-		@Override
-		public CompletableFuture<String> ping() {
-			return this.connection.ping();
-		}
-
-		@Override
-		public int batchOf(String key) {
-			return this.connection.batchOf(key);
-		}
-
-		@Override
-		public ReleaseSubscriber subscriber(Consumer<String> onMessage) {
-			return this.connection.subscriber(onMessage);
-		}
-
-		@Override
-		public void close() {
-			this.connection.close();
-		}
-
 	}
 
 }

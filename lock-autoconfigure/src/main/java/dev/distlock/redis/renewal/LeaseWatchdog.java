@@ -26,7 +26,10 @@ import org.apache.commons.logging.LogFactory;
  * one kind and the same {@link LeaseTerms}, all sent before any reply is awaited, so the
  * round trips per period grow with the Redis nodes and not with the held locks. A renewal
  * that finds the lock expired or taken marks it lost; a renewal that fails marks it lost
- * once its lease would run out before the next attempt. Nothing that goes wrong in a
+ * once its lease would run out before the next attempt. A hold whose lease ran out before
+ * its renewal was sent (the JVM paused, or this thread held up) is marked lost, not
+ * renewed: a lease that ran out is over, though Redis may keep the key longer than this
+ * JVM counts when a command of the hold reached it late. Nothing that goes wrong in a
  * round, not even an {@link Error} thrown by a loss action, ends the schedule: it is
  * logged, and the next round runs.
  *
@@ -90,9 +93,14 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	 * Renew every held lock now.
 	 */
 	void renew() {
+		long sentNanos = System.nanoTime();
+		List<H> ranOut = new ArrayList<>();
 		Map<Group, List<H>> groups = new LinkedHashMap<>();
 		for (H hold : this.holds) {
-			if (hold.isHeld()) {
+			if (hold.isHeld() && ranOutBefore(hold, sentNanos)) {
+				ranOut.add(hold);
+			}
+			else if (hold.isHeld()) {
 				Group group = new Group(this.renewer.batchOf(hold), hold.terms());
 				groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(hold);
 			}
@@ -104,8 +112,8 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 						group.terms()));
 			}
 		});
-		long sentNanos = System.nanoTime();
 		List<CompletableFuture<List<Long>>> replies = send(batches);
+		ranOut.forEach(this::lostOnRunningOut);
 		for (int i = 0; i < batches.size(); i++) {
 			settleSafely(batches.get(i), replies.get(i), sentNanos);
 		}
@@ -139,8 +147,12 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	 * that thread, as a round's are.
 	 */
 	private void renewAtOnce(H hold) {
-		RenewalBatch<H> batch = new RenewalBatch<>(List.of(hold), hold.terms());
 		long sentNanos = System.nanoTime();
+		if (ranOutBefore(hold, sentNanos)) {
+			lostOnRunningOut(hold);
+			return;
+		}
+		RenewalBatch<H> batch = new RenewalBatch<>(List.of(hold), hold.terms());
 		CompletableFuture<List<Long>> reply = send(List.of(batch)).get(0);
 		reply.whenComplete((renewed, ex) -> {
 			if (ex == null && renewed.get(0) == 1L) {
@@ -154,6 +166,19 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 				// Nothing is renewed any more
 			}
 		});
+	}
+
+	/**
+	 * Return whether a hold's validity ran out before its renewal is sent: it is then
+	 * marked lost, not renewed. Once over, a lease stays over, though Redis would renew a
+	 * key it kept longer than this JVM counts, and the hold would turn valid again.
+	 */
+	private static boolean ranOutBefore(RenewedHold hold, long sentNanos) {
+		return hold.validUntilNanos() - sentNanos <= 0;
+	}
+
+	private void lostOnRunningOut(H hold) {
+		this.lossHandler.lost(hold, "its lease ran out before it was renewed");
 	}
 
 	@Override

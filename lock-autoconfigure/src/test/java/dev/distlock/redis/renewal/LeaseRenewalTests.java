@@ -129,7 +129,7 @@ class LeaseRenewalTests {
 
 		@Override
 		public long validUntilNanos() {
-			return System.nanoTime();
+			return System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		}
 
 		@Override
