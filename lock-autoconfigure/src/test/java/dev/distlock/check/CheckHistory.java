@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ final class CheckHistory {
 
 	/** The faults on a worker's connections, which can lose or hold back its answers. */
 	private static final Set<String> NETWORK_FAULTS = Set.of("proxy-stall", "proxy-cut", "proxy-latency", "holder-cut",
-			"reply-lag");
+			"reply-lag", "renewal-pause");
 
 	/** The faults that cut a worker's connections, losing the answers under way. */
 	private static final Set<String> CUTS = Set.of("proxy-cut", "holder-cut");
@@ -119,6 +120,9 @@ final class CheckHistory {
 	 * and fencing token ({@link #lostKey}).
 	 */
 	final Map<String, Long> foundGone = new HashMap<>();
+
+	/** The holds of {@link #foundGone} that their release found gone, not a renewal. */
+	final Set<String> foundGoneByRelease = new HashSet<>();
 
 	final List<Fault> faults = new ArrayList<>();
 
@@ -256,8 +260,10 @@ final class CheckHistory {
 				case "LOST" -> {
 					String key = lostKey(incarnation, line.get("name"), num(line, "token"));
 					this.lostEvents.putIfAbsent(key, num(line, "at"));
-					if (line.get("reason").contains("found_it_expired")) {
-						this.foundGone.putIfAbsent(key, num(line, "at"));
+					if (line.get("reason").contains("found_it_expired")
+							&& this.foundGone.putIfAbsent(key, num(line, "at")) == null
+							&& line.get("reason").startsWith("its_release")) {
+						this.foundGoneByRelease.add(key);
 					}
 				}
 				case "LOSS" -> {

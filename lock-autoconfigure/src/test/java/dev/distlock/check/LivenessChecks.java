@@ -96,7 +96,7 @@ final class LivenessChecks {
 
 	private static final Set<String> DELAYING_FAULTS = Set.of("redis-pause", "redis-restart", "redis-flush",
 			"proxy-stall", "proxy-cut", "proxy-latency", "jvm-pause", "waiter-pause", "holder-pause", "rival-pause",
-			"delay-pause", "share-pause", "holder-cut", "reply-lag", ClockSteps.KIND);
+			"delay-pause", "share-pause", "renewal-pause", "holder-cut", "reply-lag", ClockSteps.KIND);
 
 	private final CheckHistory history;
 

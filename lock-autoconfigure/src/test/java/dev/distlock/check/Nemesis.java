@@ -62,16 +62,20 @@ import org.jspecify.annotations.Nullable;
  * that holds every permit of a semaphore until their lease ran out, and lets its releases
  * through at once while a rival waits. {@code reply-lag} delays the replies to a worker
  * of a lock that a rival waits for, then holds its commands while the replies flow on,
- * until the rival holds the lock. {@code grant-echo} publishes every grant message once
- * more, late ({@link GrantEchoes}), and {@code grant-drop} loses them: Redis closes every
- * subscriber's connection again and again for a while ({@link GrantDrops}).
- * {@code clock-step} ({@link ClockSteps}) steps the lock Redis' clock back while a worker
- * holds a lock, now and then, where the server's clock can be stepped.
- * {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
- * {@code rival-transfer}, {@code reply-lag}, {@code share-pause} and
- * {@code give-back-probe} are also due in turn every few seconds ({@link AimedFaults}),
- * as {@code delay-pause} and {@code rival-pause} are on a quorum. A targeted fault that
- * finds no such worker is counted as {@code <kind>-missed} and not recorded.
+ * until the rival holds the lock. {@code renewal-pause} holds a worker's commands, just
+ * after a renewal of the holds it keeps, until the next renewal is among them, freezes
+ * the worker, and lets them through during the freeze: Redis then counts the holds'
+ * leases from later than the worker does, past the thaw. {@code grant-echo} publishes
+ * every grant message once more, late ({@link GrantEchoes}), and {@code grant-drop} loses
+ * them: Redis closes every subscriber's connection again and again for a while
+ * ({@link GrantDrops}). {@code clock-step} ({@link ClockSteps}) steps the lock Redis'
+ * clock back while a worker holds a lock, now and then, where the server's clock can be
+ * stepped. {@code delay-pause}, {@code rival-pause}, {@code lease-out-release},
+ * {@code rival-transfer}, {@code reply-lag}, {@code renewal-pause}, {@code share-pause}
+ * and {@code give-back-probe} are also due in turn every few seconds
+ * ({@link AimedFaults}), as {@code delay-pause} and {@code rival-pause} are on a quorum.
+ * A targeted fault that finds no such worker is counted as {@code <kind>-missed} and not
+ * recorded.
  * <p>
  * On a Redlock quorum, the faults on the lock Redis are {@link NodeFaults} on one node at
  * a time, and only the faults on workers that locks, leases and leaderships meet are
@@ -94,7 +98,8 @@ final class Nemesis {
 	 * come early.
 	 */
 	private static final List<String> AIMED = List.of("delay-pause", "rival-pause", "reply-lag", "give-back-probe",
-			"delay-pause", "rival-transfer", "lease-out-release", "delay-pause", "share-pause", "rival-pause");
+			"renewal-pause", "delay-pause", "rival-transfer", "lease-out-release", "delay-pause", "share-pause",
+			"rival-pause");
 
 	/**
 	 * What the {@code delay-pause} faults aim at in turn (0: a lock, 1: a read share or
@@ -182,6 +187,13 @@ final class Nemesis {
 	 * sent just before the freeze to arrive.
 	 */
 	private static final long IN_FLIGHT_MILLIS = 20;
+
+	/**
+	 * How long a {@code renewal-pause} holds a worker's commands once it froze it: long
+	 * enough that Redis counts the renewal among them from well after the freeze began,
+	 * short enough that the renewal still finds the holds it renews.
+	 */
+	private static final long RENEWAL_HELD_MILLIS = 700;
 
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
@@ -368,6 +380,7 @@ final class Nemesis {
 			case "rival-flush" ->
 				targeted(own(Nemesis::lockQueuedAndEnding), this::flushAndTakeElsewhere, AIMED_ROUNDS);
 			case "rival-transfer" -> targeted(this::freeLock, this::parkFlushAndTakeElsewhere, AIMED_ROUNDS);
+			case "renewal-pause" -> targeted(own(Status::kept), this::freezeWhileRenewalHeld, AIMED_ROUNDS);
 			case "lease-out-release" ->
 				targeted(this::freeSemaphoreWithLockDelay, this::stallUntilLeaseOut, AIMED_ROUNDS);
 			case "delay-pause" -> delayPause();
@@ -805,9 +818,10 @@ final class Nemesis {
 	 * Have a worker take a lock, have another of its threads wait for it and park its
 	 * release ({@link ParkedReleases}); then empty Redis, recorded as a
 	 * {@code redis-flush} of its own so that it excuses only the holds granted before it,
-	 * have a worker of another JVM take the lock, and once it holds it (or after a
-	 * second) let the release go: with no renewal in between, the release's hand-over
-	 * must find the lock another process's, and not give it to the waiter.
+	 * and keeps the clock from being stepped for a while as any data loss does, have a
+	 * worker of another JVM take the lock, and once it holds it (or after a second) let
+	 * the release go: with no renewal in between, the release's hand-over must find the
+	 * lock another process's, and not give it to the waiter.
 	 */
 	private void parkFlushAndTakeElsewhere(int slot, Set<String> names, Map<Integer, Status> statuses) {
 		String name = names.iterator().next();
@@ -821,6 +835,7 @@ final class Nemesis {
 			redis().flushAll();
 			this.faults.record("FAULT", "fault", "redis-flush", "start", start, "end", History.now(), "dataLoss", true,
 					"target", "redis");
+			Objects.requireNonNull(this.clockSteps).dataLost();
 			this.fleet.send(taker(slot, statuses), "take " + name);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
 			while (System.nanoTime() - deadline < 0 && !heldElsewhere(slot, Set.of(name))) {
@@ -861,6 +876,34 @@ final class Nemesis {
 			network.heal();
 			this.faults.record("FAULT", "fault", "proxy-stall", "start", start, "end", History.now(), "dataLoss", false,
 					"target", this.fleet.incarnation(slot));
+		}
+	}
+
+	/**
+	 * Hold a worker's commands from just after a renewal of the holds it keeps until the
+	 * next renewal is among them, freeze the worker, let the commands through
+	 * {@value #RENEWAL_HELD_MILLIS} ms into the freeze, and thaw it a lease and the
+	 * margin after the freeze began. The holds' validity, counted from when that renewal
+	 * was sent, ran out during the freeze, but Redis keeps them a lease from when it
+	 * arrived, past the thaw, and would renew them once more: the thawed holder must find
+	 * them lost, not valid again ({@code valid-after-lease}). A worker whose engine gave
+	 * the held renewal up at the thaw (its command timeout ran out meanwhile) finds them
+	 * lost on that failure.
+	 */
+	private void freezeWhileRenewalHeld(int slot, Set<String> kept, Map<Integer, Status> statuses) {
+		awaitRenewal(slot, kept);
+		WorkerNetwork network = this.fleet.network(slot);
+		try {
+			network.stallRequests();
+			pause(CheckWorkerMain.LEASE.toMillis() / 3 + 50);
+			frozen(slot, () -> {
+				pause(RENEWAL_HELD_MILLIS);
+				network.heal();
+				pause(CheckWorkerMain.LEASE.toMillis() + FREEZE_MARGIN_MILLIS + 50 - RENEWAL_HELD_MILLIS);
+			});
+		}
+		finally {
+			network.heal();
 		}
 	}
 

@@ -52,7 +52,7 @@ final class SafetyChecks {
 	private static final long TOLERANCE = 1_000;
 
 	private static final Set<String> FREEZES = Set.of("jvm-pause", "waiter-pause", "holder-pause", "rival-pause",
-			"delay-pause", "share-pause");
+			"delay-pause", "share-pause", "renewal-pause");
 
 	/**
 	 * Milliseconds by which a freeze must outlast a lease to prove that the lease ran
@@ -278,13 +278,16 @@ final class SafetyChecks {
 	 * it sent the command that set it, Redis from when that command arrived, so Redis
 	 * keeps the key at least that long. A command Redis took up late (paused, or held up
 	 * on the network) found the key gone only after that end, and a freeze of the holder
-	 * only delays its report.
+	 * only delays its report. A release whose answer a fault on its worker's connections
+	 * may have lost found, when sent again, what its first attempt left.
 	 */
 	private void checkFoundGoneEarly() {
 		for (Hold hold : this.history.holds.values()) {
-			Long at = this.history.foundGone.get(CheckHistory.lostKey(hold.incarnation, hold.name, hold.token));
+			String key = CheckHistory.lostKey(hold.incarnation, hold.name, hold.token);
+			Long at = this.history.foundGone.get(key);
 			if (at != null && at + TOLERANCE < hold.leaseEnd && !this.history.dataLossBetween(hold.start, at)
-					&& !this.history.nodeFaultNear(hold.start, at)) {
+					&& !this.history.nodeFaultNear(hold.start, at)
+					&& !(hold.releaseAnswerLost && this.history.foundGoneByRelease.contains(key))) {
 				this.violations.add("lost-early", "found gone " + (hold.leaseEnd - at) / 1000
 						+ " ms before the end of the lease its holder counted on: " + hold);
 			}

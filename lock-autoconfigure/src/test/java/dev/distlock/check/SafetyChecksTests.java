@@ -137,6 +137,20 @@ class SafetyChecksTests {
 	}
 
 	@Test
+	void holdFoundGoneEarlyByAReleaseWhoseAnswerMayHaveBeenLostIsNoViolation() {
+		Hold hold = hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 3);
+		hold.leaseEnd = 3 * SECOND;
+		String key = CheckHistory.lostKey("w0.1", SEMAPHORE, hold.token);
+		this.history.foundGone.put(key, 2 * SECOND);
+		this.history.foundGoneByRelease.add(key);
+		assertThat(check().counts()).isEqualTo("{lost-early=1}");
+		hold.releaseAnswerLost = true;
+		assertThat(check().isEmpty()).isTrue();
+		this.history.foundGoneByRelease.clear();
+		assertThat(check().counts()).as("found gone by a renewal").isEqualTo("{lost-early=1}");
+	}
+
+	@Test
 	void holdFoundGoneAfterTheEndOfTheLeaseItsHolderCountedOnIsNoViolation() {
 		Hold hold = hold("w0.1", WorkerOps.PERMIT, SEMAPHORE, 1, 2);
 		hold.leaseEnd = 2 * SECOND;
