@@ -195,6 +195,13 @@ final class Nemesis {
 	 */
 	private static final long RENEWAL_HELD_MILLIS = 700;
 
+	/**
+	 * How much longer a {@code renewal-pause} has its worker keep its holds: the wait for
+	 * a renewal and the time its commands are held before the freeze, and a while after
+	 * the thaw.
+	 */
+	private static final long RENEWAL_PAUSE_KEEP_MILLIS = 2_500;
+
 	/** How many rounds of status questions a targeted fault asks before it gives up. */
 	private static final int TARGET_ROUNDS = 10;
 
@@ -886,11 +893,14 @@ final class Nemesis {
 	 * margin after the freeze began. The holds' validity, counted from when that renewal
 	 * was sent, ran out during the freeze, but Redis keeps them a lease from when it
 	 * arrived, past the thaw, and would renew them once more: the thawed holder must find
-	 * them lost, not valid again ({@code valid-after-lease}). A worker whose engine gave
+	 * them lost, not valid again ({@code valid-after-lease}). The worker first keeps its
+	 * holds {@value #RENEWAL_PAUSE_KEEP_MILLIS} ms longer, so that none is released while
+	 * its commands are held and it looks at them once thawed. A worker whose engine gave
 	 * the held renewal up at the thaw (its command timeout ran out meanwhile) finds them
 	 * lost on that failure.
 	 */
 	private void freezeWhileRenewalHeld(int slot, Set<String> kept, Map<Integer, Status> statuses) {
+		this.fleet.send(slot, "keep " + RENEWAL_PAUSE_KEEP_MILLIS);
 		awaitRenewal(slot, kept);
 		WorkerNetwork network = this.fleet.network(slot);
 		try {
