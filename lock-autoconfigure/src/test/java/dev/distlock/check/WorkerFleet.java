@@ -97,6 +97,15 @@ final class WorkerFleet {
 	}
 
 	/**
+	 * Return the driver a slot's workers talk to Redis through.
+	 * @param slot the slot
+	 * @return the driver
+	 */
+	TestDriver driver(int slot) {
+		return this.slots.get(slot).driver;
+	}
+
+	/**
 	 * Return whether the current incarnation of a slot's worker has a lock delay.
 	 * @param slot the worker's slot
 	 * @return whether its holds are kept from others for a while after their lease
