@@ -198,6 +198,14 @@ final class Nemesis {
 	private static final long RENEWAL_HELD_MILLIS = 700;
 
 	/**
+	 * How long before its next renewal is due a {@code renewal-pause} holds a worker's
+	 * commands: long enough to be sure to hold that renewal, short enough that the
+	 * commands of its other threads take few of its pool's connections meanwhile, which
+	 * the renewal would wait for until the thaw.
+	 */
+	private static final long RENEWAL_STALL_LEAD_MILLIS = 100;
+
+	/**
 	 * How much longer a {@code renewal-pause} has its worker keep its holds: the wait for
 	 * a renewal and the time its commands are held before the freeze, and a while after
 	 * the thaw.
@@ -899,25 +907,27 @@ final class Nemesis {
 	}
 
 	/**
-	 * Hold a worker's commands from just after a renewal of the holds it keeps until the
-	 * next renewal is among them, freeze the worker, let the commands through
-	 * {@value #RENEWAL_HELD_MILLIS} ms into the freeze, and thaw it a lease and the
-	 * margin after the freeze began. The holds' validity, counted from when that renewal
-	 * was sent, ran out during the freeze, but Redis keeps them a lease from when it
-	 * arrived, past the thaw, and would renew them once more: the thawed holder must find
-	 * them lost, not valid again ({@code valid-after-lease}). The worker first keeps its
-	 * holds {@value #RENEWAL_PAUSE_KEEP_MILLIS} ms longer, so that none is released while
-	 * its commands are held and it looks at them once thawed. A worker whose engine gave
-	 * the held renewal up at the thaw (its command timeout ran out meanwhile) finds them
-	 * lost on that failure.
+	 * Hold a worker's commands from just before the renewal of the holds it keeps that
+	 * follows the one it just made, until that renewal is among them, freeze the worker,
+	 * let the commands through {@value #RENEWAL_HELD_MILLIS} ms into the freeze, and thaw
+	 * it a lease and the margin after the freeze began. The holds' validity, counted from
+	 * when that renewal was sent, ran out during the freeze, but Redis keeps them a lease
+	 * from when it arrived, past the thaw, and would renew them once more: the thawed
+	 * holder must find them lost, not valid again ({@code valid-after-lease}). The worker
+	 * first keeps its holds {@value #RENEWAL_PAUSE_KEEP_MILLIS} ms longer, so that none
+	 * is released while its commands are held and it looks at them once thawed. A worker
+	 * whose engine gave the held renewal up at the thaw (its command timeout ran out
+	 * meanwhile) finds them lost on that failure.
 	 */
 	private void freezeWhileRenewalHeld(int slot, Set<String> kept, Map<Integer, Status> statuses) {
 		this.fleet.send(slot, "keep " + RENEWAL_PAUSE_KEEP_MILLIS);
-		awaitRenewal(slot, kept);
+		long lease = CheckWorkerMain.LEASE.toMillis();
+		long sinceRenewal = lease - awaitRenewal(slot, kept).orElse(lease);
+		pause(Math.max(0, lease / 3 - sinceRenewal - RENEWAL_STALL_LEAD_MILLIS));
 		WorkerNetwork network = this.fleet.network(slot);
 		try {
 			network.stallRequests();
-			pause(CheckWorkerMain.LEASE.toMillis() / 3 + 50);
+			pause(RENEWAL_STALL_LEAD_MILLIS + 50);
 			frozen(slot, () -> {
 				pause(RENEWAL_HELD_MILLIS);
 				network.heal();
