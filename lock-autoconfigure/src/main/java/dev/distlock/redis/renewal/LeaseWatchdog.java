@@ -40,6 +40,9 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	/** Locks renewed by one script call. */
 	static final int BATCH_SIZE = 500;
 
+	/** Why a hold is lost whose validity ran out before its renewal was sent. */
+	private static final String RAN_OUT = "its lease ran out before it was renewed";
+
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
 
 	private final HoldRenewer<H> renewer;
@@ -113,7 +116,7 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 			}
 		});
 		List<CompletableFuture<List<Long>>> replies = send(batches);
-		ranOut.forEach(this::lostOnRunningOut);
+		ranOut.forEach((hold) -> this.lossHandler.lost(hold, RAN_OUT));
 		for (int i = 0; i < batches.size(); i++) {
 			settleSafely(batches.get(i), replies.get(i), sentNanos);
 		}
@@ -149,7 +152,7 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	private void renewAtOnce(H hold) {
 		long sentNanos = System.nanoTime();
 		if (ranOutBefore(hold, sentNanos)) {
-			lostOnRunningOut(hold);
+			this.lossHandler.lost(hold, RAN_OUT);
 			return;
 		}
 		RenewalBatch<H> batch = new RenewalBatch<>(List.of(hold), hold.terms());
@@ -175,10 +178,6 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 	 */
 	private static boolean ranOutBefore(RenewedHold hold, long sentNanos) {
 		return hold.validUntilNanos() - sentNanos <= 0;
-	}
-
-	private void lostOnRunningOut(H hold) {
-		this.lossHandler.lost(hold, "its lease ran out before it was renewed");
 	}
 
 	@Override
