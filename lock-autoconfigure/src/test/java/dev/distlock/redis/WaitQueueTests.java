@@ -31,6 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -68,6 +69,12 @@ class WaitQueueTests {
 	 * Rounds in which the release may miss the first quarter of the waiter's claim time.
 	 */
 	private static final int ROUNDS = 5;
+
+	/**
+	 * When a waiter started on its grant's message takes the grant up, after it began to
+	 * acquire: a quarter of the claim time.
+	 */
+	private static final long TAKE_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(RedisAcquirer.CLAIM_MILLIS) / 4;
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -234,54 +241,29 @@ class WaitQueueTests {
 	/**
 	 * The hold is released before a quarter of the claim time has passed since its waiter
 	 * began to acquire, so that its take-up was not due yet: Redis then runs the release
-	 * alone, and no renewal extends anything ({@code PEXPIRE} is run by renewals only). A
-	 * round is repeated when the waiter did not start on the grant's message (its fencing
-	 * token is not the message's) or released too late.
+	 * alone, and no renewal extends anything ({@code PEXPIRE} is run by renewals only).
 	 */
 	@Test
-	void holdStartedOnItsGrantAndReleasedBeforeItsTakeUpTimeNeverTakesItUp() throws Exception {
-		RedisLockRegistry holding = registry();
+	void holdStartedOnItsGrantAndReleasedBeforeItsTakeUpTimeNeverTakesItUp() throws Throwable {
 		TestLockRegistry waiting = testRegistry();
-		TestThread waiter = this.closer.add(TestThread.start("waiter"));
-		RedisClient client = RedisClient.create(redis.server().uri());
-		this.closer.add(() -> LettuceClients.shutdown(client));
-		BlockingQueue<String> messages = TestLockRegistry.grantMessages(client, this.closer);
 		CommandStats stats = new CommandStats(this.commands);
-		long takeUpNanos = TimeUnit.MILLISECONDS.toNanos(RedisAcquirer.CLAIM_MILLIS) / 4;
-		for (int round = 1; round <= ROUNDS; round++) {
-			LockLease held = holding.acquire("job", Duration.ZERO);
-			long calledAt = System.nanoTime();
-			CompletableFuture<LockLease> acquired = queued(waiter, waiting.registry(), LeaseOptions.fixed(LEASE));
-			stats.reset();
-			messages.clear();
-			held.release();
-			LockLease started = acquired.get(10, TimeUnit.SECONDS);
-			boolean beforeTakeUp = System.nanoTime() - calledAt < takeUpNanos;
-			started.release();
-			String grant = messages.poll(5, TimeUnit.SECONDS);
-			assertThat(grant).isNotNull();
-			if (beforeTakeUp && grant.endsWith(" " + started.fencingToken())) {
-				// Past the time a take-up was due
-				Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * takeUpNanos));
-				assertThat(stats.calls()).as("no renewal").doesNotContainKey("pexpire");
-				assertThat(this.commands.exists("lock:job")).isZero();
-				assertThat(waiting.lostEvents()).isEmpty();
-				return;
-			}
-		}
-		fail("The waiter never started on its grant's message and released it in time in " + ROUNDS + " rounds");
+		untilReleasedBeforeTakeUp(waiting.registry(), stats::reset, () -> {
+			// Past the time a take-up was due
+			Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * TAKE_UP_NANOS));
+			assertThat(stats.calls()).as("no renewal").doesNotContainKey("pexpire");
+			assertThat(this.commands.exists("lock:job")).isZero();
+			assertThat(waiting.lostEvents()).isEmpty();
+		});
 	}
 
 	/**
 	 * The waiter's release starts before its take-up is due but reaches Redis only after
 	 * the claim time, held up on its way as behind the other commands of a busy pool: the
 	 * take-up is sent meanwhile and extends the key, so that the release frees the lock
-	 * rather than finding it expired. A round is repeated when the waiter did not start
-	 * on the grant's message or released too late.
+	 * rather than finding it expired.
 	 */
 	@Test
-	void holdStartedOnItsGrantWhoseReleaseReachesRedisAfterTheClaimTimeIsReleasedNotLost() throws Exception {
-		RedisLockRegistry holding = registry();
+	void holdStartedOnItsGrantWhoseReleaseReachesRedisAfterTheClaimTimeIsReleasedNotLost() throws Throwable {
 		RedisClient client = RedisClient.create(redis.server().uri());
 		this.closer.add(() -> LettuceClients.shutdown(client));
 		List<LockEvent> events = new CopyOnWriteArrayList<>();
@@ -289,26 +271,11 @@ class WaitQueueTests {
 				new HeldUpConnection(LockConnections.lettuce(client), LuaScript.RELEASE,
 						Duration.ofMillis(2 * RedisAcquirer.CLAIM_MILLIS), Duration.ZERO, Integer.MAX_VALUE),
 				TestLockRegistry.settings(LEASE), events::add));
-		TestThread waiter = this.closer.add(TestThread.start("waiter"));
-		BlockingQueue<String> messages = TestLockRegistry.grantMessages(client, this.closer);
-		long takeUpNanos = TimeUnit.MILLISECONDS.toNanos(RedisAcquirer.CLAIM_MILLIS) / 4;
-		for (int round = 1; round <= ROUNDS; round++) {
-			LockLease held = holding.acquire("job", Duration.ZERO);
-			long calledAt = System.nanoTime();
-			CompletableFuture<LockLease> acquired = queued(waiter, waiting, LeaseOptions.fixed(LEASE));
-			messages.clear();
-			held.release();
-			LockLease started = acquired.get(10, TimeUnit.SECONDS);
-			boolean beforeTakeUp = System.nanoTime() - calledAt < takeUpNanos;
-			String grant = messages.poll(5, TimeUnit.SECONDS);
-			started.release();
-			if (beforeTakeUp && grant != null && grant.endsWith(" " + started.fencingToken())) {
-				assertThat(events).isEmpty();
-				assertThat(this.commands.exists("lock:job")).isZero();
-				return;
-			}
-		}
-		fail("The waiter never started on its grant's message and released it in time in " + ROUNDS + " rounds");
+		untilReleasedBeforeTakeUp(waiting, () -> {
+		}, () -> {
+			assertThat(events).isEmpty();
+			assertThat(this.commands.exists("lock:job")).isZero();
+		});
 	}
 
 	@Test
@@ -438,6 +405,42 @@ class WaitQueueTests {
 	private static void release(RivalJvm rival) {
 		rival.send("release");
 		rival.awaitLine((line) -> line.startsWith("RELEASE"), RIVAL_REPLY);
+	}
+
+	/**
+	 * Run rounds in which a waiter of the given registry queues for the lock a holder of
+	 * another registry holds, starts on the grant of its release and releases it at once,
+	 * until one in which the waiter started on the grant's message and released before
+	 * its take-up was due ({@link #TAKE_UP_NANOS} after it began to acquire); then run
+	 * the given check. A round is repeated when the waiter did not start on the grant's
+	 * message (its fencing token is not the message's) or released too late.
+	 * @param beforeRelease run just before the holder releases
+	 */
+	private void untilReleasedBeforeTakeUp(RedisLockRegistry waiting, Runnable beforeRelease, Executable check)
+			throws Throwable {
+		RedisLockRegistry holding = registry();
+		TestThread waiter = this.closer.add(TestThread.start("waiter"));
+		RedisClient client = RedisClient.create(redis.server().uri());
+		this.closer.add(() -> LettuceClients.shutdown(client));
+		BlockingQueue<String> messages = TestLockRegistry.grantMessages(client, this.closer);
+		for (int round = 1; round <= ROUNDS; round++) {
+			LockLease held = holding.acquire("job", Duration.ZERO);
+			long calledAt = System.nanoTime();
+			CompletableFuture<LockLease> acquired = queued(waiter, waiting, LeaseOptions.fixed(LEASE));
+			beforeRelease.run();
+			messages.clear();
+			held.release();
+			LockLease started = acquired.get(10, TimeUnit.SECONDS);
+			boolean beforeTakeUp = System.nanoTime() - calledAt < TAKE_UP_NANOS;
+			started.release();
+			String grant = messages.poll(5, TimeUnit.SECONDS);
+			assertThat(grant).isNotNull();
+			if (beforeTakeUp && grant.endsWith(" " + started.fencingToken())) {
+				check.execute();
+				return;
+			}
+		}
+		fail("The waiter never started on its grant's message and released it in time in " + ROUNDS + " rounds");
 	}
 
 	private RedisLockRegistry registry() {

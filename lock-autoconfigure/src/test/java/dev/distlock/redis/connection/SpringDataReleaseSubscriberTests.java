@@ -59,9 +59,8 @@ class SpringDataReleaseSubscriberTests {
 			publish(connection, "lock:a");
 			publish(connection, "lock:b");
 		}
-		// Messages of one channel arrive in order: any second copy of the first before
-		// the
-		// second
+		// Messages of one channel arrive in order: a second copy of the first would
+		// come before the second
 		await().atMost(TIMEOUT).until(() -> this.heard.contains("lock:b"));
 		assertThat(this.heard).containsExactly("lock:a", "lock:b");
 	}
