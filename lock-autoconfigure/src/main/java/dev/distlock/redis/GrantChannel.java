@@ -174,12 +174,11 @@ final class GrantChannel implements AutoCloseable {
 	}
 
 	private void pollFromNowOn(String refusal) {
-		if (!this.polling.compareAndSet(false, true)) {
-			return;
+		if (this.polling.compareAndSet(false, true)) {
+			logger.warn("Redis refused to subscribe to lock grants (" + refusal
+					+ "); waiting for locks polls Redis instead, every " + FIRST_POLL_MILLIS
+					+ " ms at first and at most every " + MAX_POLL_MILLIS + " ms");
 		}
-		logger.warn("Redis refused to subscribe to lock grants (" + refusal
-				+ "); waiting for locks polls Redis instead, every " + FIRST_POLL_MILLIS
-				+ " ms at first and at most every " + MAX_POLL_MILLIS + " ms");
 	}
 
 	/**

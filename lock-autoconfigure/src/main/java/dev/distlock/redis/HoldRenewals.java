@@ -34,17 +34,17 @@ final class HoldRenewals implements HoldRenewer<RedisHold> {
 
 	@Override
 	public List<CompletableFuture<List<Long>>> renew(List<RenewalBatch<RedisHold>> batches) {
-		List<Renewal> renewals = new ArrayList<>(batches.size());
-		for (RenewalBatch<RedisHold> batch : batches) {
-			List<LockId> ids = new ArrayList<>(batch.holds().size());
-			List<String> tokens = new ArrayList<>(batch.holds().size());
-			for (RedisHold hold : batch.holds()) {
-				ids.add(hold.id);
-				tokens.add(hold.token);
-			}
-			renewals.add(new Renewal(batch.holds().get(0).kind, ids, tokens, batch.terms()));
-		}
-		return this.commands.renew(renewals);
+		return this.commands.renew(batches.stream().map(HoldRenewals::renewal).toList());
+	}
+
+	/**
+	 * Return the renewal of a batch: the kind of its holds, with the lock and token of
+	 * each.
+	 */
+	private static Renewal renewal(RenewalBatch<RedisHold> batch) {
+		List<RedisHold> holds = batch.holds();
+		return new Renewal(holds.get(0).kind, holds.stream().map((hold) -> hold.id).toList(),
+				holds.stream().map((hold) -> hold.token).toList(), batch.terms());
 	}
 
 	@Override
@@ -60,15 +60,10 @@ final class HoldRenewals implements HoldRenewer<RedisHold> {
 	static List<CompletableFuture<List<Long>>> send(LockConnection connection, ScriptArgs args, List<Renewal> batches) {
 		Map<HoldKind, Iterator<CompletableFuture<List<Long>>>> sent = new EnumMap<>(HoldKind.class);
 		for (HoldKind kind : HoldKind.values()) {
-			List<String[]> keys = new ArrayList<>();
-			List<String[]> arguments = new ArrayList<>();
-			for (Renewal batch : batches) {
-				if (batch.kind() == kind) {
-					keys.add(ScriptArgs.renewKeys(batch));
-					arguments.add(args.renewArgs(batch));
-				}
-			}
-			if (!keys.isEmpty()) {
+			List<Renewal> ofKind = batches.stream().filter((batch) -> batch.kind() == kind).toList();
+			if (!ofKind.isEmpty()) {
+				List<String[]> keys = ofKind.stream().map(ScriptArgs::renewKeys).toList();
+				List<String[]> arguments = ofKind.stream().map(args::renewArgs).toList();
 				sent.put(kind, connection.evalEach(LuaScript.renew(kind), keys, arguments).iterator());
 			}
 		}

@@ -3,6 +3,7 @@ package dev.distlock.redis;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -27,10 +28,7 @@ final class LockTokens {
 	 * Return a new token: 32 hex digits.
 	 */
 	static String next() {
-		SecureRandom random = GENERATORS.poll();
-		if (random == null) {
-			random = newRandom();
-		}
+		SecureRandom random = Objects.requireNonNullElseGet(GENERATORS.poll(), LockTokens::newRandom);
 		byte[] bytes = new byte[TOKEN_BYTES];
 		random.nextBytes(bytes);
 		GENERATORS.offer(random);

@@ -112,12 +112,8 @@ final class QuorumAttempts {
 					return CompletableFuture.completedFuture(new ReplicatedReply(fencingToken, 0));
 				}
 				return this.quorum.gather(raised, this::decidesAttempt, attempt.sentNanos())
-					.thenApply((raisedTally) -> {
-						if (isHeld(attempt, raisedTally)) {
-							return new ReplicatedReply(fencingToken, 0);
-						}
-						return refused(attempt, raisedTally, check);
-					});
+					.thenApply((raisedTally) -> isHeld(attempt, raisedTally) ? new ReplicatedReply(fencingToken, 0)
+							: refused(attempt, raisedTally, check));
 			}
 			return CompletableFuture.completedFuture(refused(attempt, tally, check));
 		});

@@ -140,10 +140,8 @@ final class ReleaseSignals implements AutoCloseable {
 		 * when polling, at most until the next re-check is due.
 		 */
 		void await(long generation, long nanos) throws InterruptedException {
-			long wait = nanos;
-			if (this.polls != null) {
-				wait = Math.min(nanos, TimeUnit.MILLISECONDS.toNanos(this.polls.nextBackOff()));
-			}
+			long wait = (this.polls != null) ? Math.min(nanos, TimeUnit.MILLISECONDS.toNanos(this.polls.nextBackOff()))
+					: nanos;
 			this.signal.await(generation, wait);
 		}
 

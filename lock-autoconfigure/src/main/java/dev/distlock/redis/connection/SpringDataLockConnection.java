@@ -237,11 +237,7 @@ final class SpringDataLockConnection implements LockConnection {
 		catch (RedisPipelineException ex) {
 			return evalOneByOne(connection, script, keys, args);
 		}
-		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(keys.size());
-		for (Object result : results) {
-			replies.add(CompletableFuture.completedFuture((List<Long>) result));
-		}
-		return replies;
+		return results.stream().map((result) -> CompletableFuture.completedFuture((List<Long>) result)).toList();
 	}
 
 	/**

@@ -99,15 +99,15 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 		long sentNanos = System.nanoTime();
 		List<H> ranOut = new ArrayList<>();
 		Map<Group, List<H>> groups = new LinkedHashMap<>();
-		for (H hold : this.holds) {
-			if (hold.isHeld() && ranOutBefore(hold, sentNanos)) {
+		this.holds.stream().filter(RenewedHold::isHeld).forEach((hold) -> {
+			if (ranOutBefore(hold, sentNanos)) {
 				ranOut.add(hold);
 			}
-			else if (hold.isHeld()) {
+			else {
 				Group group = new Group(this.renewer.batchOf(hold), hold.terms());
 				groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(hold);
 			}
-		}
+		});
 		List<RenewalBatch<H>> batches = new ArrayList<>();
 		groups.forEach((group, holds) -> {
 			for (int from = 0; from < holds.size(); from += BATCH_SIZE) {
@@ -211,7 +211,6 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 
 	private void settle(RenewalBatch<H> renewal, CompletableFuture<List<Long>> reply, long sentNanos) {
 		List<H> batch = renewal.holds();
-		LeaseTerms terms = renewal.terms();
 		List<Long> renewed;
 		try {
 			renewed = this.renewer.await(reply, "renew " + batch.size() + " lock leases");
@@ -233,7 +232,7 @@ final class LeaseWatchdog<H extends RenewedHold> implements AutoCloseable {
 		for (int i = 0; i < batch.size(); i++) {
 			H hold = batch.get(i);
 			if (renewed.get(i) == 1L) {
-				recordRenewal(hold, sentNanos, terms);
+				recordRenewal(hold, sentNanos, renewal.terms());
 			}
 			else {
 				String failure = hold.renewalFailure();
