@@ -1,7 +1,10 @@
 package dev.distlock.redis;
 
+import java.util.concurrent.CompletableFuture;
+
 import dev.distlock.HoldKind;
 import dev.distlock.redis.connection.ReplicatedReply;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands a released hold straight to the first thread of this JVM that waits for the lock
@@ -12,14 +15,15 @@ import dev.distlock.redis.connection.ReplicatedReply;
  * <p>
  * The transfer script checks in Redis that the releasing hold's token is still held,
  * stores the waiter's token with the waiter's lease, issues the next fencing token and
- * takes the waiter out of the lock's queue, in one round trip. The waiter is woken only
- * once Redis answered, so it never holds what Redis does not have: a transfer that Redis
- * refused (it lost its data, say) reports the releasing hold lost, and the waiter goes on
- * waiting and acquires the lock in Redis. With {@code replicas-to-ack}, a transfer that
- * too few replicas acknowledged is given back and the waiter goes on waiting too. A hold
- * whose lease Redis finds over (only its lock delay keeps the key) is not handed over:
- * the key stays blocked for the rest of the delay, the release reports the hold lost and
- * the waiter goes on waiting.
+ * takes the waiter out of the lock's queue, in one round trip. The waiter is woken where
+ * that answer arrives, without waiting for the releasing thread to run again, and only
+ * then, so it never holds what Redis does not have: a transfer that Redis refused (it
+ * lost its data, say) reports the releasing hold lost, and the waiter goes on waiting and
+ * acquires the lock in Redis. With {@code replicas-to-ack}, a transfer that too few
+ * replicas acknowledged is given back and the waiter goes on waiting too. A hold whose
+ * lease Redis finds over (only its lock delay keeps the key) is not handed over: the key
+ * stays blocked for the rest of the delay, the release reports the hold lost and the
+ * waiter goes on waiting.
  *
  * <p>
  * A lock whose releasing thread keeps the read lock of its name (it took the read lock
@@ -88,31 +92,47 @@ final class HandOver {
 	private Outcome transfer(RedisHold hold, LocalLock lock, Handoff handoff) {
 		Acquisition waiter = handoff.acquisition;
 		String token = LockTokens.next();
-		RedisHold next = null;
-		ReplicatedReply grant = null;
+		long sentNanos = System.nanoTime();
+		CompletableFuture<ReplicatedReply> grant;
 		try {
-			long sentNanos = System.nanoTime();
-			grant = this.commands.awaitUninterruptibly(
-					this.commands.transfer(lock.id, hold.token, hold.terms(), token, waiter.terms, waiter.token),
-					"hand lock '" + lock.id.name + "' over");
-			if (grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
-				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), sentNanos, waiter.terms,
-						waiter.options);
-			}
+			grant = this.commands.transfer(lock.id, hold.token, hold.terms(), token, waiter.terms, waiter.token);
+		}
+		catch (RuntimeException ex) {
+			complete(lock, handoff, token, sentNanos, null);
+			throw ex;
+		}
+		// The waiter is woken where Redis' answer arrives, not once this thread runs
+		// again
+		CompletableFuture<?> completed = grant.handle((reply, ex) -> {
+			complete(lock, handoff, token, sentNanos, reply);
+			return null;
+		});
+		try {
+			return (this.commands.awaitUninterruptibly(grant, "hand lock '" + lock.id.name + "' over").reply() > 0)
+					? Outcome.DONE : Outcome.LOST;
 		}
 		finally {
-			boolean taken = handoff.complete(next);
-			// Wake the waiter at once also when it sleeps on the lock's release signal
-			this.signals.fire(lock.id.key);
-			if (next == null || !taken) {
-				// Failed, refused for want of replicas, or the waiter gave up meanwhile
-				this.commands.giveBack(lock.id, token, waiter.terms);
-			}
+			// Soon over: the completion waits for nothing, and a wait that timed out
+			// cancelled the grant, which ran it
+			completed.join();
 		}
+	}
+
+	private void complete(LocalLock lock, Handoff handoff, String token, long sentNanos,
+			@Nullable ReplicatedReply grant) {
+		Acquisition waiter = handoff.acquisition;
+		RedisHold next = (grant != null && grant.reply() > 0 && this.commands.isAcknowledged(grant)) ? new RedisHold(
+				lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), sentNanos, waiter.terms, waiter.options) : null;
 		if (next != null) {
 			lock.handoffs++;
 		}
-		return (grant.reply() > 0) ? Outcome.DONE : Outcome.LOST;
+		boolean taken = handoff.complete(next);
+		// Wake the waiter at once also when it sleeps on the lock's release signal
+		this.signals.fire(lock.id.key);
+		if (next == null || !taken) {
+			// Failed, refused for want of replicas, or the waiter gave up meanwhile
+			this.commands.giveBack(lock.id, token, waiter.terms);
+		}
 	}
 
 }
