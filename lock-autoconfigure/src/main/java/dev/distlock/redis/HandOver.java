@@ -93,13 +93,14 @@ final class HandOver {
 		Acquisition waiter = handoff.acquisition;
 		String token = LockTokens.next();
 		long sentNanos = System.nanoTime();
-		CompletableFuture<ReplicatedReply> grant;
+		CompletableFuture<ReplicatedReply> grant = null;
 		try {
 			grant = this.commands.transfer(lock.id, hold.token, hold.terms(), token, waiter.terms, waiter.token);
 		}
-		catch (RuntimeException ex) {
-			complete(lock, handoff, token, sentNanos, null);
-			throw ex;
+		finally {
+			if (grant == null) {
+				complete(lock, handoff, token, sentNanos, null);
+			}
 		}
 		// The waiter is woken where Redis' answer arrives, not once this thread runs
 		// again
@@ -112,26 +113,37 @@ final class HandOver {
 					? Outcome.DONE : Outcome.LOST;
 		}
 		finally {
-			// Soon over: the completion waits for nothing, and a wait that timed out
-			// cancelled the grant, which ran it
+			// A grant this thread no longer waits for is cancelled, which completes the
+			// offer here with nothing handed over; the completion waits for nothing
+			grant.cancel(false);
 			completed.join();
 		}
 	}
 
+	/**
+	 * Complete a claimed offer with the hold a transfer granted, or with nothing, and
+	 * give the transfer's token back unless the waiter took it. The offer is completed
+	 * however this ends, so that the waiter never stays parked.
+	 */
 	private void complete(LocalLock lock, Handoff handoff, String token, long sentNanos,
 			@Nullable ReplicatedReply grant) {
 		Acquisition waiter = handoff.acquisition;
-		RedisHold next = (grant != null && grant.reply() > 0 && this.commands.isAcknowledged(grant)) ? new RedisHold(
-				lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), sentNanos, waiter.terms, waiter.options) : null;
-		if (next != null) {
-			lock.handoffs++;
+		RedisHold next = null;
+		try {
+			if (grant != null && grant.reply() > 0 && this.commands.isAcknowledged(grant)) {
+				next = new RedisHold(lock.id, HoldKind.EXCLUSIVE, token, grant.reply(), sentNanos, waiter.terms,
+						waiter.options);
+				lock.handoffs++;
+			}
 		}
-		boolean taken = handoff.complete(next);
-		// Wake the waiter at once also when it sleeps on the lock's release signal
-		this.signals.fire(lock.id.key);
-		if (next == null || !taken) {
-			// Failed, refused for want of replicas, or the waiter gave up meanwhile
-			this.commands.giveBack(lock.id, token, waiter.terms);
+		finally {
+			boolean taken = handoff.complete(next);
+			// Wake the waiter at once also when it sleeps on the lock's release signal
+			this.signals.fire(lock.id.key);
+			if (next == null || !taken) {
+				// Failed, refused for want of replicas, or the waiter gave up meanwhile
+				this.commands.giveBack(lock.id, token, waiter.terms);
+			}
 		}
 	}
 
