@@ -102,8 +102,7 @@ final class HandOver {
 				complete(lock, handoff, token, sentNanos, null);
 			}
 		}
-		// The waiter is woken where Redis' answer arrives, not once this thread runs
-		// again
+		// The waiter is woken where Redis answers, not once this thread runs again
 		CompletableFuture<?> completed = grant.handle((reply, ex) -> {
 			complete(lock, handoff, token, sentNanos, reply);
 			return null;
