@@ -715,7 +715,10 @@ public interface LockRegistryContract {
 		List<LockLostException> losses = lossesOf(lease);
 		await().atMost(WAIT).until(() -> !losses.isEmpty());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> lease.extend(Duration.ofSeconds(5)));
-		assertThat(holder.isLocked("invoice")).isFalse();
+		// Redis counts the lease from when the acquisition arrived, a little after the
+		// holder counts it from, so its key may outlive the loss by that much, but not by
+		// the extension's 5 s
+		await().atMost(Duration.ofSeconds(1)).until(() -> !holder.isLocked("invoice"));
 		assertThat(losses).hasSize(1);
 	}
 
